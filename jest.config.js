@@ -1,0 +1,9 @@
+/** Tests run the TypeScript sources through swc (fast); `npm run typecheck` does the type checking. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleNameMapper: { '^triton-ops$': '<rootDir>/lib/index.ts' },
+  snapshotFormat: { escapeString: false, printBasicPrototype: false },
+};

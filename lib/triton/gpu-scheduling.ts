@@ -1,0 +1,17 @@
+/**
+ * The contract between GPU nodes and the pods that run on them. The node group taints and labels its
+ * nodes with these values, the device plugin and the Triton server tolerate and select them: one
+ * definition, so a mismatch that leaves GPU pods Pending cannot be written.
+ */
+
+/** Extended resource the NVIDIA device plugin advertises. */
+export const GPU_RESOURCE = 'nvidia.com/gpu';
+
+/** Taint on every GPU node so that only pods asking for GPUs land there. */
+export const GPU_TAINT = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' } as const;
+
+/**
+ * Label on every GPU node. `nvidia.com/gpu.present` is the label NVIDIA's GPU feature discovery sets,
+ * so clusters that run it already agree with ours.
+ */
+export const GPU_NODE_LABEL = { key: 'nvidia.com/gpu.present', value: 'true' } as const;
