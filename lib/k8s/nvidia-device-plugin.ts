@@ -1,0 +1,387 @@
+import { createHash } from 'node:crypto';
+import { ApiObject, JsonPatch, Size, Yaml } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { checkImage } from '../private/image-reference';
+import { Problems } from '../private/errors';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+
+/** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
+export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
+
+/** Default for `NvidiaDevicePluginProps.namespace`. */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE = 'nvidia-device-plugin';
+
+/**
+ * Default for `NvidiaDevicePluginProps.image`: a pinned release of NVIDIA's k8s-device-plugin.
+ * @see https://github.com/NVIDIA/k8s-device-plugin/releases
+ */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE = 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3';
+
+/** Default for `NvidiaDevicePluginProps.migStrategy`. */
+export const DEFAULT_MIG_STRATEGY: MigStrategy = 'none';
+
+/** Default for `NvidiaDevicePluginProps.failOnInitError`. */
+export const DEFAULT_FAIL_ON_INIT_ERROR = true;
+
+/** Default for `TimeSlicingOptions.renameByDefault`. */
+export const DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT = false;
+
+/** Default for `TimeSlicingOptions.failRequestsGreaterThanOne`. */
+export const DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE = true;
+
+/** Default for `NvidiaDevicePluginProps.cpuRequestMillis`. */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS = 50;
+
+/** Default for `NvidiaDevicePluginProps.cpuLimitMillis`. */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS = 200;
+
+/** Default for `NvidiaDevicePluginProps.memoryRequestMiB`. */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB = 128;
+
+/** Default for `NvidiaDevicePluginProps.memoryLimitMiB`. */
+export const DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB = 128;
+
+/** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */
+export const NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS = 'system-node-critical';
+
+/** The only host path the plugin mounts: where the kubelet expects device plugin sockets. */
+export const KUBELET_DEVICE_PLUGINS_PATH = '/var/lib/kubelet/device-plugins';
+
+/** Directory in the container where the plugin configuration is mounted. */
+export const NVIDIA_DEVICE_PLUGIN_CONFIG_DIR = '/etc/nvidia-device-plugin';
+
+/** The plugin configuration file, passed with `--config-file`. */
+export const NVIDIA_DEVICE_PLUGIN_CONFIG_FILE = `${NVIDIA_DEVICE_PLUGIN_CONFIG_DIR}/config.yaml`;
+
+/** Pod-template annotation holding the SHA-256 of the configuration, so that a config change rolls the pods. */
+export const NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION = 'triton-ops/config-sha256';
+
+/** Label the namespace carries so that Pod Security admission lets the host path through. */
+export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+
+const CONFIG_KEY = 'config.yaml';
+const CONTAINER_NAME = 'nvidia-device-plugin';
+const SELECTOR_LABELS = { 'app.kubernetes.io/name': NVIDIA_DEVICE_PLUGIN_NAME } as const;
+const COMMON_LABELS = { ...SELECTOR_LABELS, 'app.kubernetes.io/part-of': 'triton-ops' } as const;
+/** Names Kubernetes itself owns; the construct creates and relabels its namespace, so it cannot take one of them. */
+const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** GPU_TAINT's effect as cdk8s-plus spells it. */
+const TAINT_EFFECTS: Record<typeof GPU_TAINT.effect, kplus.TaintEffect> = {
+  NoSchedule: kplus.TaintEffect.NO_SCHEDULE,
+};
+
+/**
+ * How the plugin advertises MIG (Multi-Instance GPU) slices.
+ * - `none`: whole GPUs as `nvidia.com/gpu`, MIG ignored.
+ * - `single`: every GPU of a node has the same MIG layout; the slices are advertised as `nvidia.com/gpu`.
+ * - `mixed`: each MIG profile is its own resource, e.g. `nvidia.com/mig-1g.10gb`.
+ * @see https://github.com/NVIDIA/k8s-device-plugin#configuration-option-details
+ */
+export type MigStrategy = 'none' | 'single' | 'mixed';
+
+/**
+ * CUDA time-slicing: each GPU is advertised `replicas` times and the pods that get a replica share the GPU in
+ * time, without memory or fault isolation.
+ * @see https://github.com/NVIDIA/k8s-device-plugin#shared-access-to-gpus-with-cuda-time-slicing
+ */
+export interface TimeSlicingOptions {
+  /** How many pods may share one GPU; a whole number >= 2. */
+  readonly replicas: number;
+  /**
+   * Advertise the shared GPUs as `nvidia.com/gpu.shared` instead of `nvidia.com/gpu`. Pods that request
+   * `nvidia.com/gpu` (GPU_RESOURCE, what the Triton server asks for) then no longer fit on these nodes; see
+   * `NvidiaDevicePlugin.advertisedResource`.
+   * @default false
+   */
+  readonly renameByDefault?: boolean;
+  /**
+   * Fail a pod that asks for more than one replica: two replicas may be two slices of the same GPU, so a pod
+   * asking for 2 would silently get no more compute than a pod asking for 1.
+   * @default true
+   */
+  readonly failRequestsGreaterThanOne?: boolean;
+}
+
+export interface NvidiaDevicePluginProps {
+  /**
+   * Namespace of the plugin. The construct creates it, labelled for the `privileged` Pod Security level,
+   * so it must be a namespace of its own: `default` and the `kube-*` namespaces are refused.
+   * @default 'nvidia-device-plugin'
+   */
+  readonly namespace?: string;
+  /**
+   * Plugin image with an explicit tag or digest; `latest` and untagged images are refused.
+   * @default 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3'
+   */
+  readonly image?: string;
+  /**
+   * How MIG devices are advertised. `single` and `mixed` also give the container `SYS_ADMIN` and
+   * `NVIDIA_MIG_MONITOR_DEVICES=all`, which the plugin needs to health-check MIG devices (as NVIDIA's chart does).
+   * @default 'none'
+   */
+  readonly migStrategy?: MigStrategy;
+  /**
+   * Share each GPU between several pods with CUDA time-slicing.
+   * @default - no sharing: one pod per GPU
+   */
+  readonly timeSlicing?: TimeSlicingOptions;
+  /**
+   * Crash the plugin when it cannot initialise NVML (no driver, no GPU), so that a broken GPU node shows up
+   * as a crash-looping pod instead of a node that silently offers no GPUs.
+   * @default true
+   */
+  readonly failOnInitError?: boolean;
+  /**
+   * CPU request of the plugin container, in millicores.
+   * @default 50
+   */
+  readonly cpuRequestMillis?: number;
+  /**
+   * CPU limit of the plugin container, in millicores.
+   * @default 200
+   */
+  readonly cpuLimitMillis?: number;
+  /**
+   * Memory request of the plugin container, in MiB.
+   * @default 128
+   */
+  readonly memoryRequestMiB?: number;
+  /**
+   * Memory limit of the plugin container, in MiB. Equal to the request by default: an OOM-killed plugin
+   * takes every GPU of its node away from the scheduler.
+   * @default 128
+   */
+  readonly memoryLimitMiB?: number;
+}
+
+/**
+ * NVIDIA's Kubernetes device plugin: a DaemonSet on every GPU node (the nodes that carry GPU_NODE_LABEL and
+ * GPU_TAINT) that advertises the GPUs to the kubelet as `nvidia.com/gpu`. Without it, pods that request GPUs
+ * stay Pending.
+ *
+ * Its configuration is typed and rendered into a config file that the plugin is told to read with
+ * `--config-file`, so a sharing setting cannot be silently ignored (k8s-device-plugin#1433), and a hash of the
+ * file on the pod template rolls the pods when it changes.
+ *
+ * Security exceptions, and why (CHECKLIST S01-S06):
+ * - one hostPath volume, `/var/lib/kubelet/device-plugins` (type Directory): the plugin registers by creating a
+ *   unix socket there and talks to the kubelet through `kubelet.sock` in the same directory. Nothing else of the
+ *   host is mounted; no hostNetwork, hostPID or hostIPC.
+ * - it runs as root (uid 0): that directory belongs to root with mode 0755, and the socket must be created in it.
+ * - hence its namespace is labelled `pod-security.kubernetes.io/enforce: privileged`: the `baseline` and
+ *   `restricted` levels refuse hostPath volumes. The namespace holds nothing else.
+ * - with `migStrategy` `single` or `mixed` only: capability `SYS_ADMIN` and `allowPrivilegeEscalation: true`
+ *   (Kubernetes treats a container with SYS_ADMIN as able to escalate), needed to monitor MIG devices.
+ *
+ * Everything else is locked down: capabilities drop ALL, `allowPrivilegeEscalation: false`, seccomp
+ * RuntimeDefault, read-only root filesystem, a ServiceAccount of its own without a token (the plugin never calls
+ * the API server), and a NetworkPolicy that denies all traffic (it talks to the kubelet over the unix socket only).
+ * The plugin has no health endpoint, so the pod has no probes: when it fails, it exits and is restarted.
+ */
+export class NvidiaDevicePlugin extends Construct {
+  /**
+   * The DaemonSet, as an escape hatch: `ApiObject.of(plugin.daemonSet).addJsonPatch(...)` reaches the output.
+   * Patches pass through cdk8s-plus' typed serializer afterwards: a field whose JSON name differs from its
+   * TypeScript name is patched under the TypeScript name (`hostPid`), an int-or-string field takes
+   * `k8s.IntOrString.fromNumber(n)`, and a field the Kubernetes 1.28 schema does not know is dropped.
+   */
+  public readonly daemonSet: kplus.DaemonSet;
+  /** The namespace the plugin runs in. */
+  public readonly namespaceName: string;
+  /** The rendered plugin configuration file (the content of the ConfigMap). */
+  public readonly configYaml: string;
+  /**
+   * The extended resource the GPU nodes advertise: GPU_RESOURCE, or `nvidia.com/gpu.shared` when time-slicing
+   * renames it. Workloads must request this name.
+   */
+  public readonly advertisedResource: string;
+
+  public constructor(scope: Construct, id: string, props: NvidiaDevicePluginProps = {}) {
+    super(scope, id);
+
+    const namespace = props.namespace ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE;
+    const image = props.image ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE;
+    const migStrategy = props.migStrategy ?? DEFAULT_MIG_STRATEGY;
+    const failOnInitError = props.failOnInitError ?? DEFAULT_FAIL_ON_INIT_ERROR;
+    const cpuRequestMillis = props.cpuRequestMillis ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS;
+    const cpuLimitMillis = props.cpuLimitMillis ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS;
+    const memoryRequestMiB = props.memoryRequestMiB ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB;
+    const memoryLimitMiB = props.memoryLimitMiB ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB;
+
+    const problems = new Problems(this.node.path);
+    checkNamespace(problems, namespace);
+    checkImage(problems, 'image', image);
+    problems.check(['none', 'single', 'mixed'].includes(migStrategy), 'migStrategy', migStrategy,
+      'is not a MIG strategy', "use 'none', 'single' or 'mixed'");
+    if (props.timeSlicing !== undefined) {
+      const replicas = props.timeSlicing.replicas;
+      problems.check(Number.isInteger(replicas) && replicas >= 2, 'timeSlicing.replicas', replicas,
+        'must be a whole number >= 2: it is how many pods share one GPU',
+        'set it to 2 or more, or leave timeSlicing out to give each pod a whole GPU');
+    }
+    checkResource(problems, 'cpuRequestMillis', cpuRequestMillis, 'cpuLimitMillis', cpuLimitMillis);
+    checkResource(problems, 'memoryRequestMiB', memoryRequestMiB, 'memoryLimitMiB', memoryLimitMiB);
+    problems.throwIfAny();
+
+    const renamed = props.timeSlicing?.renameByDefault ?? DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT;
+    this.namespaceName = namespace;
+    this.advertisedResource = props.timeSlicing !== undefined && renamed ? `${GPU_RESOURCE}.shared` : GPU_RESOURCE;
+    this.configYaml = renderDevicePluginConfig(migStrategy, failOnInitError, props.timeSlicing);
+
+    // The enclosing Chart may set another namespace: every namespaced object names its own.
+    const metadata = () => ({ name: NVIDIA_DEVICE_PLUGIN_NAME, namespace, labels: { ...COMMON_LABELS } });
+
+    const ns = new kplus.Namespace(this, 'namespace', {
+      metadata: {
+        name: namespace,
+        labels: {
+          ...COMMON_LABELS,
+          // hostPath volumes (the kubelet's device-plugins directory) are refused by the baseline and
+          // restricted Pod Security levels; this namespace runs nothing but the plugin.
+          [POD_SECURITY_ENFORCE_LABEL]: 'privileged',
+        },
+      },
+    });
+    // A Namespace is cluster-scoped: drop the namespace an enclosing Chart gives every object.
+    removeNamespaceOfClusterScoped(ApiObject.of(ns));
+
+    const configMap = new kplus.ConfigMap(this, 'config', {
+      metadata: metadata(),
+      data: { [CONFIG_KEY]: this.configYaml },
+    });
+    const serviceAccount = new kplus.ServiceAccount(this, 'service-account', {
+      metadata: metadata(),
+      automountToken: false,
+    });
+
+    const mig = migStrategy !== 'none';
+    this.daemonSet = new kplus.DaemonSet(this, 'daemon-set', {
+      metadata: metadata(),
+      select: false,
+      podMetadata: {
+        labels: { ...COMMON_LABELS },
+        annotations: { [NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION]: sha256(this.configYaml) },
+      },
+      serviceAccount,
+      automountServiceAccountToken: false,
+      securityContext: { ensureNonRoot: false, user: 0, group: 0 },
+      containers: [{
+        name: CONTAINER_NAME,
+        image,
+        // Pinned image: a node that restarts the plugin need not reach the registry.
+        imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        command: ['nvidia-device-plugin'],
+        args: [`--config-file=${NVIDIA_DEVICE_PLUGIN_CONFIG_FILE}`],
+        envVariables: mig ? { NVIDIA_MIG_MONITOR_DEVICES: kplus.EnvValue.fromValue('all') } : undefined,
+        resources: {
+          cpu: { request: kplus.Cpu.millis(cpuRequestMillis), limit: kplus.Cpu.millis(cpuLimitMillis) },
+          memory: { request: Size.mebibytes(memoryRequestMiB), limit: Size.mebibytes(memoryLimitMiB) },
+        },
+        securityContext: {
+          ensureNonRoot: false,
+          user: 0,
+          group: 0,
+          privileged: false,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: mig,
+          capabilities: mig
+            ? { drop: [kplus.Capability.ALL], add: [kplus.Capability.SYS_ADMIN] }
+            : { drop: [kplus.Capability.ALL] },
+          seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+        },
+      }],
+    });
+    this.daemonSet.select(kplus.LabelSelector.of({ labels: { ...SELECTOR_LABELS } }));
+
+    const container = this.daemonSet.containers[0];
+    container.mount(KUBELET_DEVICE_PLUGINS_PATH, kplus.Volume.fromHostPath(this, 'device-plugins-volume',
+      'device-plugins', { path: KUBELET_DEVICE_PLUGINS_PATH, type: kplus.HostPathVolumeType.DIRECTORY }));
+    container.mount(NVIDIA_DEVICE_PLUGIN_CONFIG_DIR,
+      kplus.Volume.fromConfigMap(this, 'config-volume', configMap, { name: 'config' }), { readOnly: true });
+
+    this.daemonSet.scheduling.tolerate(kplus.Node.tainted(
+      kplus.NodeTaintQuery.is(GPU_TAINT.key, GPU_TAINT.value, { effect: TAINT_EFFECTS[GPU_TAINT.effect] })));
+    // The node-critical add-on taint some clusters put on system nodes; GPU nodes may carry it too.
+    this.daemonSet.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.exists('CriticalAddonsOnly')));
+
+    // Fields cdk8s-plus-28 does not model. hostPID and hostIPC are left out: absent means false.
+    // The patched JSON then passes through cdk8s-plus' typed serializer, which reads IntOrString fields as
+    // `{ value }` (a bare 1 would vanish) and reads the TypeScript names (`hostPid`, not `hostPID`).
+    ApiObject.of(this.daemonSet).addJsonPatch(
+      JsonPatch.add('/spec/updateStrategy',
+        { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: kplus.k8s.IntOrString.fromNumber(1) } }),
+      JsonPatch.add('/spec/template/spec/nodeSelector', { [GPU_NODE_LABEL.key]: GPU_NODE_LABEL.value }),
+      JsonPatch.add('/spec/template/spec/priorityClassName', NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS),
+      JsonPatch.add('/spec/template/spec/securityContext/seccompProfile', { type: 'RuntimeDefault' }),
+    );
+
+    // The plugin only talks to the kubelet over a unix socket: no network traffic in or out.
+    new kplus.NetworkPolicy(this, 'network-policy', {
+      metadata: metadata(),
+      selector: kplus.Pods.select(this, 'pods', { labels: { ...SELECTOR_LABELS } }),
+      ingress: { default: kplus.NetworkPolicyTrafficDefault.DENY },
+      egress: { default: kplus.NetworkPolicyTrafficDefault.DENY },
+    });
+  }
+}
+
+/**
+ * The plugin's config file (api/config/v1 of k8s-device-plugin). Keys are written in a fixed order and every
+ * setting explicitly, so the same props give the same bytes. `renameByDefault` and `failRequestsGreaterThanOne`
+ * belong under `sharing.timeSlicing`: under `flags` the plugin ignores them (k8s-device-plugin#1433).
+ */
+function renderDevicePluginConfig(
+  migStrategy: MigStrategy, failOnInitError: boolean, timeSlicing: TimeSlicingOptions | undefined,
+): string {
+  const config: Record<string, unknown> = {
+    version: 'v1',
+    flags: { migStrategy, failOnInitError },
+  };
+  if (timeSlicing !== undefined) {
+    config.sharing = {
+      timeSlicing: {
+        renameByDefault: timeSlicing.renameByDefault ?? DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT,
+        failRequestsGreaterThanOne:
+          timeSlicing.failRequestsGreaterThanOne ?? DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE,
+        resources: [{ name: GPU_RESOURCE, replicas: timeSlicing.replicas }],
+      },
+    };
+  }
+  return Yaml.stringify(config);
+}
+
+function checkNamespace(problems: Problems, namespace: string): void {
+  if (namespace === 'default') {
+    problems.check(false, 'namespace', namespace,
+      'must not be the default namespace: the plugin needs a namespace of its own labelled for privileged pods',
+      `leave it out to use '${DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE}', or name a namespace of its own`);
+    return;
+  }
+  problems.check(!RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
+    'is a namespace Kubernetes owns, and the construct creates and relabels its namespace',
+    `leave it out to use '${DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE}', or name a namespace of its own`);
+  problems.check(namespace.length <= 63 && DNS_LABEL.test(namespace), 'namespace', namespace,
+    'is not a valid namespace name',
+    "use at most 63 lower-case letters, digits and '-', starting and ending alphanumeric");
+}
+
+function checkResource(
+  problems: Problems, requestProp: string, request: number, limitProp: string, limit: number,
+): void {
+  problems.check(Number.isInteger(request) && request > 0, requestProp, request,
+    'must be a whole number > 0', 'set a positive whole number');
+  problems.check(Number.isInteger(limit) && limit > 0, limitProp, limit,
+    'must be a whole number > 0', 'set a positive whole number');
+  problems.check(!(limit < request), limitProp, limit, `is below ${requestProp} (${request})`,
+    `raise it to at least ${request} or lower ${requestProp}`);
+}
+
+function removeNamespaceOfClusterScoped(object: ApiObject): void {
+  if (object.metadata.namespace !== undefined) object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
