@@ -1,0 +1,114 @@
+/**
+ * `npm run bench`: how synth time and memory grow with the number of TritonServers, against the floor
+ * (the same documents written as YAML without any construct work), plus the default `stacks/k8s` synth.
+ * It reports and never gates: a missed target prints MISSED and the exit code stays 0, because timings
+ * vary by machine and must not fail a build. A child that crashes is a broken benchmark and exits 1.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { runNode, runTimed } from './child';
+import { OBJECTS_PER_SERVER } from './fleet';
+import { RunReport } from './report-line';
+import { fmt, markdownRow, median } from './stats';
+
+const FLEET_SIZES = [1, 10, 100, 1000];
+const RUNS = 5;
+const TARGETS = { defaultSynthMs: 1500, floorRatioAt1000: 4, perServerGrowth: 1.5 };
+
+interface Row {
+  readonly n: number;
+  readonly objects: number;
+  readonly synth: RunReport[];
+  readonly floor: RunReport[];
+  /** The floor wrote byte-identical YAML: proof that it did the same output work, no less. */
+  readonly identical: boolean;
+}
+
+const progress = (message: string) => process.stderr.write(`${message}\n`);
+
+/** A temp dir per measurement, removed even when a child fails, so runs never see each other's files. */
+function withTempDir<T>(prefix: string, body: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), `triton-ops-bench-${prefix}-`));
+  try {
+    return body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function measureFleet(n: number): Row {
+  return withTempDir(`n${n}`, (dir) => {
+    const docs = join(dir, 'documents.json');
+    const synthOut = join(dir, 'synth');
+    const floorOut = join(dir, 'floor.yaml');
+    runNode('bench/dump-fleet.js', [String(n), docs]);
+    const synth: RunReport[] = [];
+    const floor: RunReport[] = [];
+    // Interleaved, so that a slow phase of the machine hits both sides alike.
+    for (let i = 0; i < RUNS; i++) {
+      synth.push(runTimed('bench/synth-fleet.js', [String(n), synthOut]));
+      floor.push(runTimed('bench/floor.js', [String(n), docs, floorOut]));
+    }
+    const identical = readFileSync(join(synthOut, 'bench.k8s.yaml'), 'utf8') === readFileSync(floorOut, 'utf8');
+    const objects = synth[0]!.objects;
+    if (floor.some((r) => r.objects !== objects) || objects !== n * OBJECTS_PER_SERVER) {
+      throw new Error(`object counts disagree for n=${n}: synth ${objects}, floor ${floor[0]!.objects}, expected ${n * OBJECTS_PER_SERVER}`);
+    }
+    progress(`n=${n}: synth ${synth.map((r) => fmt(r.ms)).join(' ')} ms; floor ${floor.map((r) => fmt(r.ms)).join(' ')} ms`);
+    return { n, objects, synth, floor, identical };
+  });
+}
+
+/** The default app as a user runs it; timed from outside because it prints no report line. */
+function measureDefaultSynth(): number[] {
+  return withTempDir('default', (dir) => Array.from({ length: RUNS }, () =>
+    runNode('stacks/k8s.js', [], { ...process.env, TRITON_OPS_OUTDIR: join(dir, 'dist') }).outerMs));
+}
+
+const msOf = (runs: RunReport[]) => median(runs.map((r) => r.ms));
+const rssOf = (runs: RunReport[]) => median(runs.map((r) => r.maxRssMiB));
+const verdict = (ok: boolean) => (ok ? 'OK' : 'MISSED');
+
+function main(): void {
+  // One discarded run: the first process after a build reads node_modules from a cold page cache.
+  withTempDir('warmup', (dir) => runTimed('bench/synth-fleet.js', ['1', dir]));
+  const rows = FLEET_SIZES.map(measureFleet);
+  const defaultRuns = measureDefaultSynth();
+
+  const startup = msOf(rows[0]!.synth);
+  // Marginal cost per server: the 1-server run is the fixed cost (Node, cdk8s, cdk8s-plus loading).
+  const perServer = (row: Row) => (row.n > 1 ? (msOf(row.synth) - startup) / (row.n - 1) : undefined);
+
+  console.log(`\n## Synth benchmark (${RUNS} fresh processes each, medians; node ${process.version})\n`);
+  console.log(markdownRow(['servers', 'objects', 'triton-ops ms (median)', 'floor ms (median)', 'ratio',
+    'triton-ops peak RSS MiB', 'floor peak RSS MiB', 'ms per server']));
+  console.log(markdownRow(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const row of rows) {
+    const ps = perServer(row);
+    console.log(markdownRow([String(row.n), String(row.objects), fmt(msOf(row.synth)), fmt(msOf(row.floor)),
+      fmt(msOf(row.synth) / msOf(row.floor), 2), fmt(rssOf(row.synth)), fmt(rssOf(row.floor)),
+      ps === undefined ? '(start-up)' : fmt(ps, 2)]));
+  }
+  console.log('\nms per server = (median(N) - median(1)) / (N - 1): the cost of one more server, start-up removed.');
+  const mismatched = rows.filter((r) => !r.identical).map((r) => r.n);
+  console.log(mismatched.length === 0 ? 'Floor output is byte-identical to the synthesized YAML at every size.'
+    : `WARNING: floor output differs from the synthesized YAML for n = ${mismatched.join(', ')}`);
+
+  const defaultMs = median(defaultRuns);
+  console.log(`\nDefault synth (node build/stacks/k8s.js, spawn included): median ${fmt(defaultMs)} ms `
+    + `(runs: ${defaultRuns.map((ms) => fmt(ms)).join(', ')})`);
+
+  const row100 = rows.find((r) => r.n === 100)!;
+  const row1000 = rows.find((r) => r.n === 1000)!;
+  const ratio1000 = msOf(row1000.synth) / msOf(row1000.floor);
+  const growth = perServer(row1000)! / perServer(row100)!;
+  console.log('\n## Targets\n');
+  console.log(`- default synth < ${TARGETS.defaultSynthMs} ms: ${fmt(defaultMs)} ms -> ${verdict(defaultMs < TARGETS.defaultSynthMs)}`);
+  console.log(`- 1000 servers within ${TARGETS.floorRatioAt1000}x the floor: ${fmt(ratio1000, 2)}x -> ${verdict(ratio1000 <= TARGETS.floorRatioAt1000)}`);
+  // Only growth upward is a miss: a cheaper marginal server at 1000 means fixed costs amortising, not a leak.
+  console.log(`- linear growth (ms/server at 1000 within ${TARGETS.perServerGrowth}x of at 100): `
+    + `${fmt(perServer(row1000)!, 2)} vs ${fmt(perServer(row100)!, 2)} ms = ${fmt(growth, 2)}x -> ${verdict(growth <= TARGETS.perServerGrowth)}`);
+}
+
+main();
