@@ -1,5 +1,18 @@
 // The public API of triton-ops: re-exports only.
 export * from './triton/model-config';
+export * from './triton/model-control';
 export * from './triton/gpu-scheduling';
 export * from './triton/server-ports';
+export * from './triton/server-flags';
+export * from './triton/render-model-config';
+export * from './triton/validate-model-config';
+export * from './triton/model-instances';
+export * from './k8s/labels';
+export * from './k8s/model-repository';
+export * from './k8s/model-repository-files';
+export * from './k8s/nvidia-device-plugin';
+export * from './k8s/serving-namespace';
+export * from './k8s/triton-server';
+export * from './k8s/triton-server-props';
+export { TritonServerSettings } from './k8s/triton-server-settings';
 export { TritonOpsError } from './private/errors';

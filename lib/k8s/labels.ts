@@ -1,0 +1,16 @@
+/** Labels shared by every object of a server; the selector uses the two that never change. */
+
+export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'triton-ops' } as const;
+
+/** Labels that select a server's pods: stable for the life of the Deployment. */
+export function selectorLabels(serverName: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': serverName };
+}
+
+/** Labels on every object of a server. */
+export function serverLabels(serverName: string): Record<string, string> {
+  return { ...selectorLabels(serverName), 'app.kubernetes.io/component': 'inference-server', ...MANAGED_BY };
+}
+
+/** Label that Kubernetes puts on every namespace, used to select namespaces by name. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';

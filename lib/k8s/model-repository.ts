@@ -1,0 +1,128 @@
+import { Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Problems } from '../private/errors';
+
+/** Where a mounted repository appears inside the Triton container. */
+export const MODEL_MOUNT_PATH = '/models';
+/** Service-account annotation read by the EKS pod identity webhook (IRSA). */
+export const IRSA_ANNOTATION = 'eks.amazonaws.com/role-arn';
+
+/** What a server needs to read a repository: its URI, maybe a volume, environment, SA annotations. */
+export interface RepositoryBinding {
+  /** Value of `--model-repository`. */
+  readonly uri: string;
+  /** Mounted read-only at MODEL_MOUNT_PATH. */
+  readonly volume?: kplus.Volume;
+  readonly env: Record<string, string>;
+  readonly serviceAccountAnnotations: Record<string, string>;
+  /** The pod must reach HTTPS endpoints (S3, STS) through its NetworkPolicy. */
+  readonly needsHttpsEgress: boolean;
+}
+
+export interface S3RepositoryOptions {
+  /** Bucket name (not an ARN or URL). */
+  readonly bucket: string;
+  /** Key prefix under which each model has its directory, without leading or trailing `/`. @default - bucket root */
+  readonly prefix?: string;
+  /** Region of the bucket; Triton needs it when the bucket is not in the cluster's region (triton#8090). */
+  readonly region: string;
+  /** IAM role the server's ServiceAccount assumes through IRSA; read-only on the prefix. */
+  readonly roleArn: string;
+}
+
+export interface NewClaimRepositoryOptions {
+  /** A storage class that supports ReadOnlyMany, e.g. EFS (`efs-sc`). */
+  readonly storageClassName: string;
+  /** Requested size. */
+  readonly sizeGiB: number;
+}
+
+const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+/** Unresolved references (a Terraform token) are checked where they are made, not here. */
+const isToken = (value: string) => value.includes('${');
+
+/**
+ * The model repository a Triton server reads. Volumes are always mounted read-only: the server must never
+ * change the models it serves.
+ */
+export abstract class ModelRepository {
+  /** An existing PersistentVolumeClaim in the server's namespace, holding `<model>/config.pbtxt` and versions. */
+  public static fromClaim(claimName: string): ModelRepository {
+    return new ClaimRepository(claimName);
+  }
+
+  /** A new ReadOnlyMany claim, filled by the training pipeline (e.g. on EFS). */
+  public static fromNewClaim(scope: Construct, id: string, options: NewClaimRepositoryOptions): ModelRepository {
+    const problems = new Problems(`${scope.node.path}/${id}`);
+    problems.check(Number.isInteger(options.sizeGiB) && options.sizeGiB >= 1, 'sizeGiB', options.sizeGiB,
+      'must be a whole number of GiB >= 1', 'give the size of the model repository, e.g. 100');
+    problems.check(options.storageClassName.length > 0, 'storageClassName', options.storageClassName,
+      'must name a storage class', 'use a class that supports ReadOnlyMany, such as an EFS class');
+    problems.throwIfAny();
+    const claim = new kplus.PersistentVolumeClaim(scope, id, {
+      accessModes: [kplus.PersistentVolumeAccessMode.READ_ONLY_MANY],
+      storageClassName: options.storageClassName,
+      storage: Size.gibibytes(options.sizeGiB),
+    });
+    return new ClaimRepository(claim.name, claim);
+  }
+
+  /** An S3 prefix read through IRSA; static credentials are never accepted. */
+  public static fromS3(options: S3RepositoryOptions): ModelRepository {
+    return new S3Repository(options);
+  }
+
+  /** Checks the repository's settings (errors name `server`'s path) and returns what its pod needs. */
+  public abstract bind(server: Construct): RepositoryBinding;
+}
+
+class ClaimRepository extends ModelRepository {
+  public constructor(private readonly claimName: string, private readonly claim?: kplus.IPersistentVolumeClaim) {
+    super();
+  }
+
+  public bind(server: Construct): RepositoryBinding {
+    const problems = new Problems(server.node.path);
+    problems.check(DNS_SUBDOMAIN.test(this.claimName), 'repository (claim name)', this.claimName,
+      'is not a valid PersistentVolumeClaim name', 'use lowercase letters, digits, - and ., at most 253 characters');
+    problems.throwIfAny();
+    const claim = this.claim ?? kplus.PersistentVolumeClaim.fromClaimName(server, 'ModelRepositoryClaim', this.claimName);
+    const volume = kplus.Volume.fromPersistentVolumeClaim(server, 'ModelRepositoryVolume', claim, {
+      name: 'model-repository',
+      readOnly: true,
+    });
+    return { uri: MODEL_MOUNT_PATH, volume, env: {}, serviceAccountAnnotations: {}, needsHttpsEgress: false };
+  }
+}
+
+class S3Repository extends ModelRepository {
+  public constructor(private readonly options: S3RepositoryOptions) {
+    super();
+  }
+
+  public bind(server: Construct): RepositoryBinding {
+    const { bucket, region, roleArn } = this.options;
+    const prefix = this.options.prefix ?? '';
+    const problems = new Problems(server.node.path);
+    problems.check(isToken(bucket) || BUCKET_NAME.test(bucket), 'repository.bucket', bucket,
+      'is not a valid S3 bucket name', 'give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens');
+    problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,
+      'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
+    problems.check(isToken(region) || REGION.test(region), 'repository.region', region,
+      'is not an AWS region', "give the bucket's region, e.g. 'us-west-2'");
+    problems.check(isToken(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
+      'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
+    problems.throwIfAny();
+    return {
+      uri: prefix ? `s3://${bucket}/${prefix}` : `s3://${bucket}`,
+      // Both names: the AWS SDK reads AWS_REGION, Triton's S3 client AWS_DEFAULT_REGION.
+      env: { AWS_DEFAULT_REGION: region, AWS_REGION: region },
+      serviceAccountAnnotations: { [IRSA_ANNOTATION]: roleArn },
+      needsHttpsEgress: true,
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiObjectMetadata } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { problem, TritonOpsError } from '../private/errors';
+import { MANAGED_BY } from './labels';
+
+export interface ServingNamespaceProps {
+  /** Namespace name; never `default`. */
+  readonly name: string;
+  /** Extra labels, e.g. `istio-injection: enabled`. @default - none */
+  readonly labels?: Record<string, string>;
+}
+
+/** Pod Security level enforced on serving namespaces: everything triton-ops runs there passes it. */
+export const SERVING_POD_SECURITY = 'restricted';
+
+/**
+ * The namespace Triton servers run in, with the `restricted` Pod Security Standard enforced, audited and
+ * warned, so that a pod that loses its hardening is refused by the API server instead of running.
+ */
+export class ServingNamespace extends Construct {
+  public readonly namespace: kplus.Namespace;
+
+  public constructor(scope: Construct, id: string, props: ServingNamespaceProps) {
+    super(scope, id);
+    if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(props.name) || props.name === 'default') {
+      throw new TritonOpsError(problem(this.node.path, 'name', props.name,
+        'must be a valid namespace name other than default', "use a dedicated name such as 'inference'"));
+    }
+    const metadata: ApiObjectMetadata = {
+      name: props.name,
+      labels: {
+        ...MANAGED_BY,
+        ...props.labels,
+        'pod-security.kubernetes.io/enforce': SERVING_POD_SECURITY,
+        'pod-security.kubernetes.io/audit': SERVING_POD_SECURITY,
+        'pod-security.kubernetes.io/warn': SERVING_POD_SECURITY,
+      },
+    };
+    this.namespace = new kplus.Namespace(this, 'Resource', { metadata });
+  }
+}

@@ -1,0 +1,47 @@
+import { Construct } from 'constructs';
+import { k8s } from 'cdk8s-plus-28';
+import { GRPC_PORT, HTTP_PORT, METRICS_PORT } from '../triton/server-ports';
+import { NAMESPACE_NAME_LABEL } from './labels';
+
+export interface TritonNetworkPolicyOptions {
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly podSelector: Record<string, string>;
+  readonly grpc: boolean;
+  /** Namespaces besides the server's own that may call the serving ports. */
+  readonly clientNamespaces: string[];
+  readonly monitoringNamespace: string;
+  /** The model repository is reached over HTTPS (S3 and STS for IRSA). */
+  readonly httpsEgress: boolean;
+}
+
+const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
+const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
+  namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: name } },
+});
+
+/**
+ * Default-deny for the server's pods, then exactly what Triton needs (CHECKLIST S10): serving ports from
+ * its own namespace and the named clients, metrics from the monitoring namespace, DNS, and HTTPS to the
+ * repository when it is remote.
+ */
+export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetworkPolicyOptions): k8s.KubeNetworkPolicy {
+  const servingPorts = [tcp(HTTP_PORT.port), ...(o.grpc ? [tcp(GRPC_PORT.port)] : [])];
+  const egress: k8s.NetworkPolicyEgressRule[] = [{
+    to: [{ ...inNamespace('kube-system'), podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+    ports: [{ protocol: 'UDP', port: k8s.IntOrString.fromNumber(53) }, tcp(53)],
+  }];
+  if (o.httpsEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] });
+  return new k8s.KubeNetworkPolicy(scope, id, {
+    metadata: { name: o.name, labels: o.labels },
+    spec: {
+      podSelector: { matchLabels: o.podSelector },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [
+        { from: [{ podSelector: {} }, ...o.clientNamespaces.map(inNamespace)], ports: servingPorts },
+        { from: [inNamespace(o.monitoringNamespace)], ports: [tcp(METRICS_PORT.port)] },
+      ],
+      egress,
+    },
+  });
+}

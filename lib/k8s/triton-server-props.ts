@@ -1,0 +1,135 @@
+import { ModelConfig } from '../triton/model-config';
+import { ModelControl } from '../triton/model-control';
+import { LogFormat } from '../triton/server-flags';
+import { ModelRepository } from './model-repository';
+
+/** Defaults of TritonServerProps, one named constant each (asserted by the tests). */
+export const TRITON_DEFAULTS = {
+  replicas: 2,
+  gpus: 0,
+  strictReadiness: true,
+  exitOnError: true,
+  exitTimeoutSeconds: 30,
+  drainSeconds: 10,
+  /** Added to drain + exit timeout for the kubelet to deliver SIGKILL after a clean exit would have happened. */
+  graceMarginSeconds: 5,
+  modelLoadSeconds: 600,
+  startupProbePeriodSeconds: 10,
+  logFormat: 'ISO8601' as LogFormat,
+  cpuRequestMillis: 2000,
+  memoryMiB: 8192,
+  /** Docker's own /dev/shm size; Triton's system shared memory and the backends' bookkeeping live here. */
+  shmBaseMiB: 64,
+  /** Each Python-backend instance keeps its own shared-memory region for tensors (triton#4869). */
+  shmPerPythonInstanceMiB: 64,
+  tmpSizeMiB: 1024,
+  pdbMaxUnavailable: 1,
+  monitoringNamespace: 'monitoring',
+  /** Triton images run as uid 1000; we pick an unprivileged uid outside Istio's 1337 and host ranges. */
+  runAsUser: 10000,
+} as const;
+
+export interface TritonServerProps {
+  /**
+   * Triton image with an explicit tag or digest, e.g. `nvcr.io/nvidia/tritonserver:24.08-py3`.
+   * `latest` and untagged images are refused: a rollout must know what it runs.
+   */
+  readonly image: string;
+  /** Where the server reads its models from. */
+  readonly repository: ModelRepository;
+  /** Models this server serves; each is validated with Triton's rules and rendered to config.pbtxt. */
+  readonly models: ModelConfig[];
+  /** @default 2 */
+  readonly replicas?: number;
+  /**
+   * GPUs per pod (`nvidia.com/gpu`). A GPU server tolerates the GPU taint and runs only on GPU nodes.
+   * @default 0
+   */
+  readonly gpus?: number;
+  /** @default ModelControl.none() */
+  readonly modelControl?: ModelControl;
+  /** `--strict-readiness`: ready only when every model is ready. @default true */
+  readonly strictReadiness?: boolean;
+  /** `--exit-on-error`: a model that fails to load stops the pod instead of serving without it. @default true */
+  readonly exitOnError?: boolean;
+  /**
+   * `--exit-timeout-secs`: how long Triton lets in-flight requests finish after SIGTERM.
+   * @default 30
+   */
+  readonly exitTimeoutSeconds?: number;
+  /**
+   * Seconds the preStop hook (`sleep` in the container) waits for the endpoint to leave every Service and load
+   * balancer before Triton receives SIGTERM (triton#6230). The kubelet's native sleep action is not used: the
+   * Kubernetes 1.28 schema of cdk8s-plus-28 has no field for it.
+   * @default 10
+   */
+  readonly drainSeconds?: number;
+  /**
+   * Pod termination grace period; must cover drainSeconds + exitTimeoutSeconds + 5.
+   * @default - drainSeconds + exitTimeoutSeconds + 5
+   */
+  readonly terminationGracePeriodSeconds?: number;
+  /**
+   * Worst-case time for all models to load; the startup probe allows this long before liveness applies.
+   * @default 600
+   */
+  readonly modelLoadSeconds?: number;
+  /** @default 10 */
+  readonly startupProbePeriodSeconds?: number;
+  /**
+   * Startup probe failures allowed; periodSeconds x failureThreshold must cover modelLoadSeconds.
+   * @default - ceil(modelLoadSeconds / startupProbePeriodSeconds)
+   */
+  readonly startupProbeFailureThreshold?: number;
+  /** Serve the gRPC endpoint (8001). HTTP stays on: it carries the health probes. @default true */
+  readonly grpc?: boolean;
+  /** `--allow-gpu-metrics`. @default - true on GPU servers */
+  readonly gpuMetrics?: boolean;
+  /** `--log-format`. @default 'ISO8601' */
+  readonly logFormat?: LogFormat;
+  /** `--pinned-memory-pool-byte-size` in MiB. @default - Triton's 256 MiB */
+  readonly pinnedMemoryPoolMiB?: number;
+  /** `--cuda-memory-pool-byte-size` per GPU, in MiB; GPU servers only. @default - Triton's 64 MiB */
+  readonly cudaMemoryPoolMiB?: number;
+  /** `--backend-config`, e.g. `{ python: { 'shm-default-byte-size': '16777216' } }`. @default - none */
+  readonly backendConfig?: Record<string, Record<string, string>>;
+  /** Further `tritonserver` flags; flags that a typed prop owns are refused. @default - none */
+  readonly extraArgs?: string[];
+  /**
+   * Literal environment variables. Names that look like secrets and static AWS keys are refused:
+   * use IRSA for AWS and Secrets for the rest.
+   * @default - none
+   */
+  readonly env?: Record<string, string>;
+  /** CPU request in millicores; the limit is the same (Guaranteed QoS keeps latency predictable). @default 2000 */
+  readonly cpuRequestMillis?: number;
+  /** CPU limit in millicores. @default - cpuRequestMillis */
+  readonly cpuLimitMillis?: number;
+  /**
+   * Memory for Triton itself in MiB. The /dev/shm size is added to request and limit, because a memory-backed
+   * emptyDir counts against the container's memory.
+   * @default 8192
+   */
+  readonly memoryMiB?: number;
+  /**
+   * Size of the memory-backed /dev/shm in MiB.
+   * @default - 64 + 64 per Python-backend model instance
+   */
+  readonly shmSizeMiB?: number;
+  /** Size of the /tmp emptyDir in MiB (the root filesystem is read-only). @default 1024 */
+  readonly tmpSizeMiB?: number;
+  /**
+   * PodDisruptionBudget maxUnavailable; at least 1 so that node drains never block.
+   * @default 1
+   */
+  readonly pdbMaxUnavailable?: number;
+  /** @default - none */
+  readonly priorityClassName?: string;
+  /**
+   * Namespaces whose pods may call the serving ports (8000, 8001), besides the server's own namespace.
+   * @default - the server's own namespace only
+   */
+  readonly clientNamespaces?: string[];
+  /** Namespace of Prometheus, admitted to the metrics port (8002). @default 'monitoring' */
+  readonly monitoringNamespace?: string;
+}

@@ -1,0 +1,179 @@
+import { Problems, show } from '../private/errors';
+import { checkImage } from '../private/image-reference';
+import { ModelConfig } from '../triton/model-config';
+import { ModelControl } from '../triton/model-control';
+import { countInstances } from '../triton/model-instances';
+import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
+import { LogFormat, managedFlagOwner } from '../triton/server-flags';
+import { TRITON_DEFAULTS as D, TritonServerProps } from './triton-server-props';
+
+/** Every prop of a server with its default applied, after all checks passed. */
+export interface TritonServerSettings {
+  readonly name: string;
+  readonly namespace: string;
+  readonly replicas: number;
+  readonly gpus: number;
+  readonly modelControl: ModelControl;
+  readonly loadModels: string[];
+  readonly strictReadiness: boolean;
+  readonly exitOnError: boolean;
+  readonly exitTimeoutSeconds: number;
+  readonly drainSeconds: number;
+  readonly terminationGracePeriodSeconds: number;
+  readonly startupProbePeriodSeconds: number;
+  readonly startupProbeFailureThreshold: number;
+  readonly grpc: boolean;
+  readonly gpuMetrics: boolean;
+  readonly logFormat: LogFormat;
+  readonly cpuRequestMillis: number;
+  readonly cpuLimitMillis: number;
+  readonly memoryMiB: number;
+  readonly shmSizeMiB: number;
+  readonly tmpSizeMiB: number;
+  readonly pdbMaxUnavailable: number;
+  readonly priorityClassName?: string;
+  readonly clientNamespaces: string[];
+  readonly monitoringNamespace: string;
+  /** Model problems of warning level, formatted. */
+  readonly warnings: string[];
+}
+
+const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
+const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
+
+/** Applies the defaults of TritonServerProps and checks them together; throws every problem at once. */
+export function resolveSettings(path: string, name: string, namespace: string | undefined,
+  props: TritonServerProps): TritonServerSettings {
+  const p = new Problems(path);
+  p.check(DNS_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
+    'use at most 63 lowercase letters, digits and -, starting with a letter');
+  p.check(namespace !== undefined && namespace !== 'default', 'namespace', namespace,
+    'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
+  checkImage(p, 'image', props.image);
+
+  const replicas = props.replicas ?? D.replicas;
+  p.check(isWhole(replicas, 1), 'replicas', replicas, 'must be a whole number >= 1', 'use 2 or more for availability');
+  const gpus = props.gpus ?? D.gpus;
+  p.check(isWhole(gpus, 0), 'gpus', gpus, 'must be a whole number >= 0', 'use 0 for a CPU server or the GPUs per pod');
+
+  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? D.exitTimeoutSeconds;
+  p.check(isWhole(exitTimeoutSeconds, 1), 'exitTimeoutSeconds', exitTimeoutSeconds, 'must be a whole number >= 1',
+    'give the longest time an in-flight request may need, e.g. 30');
+  const drainSeconds = props.drainSeconds ?? D.drainSeconds;
+  p.check(isWhole(drainSeconds, 1), 'drainSeconds', drainSeconds, 'must be a whole number >= 1',
+    'give endpoints time to leave the load balancers, e.g. 10');
+  const minimumGrace = drainSeconds + exitTimeoutSeconds + D.graceMarginSeconds;
+  const grace = props.terminationGracePeriodSeconds ?? minimumGrace;
+  p.check(grace >= minimumGrace, 'terminationGracePeriodSeconds', grace,
+    `must cover drainSeconds (${drainSeconds}) + exitTimeoutSeconds (${exitTimeoutSeconds}) + ${D.graceMarginSeconds} s margin, `
+    + 'or Triton is killed with requests in flight',
+    `set it to at least ${minimumGrace} or lower one of the two`);
+
+  const modelLoadSeconds = props.modelLoadSeconds ?? D.modelLoadSeconds;
+  p.check(isWhole(modelLoadSeconds, 1), 'modelLoadSeconds', modelLoadSeconds, 'must be a whole number >= 1',
+    'give the worst-case time to load every model, e.g. 600');
+  const period = props.startupProbePeriodSeconds ?? D.startupProbePeriodSeconds;
+  p.check(isWhole(period, 1), 'startupProbePeriodSeconds', period, 'must be a whole number >= 1', 'use e.g. 10');
+  const threshold = props.startupProbeFailureThreshold ?? Math.ceil(modelLoadSeconds / Math.max(period, 1));
+  p.check(isWhole(threshold, 1) && threshold * period >= modelLoadSeconds, 'startupProbeFailureThreshold', threshold,
+    `gives the startup probe ${threshold * period} s (${threshold} x ${period} s), less than modelLoadSeconds (${modelLoadSeconds} s); `
+    + 'liveness would kill pods that are still loading models',
+    `raise it to at least ${Math.ceil(modelLoadSeconds / Math.max(period, 1))} or leave it unset`);
+
+  const grpc = props.grpc ?? true;
+  const gpuMetrics = props.gpuMetrics ?? gpus > 0;
+  p.check(!(gpuMetrics && gpus === 0), 'gpuMetrics', gpuMetrics, 'needs GPUs, but the server has gpus: 0',
+    'remove gpuMetrics or give the server GPUs');
+  if (props.cudaMemoryPoolMiB !== undefined) {
+    p.check(gpus > 0, 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'needs GPUs, but the server has gpus: 0',
+      'remove cudaMemoryPoolMiB or give the server GPUs');
+    p.check(isWhole(props.cudaMemoryPoolMiB, 0), 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'must be a whole number >= 0', 'use e.g. 256');
+  }
+  if (props.pinnedMemoryPoolMiB !== undefined) {
+    p.check(isWhole(props.pinnedMemoryPoolMiB, 0), 'pinnedMemoryPoolMiB', props.pinnedMemoryPoolMiB,
+      'must be a whole number >= 0', 'use e.g. 256');
+  }
+  for (const arg of props.extraArgs ?? []) {
+    const owner = managedFlagOwner(arg);
+    p.check(owner === undefined, 'extraArgs', arg, 'conflicts with a flag the construct sets',
+      `remove it and use the prop ${owner}`);
+  }
+  for (const [key, value] of Object.entries(props.env ?? {})) {
+    p.check(!SECRET_LIKE.test(key), `env.${key}`, value.length > 0 ? '***' : value,
+      'looks like a secret given as a literal value',
+      key.startsWith('AWS_') ? 'remove it: S3 access goes through IRSA (ModelRepository.fromS3 with roleArn)'
+        : 'put it in a Secret and reference it, never a literal in the manifest');
+  }
+
+  const cpuRequestMillis = props.cpuRequestMillis ?? D.cpuRequestMillis;
+  const cpuLimitMillis = props.cpuLimitMillis ?? cpuRequestMillis;
+  p.check(isWhole(cpuRequestMillis, 1), 'cpuRequestMillis', cpuRequestMillis, 'must be a whole number >= 1', 'use e.g. 2000');
+  p.check(cpuLimitMillis >= cpuRequestMillis, 'cpuLimitMillis', cpuLimitMillis,
+    `is below cpuRequestMillis (${cpuRequestMillis})`, `raise it to at least ${cpuRequestMillis}`);
+  const memoryMiB = props.memoryMiB ?? D.memoryMiB;
+  p.check(isWhole(memoryMiB, 1), 'memoryMiB', memoryMiB, 'must be a whole number >= 1', 'use e.g. 8192');
+  const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB;
+  p.check(isWhole(tmpSizeMiB, 1), 'tmpSizeMiB', tmpSizeMiB, 'must be a whole number >= 1', 'use e.g. 1024');
+
+  const pdbMaxUnavailable = props.pdbMaxUnavailable ?? D.pdbMaxUnavailable;
+  p.check(isWhole(pdbMaxUnavailable, 1), 'pdbMaxUnavailable', pdbMaxUnavailable,
+    'must be a whole number >= 1, or the PodDisruptionBudget blocks every node drain',
+    'use 1 (one pod at a time) or more');
+
+  const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
+  const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
+  for (const ns of [...clientNamespaces, monitoringNamespace]) {
+    p.check(DNS_LABEL.test(ns), ns === monitoringNamespace ? 'monitoringNamespace' : 'clientNamespaces', ns,
+      'is not a valid namespace name', 'use lowercase letters, digits and -');
+  }
+  if (props.priorityClassName !== undefined) {
+    p.check(DNS_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
+      'is not a valid PriorityClass name', 'use lowercase letters, digits and -');
+  }
+
+  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
+  p.throwIfAny();
+  return {
+    name, namespace: namespace!, replicas, gpus, loadModels, warnings, grpc, gpuMetrics,
+    modelControl: props.modelControl ?? ModelControl.none(),
+    strictReadiness: props.strictReadiness ?? D.strictReadiness,
+    exitOnError: props.exitOnError ?? D.exitOnError,
+    exitTimeoutSeconds, drainSeconds, terminationGracePeriodSeconds: grace,
+    startupProbePeriodSeconds: period, startupProbeFailureThreshold: threshold,
+    logFormat: props.logFormat ?? D.logFormat,
+    cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
+    clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
+  };
+}
+
+/** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
+function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number) {
+  const models: readonly ModelConfig[] = props.models;
+  p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
+  const problems = validateModelSet(models, { gpuCount: gpus });
+  const errors = problems.filter((x) => x.severity === 'error');
+  if (errors.length > 0) p.add(new ModelConfigError(errors, path).message);
+
+  const names = models.map((m) => m.name);
+  const control = props.modelControl ?? ModelControl.none();
+  const loadModels = control.mode === 'explicit' ? [...(control.load ?? names)] : [];
+  for (const m of loadModels) {
+    p.check(names.includes(m), 'modelControl.load', m, 'names a model this server does not define',
+      `define it in 'models' or remove it; the server defines ${show(names)}`);
+  }
+  if (control.mode === 'poll') {
+    p.check(isWhole(control.pollIntervalSeconds, 1), 'modelControl.intervalSeconds', control.pollIntervalSeconds,
+      'must be a whole number >= 1', 'use e.g. 30');
+  }
+
+  const pythonInstances = models.filter((m) => m.backend === 'python')
+    .reduce((sum, m) => sum + countInstances(m, gpus), 0);
+  const minimumShm = D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances;
+  const shmSizeMiB = props.shmSizeMiB ?? minimumShm;
+  p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= minimumShm, 'shmSizeMiB', shmSizeMiB,
+    `is below the ${minimumShm} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${pythonInstances} here)`,
+    `raise it to at least ${minimumShm} or leave it unset`);
+  const warnings = problems.filter((x) => x.severity === 'warning').map((x) => `${path}: ${formatProblem(x)}`);
+  return { loadModels, shmSizeMiB, warnings };
+}

@@ -1,0 +1,197 @@
+import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { renderModelConfig } from '../triton/render-model-config';
+import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
+import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
+import { serverLabels, selectorLabels } from './labels';
+import { MODEL_MOUNT_PATH } from './model-repository';
+import { tritonNetworkPolicy } from './triton-network-policy';
+import { TRITON_DEFAULTS, TritonServerProps } from './triton-server-props';
+import { resolveSettings, TritonServerSettings } from './triton-server-settings';
+
+/** Name of the Triton container; the first container of the pod. */
+export const TRITON_CONTAINER = 'triton';
+
+/**
+ * One Triton Inference Server: a Deployment with its Service, ServiceAccount, PodDisruptionBudget and
+ * NetworkPolicy, serving typed models from a model repository. The construct id names every object.
+ *
+ * Shutdown is one contract: preStop sleeps `drainSeconds` while endpoints are removed, then Triton gets
+ * SIGTERM and lets in-flight requests finish for `exitTimeoutSeconds`, all within the grace period.
+ */
+export class TritonServer extends Construct {
+  /** Finds every TritonServer under `scope`, in construct-tree order. */
+  public static all(scope: Construct): TritonServer[] {
+    return scope.node.findAll().filter((c): c is TritonServer => c instanceof TritonServer);
+  }
+
+  /** Every prop with its default applied. */
+  public readonly settings: TritonServerSettings;
+  /** config.pbtxt text of each model, by model name. */
+  public readonly modelConfigs: Readonly<Record<string, string>>;
+  /** Warning-level model problems (e.g. max_batch_size without a batcher). */
+  public readonly warnings: readonly string[];
+  /** Escape hatches: the underlying objects. */
+  public readonly deployment: kplus.Deployment;
+  public readonly service: kplus.k8s.KubeService;
+  public readonly serviceAccount: kplus.ServiceAccount;
+  public readonly podDisruptionBudget: kplus.k8s.KubePodDisruptionBudget;
+  public readonly networkPolicy: kplus.k8s.KubeNetworkPolicy;
+
+  public constructor(scope: Construct, id: string, props: TritonServerProps) {
+    super(scope, id);
+    const s = resolveSettings(this.node.path, id, Chart.of(this).namespace, props);
+    const binding = props.repository.bind(this);
+    this.settings = s;
+    this.warnings = s.warnings;
+    for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
+    this.modelConfigs = Object.fromEntries(props.models.map((m) => [m.name, renderModelConfig(m)]));
+
+    const labels = serverLabels(s.name);
+    const selector = selectorLabels(s.name);
+    const ports: TritonPort[] = [HTTP_PORT, ...(s.grpc ? [GRPC_PORT] : []), METRICS_PORT];
+
+    this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
+      metadata: { name: s.name, labels, annotations: binding.serviceAccountAnnotations },
+      automountToken: false,
+    });
+
+    const flags = renderServerFlags({
+      ...s,
+      modelRepository: binding.uri,
+      gpuCount: s.gpus,
+      pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
+      cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
+      backendConfig: props.backendConfig ?? {},
+    });
+    const memory = Size.mebibytes(s.memoryMiB + s.shmSizeMiB);
+    const volumes = [
+      { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
+        medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
+      { path: '/tmp', volume: kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) }) },
+      ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true }] : []),
+    ];
+
+    this.deployment = new kplus.Deployment(this, 'Deployment', {
+      metadata: { name: s.name, labels },
+      replicas: s.replicas,
+      select: false,
+      podMetadata: { labels },
+      serviceAccount: this.serviceAccount,
+      automountServiceAccountToken: false,
+      // We write our own NetworkPolicy; cdk8s-plus' isolation would add a second, deny-all one.
+      isolate: false,
+      strategy: kplus.DeploymentStrategy.rollingUpdate({
+        maxSurge: kplus.PercentOrAbsolute.absolute(1),
+        maxUnavailable: kplus.PercentOrAbsolute.absolute(0),
+      }),
+      terminationGracePeriod: Duration.seconds(s.terminationGracePeriodSeconds),
+      securityContext: {
+        ensureNonRoot: true,
+        user: TRITON_DEFAULTS.runAsUser,
+        group: TRITON_DEFAULTS.runAsUser,
+        fsGroup: TRITON_DEFAULTS.runAsUser,
+        fsGroupChangePolicy: kplus.FsGroupChangePolicy.ON_ROOT_MISMATCH,
+      },
+      containers: [{
+        name: TRITON_CONTAINER,
+        image: props.image,
+        imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        command: ['tritonserver'],
+        args: [...flags, ...(props.extraArgs ?? [])],
+        ports: ports.map((p) => ({ name: p.name, number: p.port })),
+        envVariables: this.environment(s, binding.env, props.env ?? {}),
+        resources: {
+          cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
+          memory: { request: memory, limit: memory },
+        },
+        securityContext: {
+          ensureNonRoot: true,
+          user: TRITON_DEFAULTS.runAsUser,
+          group: TRITON_DEFAULTS.runAsUser,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          privileged: false,
+          capabilities: { drop: [kplus.Capability.ALL] },
+        },
+        startup: kplus.Probe.fromHttpGet(READY_PATH, {
+          port: HTTP_PORT.port,
+          periodSeconds: Duration.seconds(s.startupProbePeriodSeconds),
+          failureThreshold: s.startupProbeFailureThreshold,
+          timeoutSeconds: Duration.seconds(5),
+        }),
+        readiness: kplus.Probe.fromHttpGet(READY_PATH, {
+          port: HTTP_PORT.port, periodSeconds: Duration.seconds(5), failureThreshold: 3, timeoutSeconds: Duration.seconds(3),
+        }),
+        liveness: kplus.Probe.fromHttpGet(LIVE_PATH, {
+          port: HTTP_PORT.port, periodSeconds: Duration.seconds(10), failureThreshold: 3, timeoutSeconds: Duration.seconds(5),
+        }),
+        lifecycle: { preStop: kplus.Handler.fromCommand(['sleep', String(s.drainSeconds)]) },
+        volumeMounts: volumes,
+      }],
+    });
+    this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    this.schedule(s, selector);
+
+    this.service = new kplus.k8s.KubeService(this, 'Service', {
+      metadata: { name: s.name, labels },
+      spec: {
+        type: 'ClusterIP',
+        selector,
+        ports: ports.map((p) => ({
+          name: p.name, port: p.port, targetPort: kplus.k8s.IntOrString.fromString(p.name), protocol: 'TCP', appProtocol: p.appProtocol,
+        })),
+      },
+    });
+
+    this.podDisruptionBudget = new kplus.k8s.KubePodDisruptionBudget(this, 'PodDisruptionBudget', {
+      metadata: { name: s.name, labels },
+      spec: {
+        maxUnavailable: kplus.k8s.IntOrString.fromNumber(s.pdbMaxUnavailable),
+        selector: { matchLabels: selector },
+        // A crash-looping pod must never block a node drain.
+        unhealthyPodEvictionPolicy: 'AlwaysAllow',
+      },
+    });
+
+    this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
+      name: s.name, labels, podSelector: selector, grpc: s.grpc,
+      clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
+      httpsEgress: binding.needsHttpsEgress,
+    });
+  }
+
+  private environment(s: TritonServerSettings, repositoryEnv: Record<string, string>, userEnv: Record<string, string>) {
+    const env: Record<string, kplus.EnvValue> = {};
+    // The root filesystem is read-only; caches that default to $HOME go to the /tmp emptyDir.
+    const literal = { HOME: '/tmp', ...repositoryEnv, ...userEnv };
+    for (const key of Object.keys(literal).sort()) env[key] = kplus.EnvValue.fromValue(literal[key as keyof typeof literal]);
+    if (s.modelControl.mode === 'explicit') {
+      const secret = s.modelControl.adminKeySecret;
+      env[ADMIN_KEY_ENV] = secret
+        ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(this, 'AdminKey', secret.name), key: secret.key })
+        : kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_UID);
+    }
+    return env;
+  }
+
+  /** Fields cdk8s-plus-28 has no API for, patched with typed values (bare numbers would synthesize null). */
+  private schedule(s: TritonServerSettings, selector: Record<string, string>) {
+    const pod = ApiObject.of(this.deployment);
+    const spec = '/spec/template/spec';
+    pod.addJsonPatch(JsonPatch.add(`${spec}/securityContext/seccompProfile`, { type: 'RuntimeDefault' }));
+    // Spread replicas over nodes and zones; ScheduleAnyway so that a small GPU pool still schedules.
+    pod.addJsonPatch(JsonPatch.add(`${spec}/topologySpreadConstraints`, ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']
+      .map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector } }))));
+    if (s.priorityClassName !== undefined) pod.addJsonPatch(JsonPatch.add(`${spec}/priorityClassName`, s.priorityClassName));
+    if (s.gpus > 0) {
+      pod.addJsonPatch(JsonPatch.add(`${spec}/containers/0/resources/limits/${GPU_RESOURCE.replace('/', '~1')}`,
+        kplus.k8s.Quantity.fromNumber(s.gpus)));
+      this.deployment.scheduling.tolerate(kplus.Node.tainted(
+        kplus.NodeTaintQuery.exists(GPU_TAINT.key, { effect: kplus.TaintEffect.NO_SCHEDULE })));
+      this.deployment.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is(GPU_NODE_LABEL.key, GPU_NODE_LABEL.value)));
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/** The cdk8s app: synthesizes the default fleet to dist/ (YAML per chart plus the model-repository tree). */
+import { rmSync } from 'fs';
+import { App, YamlOutputType } from 'cdk8s';
+import { TritonServer, writeModelRepositories } from 'triton-ops';
+import { VisionFleet } from '../examples/vision-fleet';
+import { DEFAULT_FLEET } from './fleet';
+
+const outdir = process.env.TRITON_OPS_OUTDIR ?? 'dist';
+// Start from an empty folder so that a removed server leaves no stale files behind.
+rmSync(outdir, { recursive: true, force: true });
+const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
+app.synth();
+writeModelRepositories(app, outdir);
+for (const server of TritonServer.all(app)) for (const warning of server.warnings) console.warn(`warning: ${warning}`);

@@ -1,0 +1,92 @@
+import { Chart, Testing } from 'cdk8s';
+import { ModelControl, ModelRepository, TritonServer, TritonServerProps } from '../../lib';
+import { IMAGE, MODEL, serverChart } from '../helpers';
+
+const fails = (props: Partial<TritonServerProps>) => () => serverChart(props);
+
+describe('TritonServer refuses bad input with the path, prop, value and fix', () => {
+  test.each<[string, Partial<TritonServerProps>, string]>([
+    ['image latest', { image: 'nvcr.io/nvidia/tritonserver:latest' },
+      "test/ranker: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')"],
+    ['image untagged', { image: 'nvcr.io/nvidia/tritonserver' },
+      "test/ranker: 'image' ('nvcr.io/nvidia/tritonserver') has no tag, so it means :latest and each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')"],
+    ['no models', { models: [] },
+      "test/ranker: 'models' ([]) must list at least one model; add the ModelConfig of every model this server serves"],
+    ['grace period too short', { terminationGracePeriodSeconds: 30 },
+      "test/ranker: 'terminationGracePeriodSeconds' (30) must cover drainSeconds (10) + exitTimeoutSeconds (30) + 5 s margin, or Triton is killed with requests in flight; set it to at least 45 or lower one of the two"],
+    ['startup budget shorter than the load time', { modelLoadSeconds: 900, startupProbeFailureThreshold: 30 },
+      "test/ranker: 'startupProbeFailureThreshold' (30) gives the startup probe 300 s (30 x 10 s), less than modelLoadSeconds (900 s); liveness would kill pods that are still loading models; raise it to at least 90 or leave it unset"],
+    ['PDB that blocks every drain', { pdbMaxUnavailable: 0 },
+      "test/ranker: 'pdbMaxUnavailable' (0) must be a whole number >= 1, or the PodDisruptionBudget blocks every node drain; use 1 (one pod at a time) or more"],
+    ['static AWS keys', { repository: ModelRepository.fromS3({ bucket: 'acme-models', region: 'us-west-2', roleArn: 'arn:aws:iam::123456789012:role/r' }), env: { AWS_SECRET_ACCESS_KEY: 'abc' } },
+      "test/ranker: 'env.AWS_SECRET_ACCESS_KEY' ('***') looks like a secret given as a literal value; remove it: S3 access goes through IRSA (ModelRepository.fromS3 with roleArn)"],
+    ['a secret-like literal', { env: { DB_PASSWORD: 'hunter2' } },
+      "test/ranker: 'env.DB_PASSWORD' ('***') looks like a secret given as a literal value; put it in a Secret and reference it, never a literal in the manifest"],
+    ['explicit control naming an unknown model', { modelControl: ModelControl.explicit({ load: ['bert'] }) },
+      "test/ranker: 'modelControl.load' ('bert') names a model this server does not define; define it in 'models' or remove it; the server defines [\"resnet50\"]"],
+    ['a flag the construct owns', { extraArgs: ['--exit-timeout-secs=5'] },
+      "test/ranker: 'extraArgs' ('--exit-timeout-secs=5') conflicts with a flag the construct sets; remove it and use the prop exitTimeoutSeconds"],
+    ['GPU metrics on a CPU server', { gpuMetrics: true },
+      "test/ranker: 'gpuMetrics' (true) needs GPUs, but the server has gpus: 0; remove gpuMetrics or give the server GPUs"],
+    ['CUDA pool on a CPU server', { cudaMemoryPoolMiB: 64 },
+      "test/ranker: 'cudaMemoryPoolMiB' (64) needs GPUs, but the server has gpus: 0; remove cudaMemoryPoolMiB or give the server GPUs"],
+    ['negative gpus', { gpus: -1 },
+      "test/ranker: 'gpus' (-1) must be a whole number >= 0; use 0 for a CPU server or the GPUs per pod"],
+    ['shm below what the models need', { shmSizeMiB: 32 },
+      "test/ranker: 'shmSizeMiB' (32) is below the 64 MiB the models need (64 + 64 per Python-backend instance, 0 here); raise it to at least 64 or leave it unset"],
+    ['cpu limit below request', { cpuLimitMillis: 1000 },
+      "test/ranker: 'cpuLimitMillis' (1000) is below cpuRequestMillis (2000); raise it to at least 2000"],
+    ['an invalid bucket name', { repository: ModelRepository.fromS3({ bucket: 'Acme_Models', region: 'us-west-2', roleArn: 'arn:aws:iam::123456789012:role/r' }) },
+      "test/ranker: 'repository.bucket' ('Acme_Models') is not a valid S3 bucket name; give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens"],
+    ['a role that is not an ARN', { repository: ModelRepository.fromS3({ bucket: 'acme', region: 'us-west-2', roleArn: 'triton-role' }) },
+      "test/ranker: 'repository.roleArn' ('triton-role') is not an IAM role ARN; give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'"],
+  ])('fails on %s', (_name, props, message) => {
+    expect(fails(props)).toThrow(message);
+  });
+
+  test.each([
+    ['default', "test/ranker: 'namespace' ('default') must name a dedicated namespace; set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
+    [undefined, "test/ranker: 'namespace' (undefined) must name a dedicated namespace; set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
+  ])('fails on namespace %p', (namespace, message) => {
+    const chart = new Chart(Testing.app(), 'test', { namespace });
+    expect(() => new TritonServer(chart, 'ranker', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] }))
+      .toThrow(message);
+  });
+
+  test('fails on an id that cannot name a Service', () => {
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'inference' });
+    expect(() => new TritonServer(chart, 'Ranker_v1', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] }))
+      .toThrow("test/Ranker_v1: 'id' ('Ranker_v1') is not a valid server name (it names the Deployment and Service); use at most 63 lowercase letters, digits and -, starting with a letter");
+  });
+
+  test('reports every problem at once', () => {
+    expect(fails({ replicas: 0, drainSeconds: 0, image: 'triton' })).toThrow(/^3 problems:\n- test\/ranker: 'image'.*\n- test\/ranker: 'replicas' \(0\).*\n- test\/ranker: 'drainSeconds' \(0\)/);
+  });
+});
+
+describe('TritonServer refuses models that Triton would refuse', () => {
+  const dims0 = { ...MODEL, inputs: [{ name: 'input', dataType: 'FP32' as const, dims: [3, 0, 224] }] };
+  const noDims = { ...MODEL, inputs: [{ name: 'input', dataType: 'FP32' as const, dims: [] }] };
+  const preferredTooBig = { ...MODEL, dynamicBatching: { preferredBatchSizes: [4, 16] } };
+  const gpuGroup = { ...MODEL, instanceGroups: [{ kind: 'KIND_GPU' as const, count: 1 }] };
+  const gpuId2 = { ...MODEL, instanceGroups: [{ kind: 'KIND_GPU' as const, gpus: [0, 2] }] };
+  const ensemble = {
+    name: 'pipeline', platform: 'ensemble' as const, maxBatchSize: 8,
+    inputs: [{ name: 'raw', dataType: 'FP32' as const, dims: [3, 224, 224] }],
+    outputs: [{ name: 'scores', dataType: 'FP32' as const, dims: [1000] }],
+    ensembleScheduling: { steps: [{ modelName: 'resnet50', inputMap: { input: 'preprocessed' }, outputMap: { output: 'scores' } }] },
+  };
+
+  test.each<[string, Partial<TritonServerProps>, RegExp]>([
+    ['duplicate model names', { models: [MODEL, MODEL] }, /resnet50/],
+    ['dims with 0', { models: [dims0] }, /model 'resnet50' input\[0\]\.dims\[1\]/],
+    ['empty dims', { models: [noDims] }, /model 'resnet50' input\[0\]\.dims/],
+    ['preferred batch size above max_batch_size', { models: [preferredTooBig] }, /model 'resnet50' dynamic_batching\.preferred_batch_size\[1\]/],
+    ['KIND_GPU on a CPU server', { models: [gpuGroup] }, /model 'resnet50' instance_group\[0\]/],
+    ['gpu id out of range', { gpus: 2, models: [gpuId2] }, /model 'resnet50' instance_group\[0\]\.gpus\[1\]/],
+    ['an ensemble step reading a tensor nobody produces', { models: [MODEL, ensemble] }, /model 'pipeline' .*preprocessed/],
+  ])('fails on %s', (_name, props, message) => {
+    expect(fails(props)).toThrow(message);
+    expect(fails(props)).toThrow(/test\/ranker: model '/);
+  });
+});
