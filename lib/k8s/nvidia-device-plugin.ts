@@ -4,6 +4,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkImage } from '../private/image-reference';
 import { Problems } from '../private/errors';
+import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
@@ -376,10 +377,6 @@ function checkResource(
     'must be a whole number > 0', 'set a positive whole number');
   problems.check(!(limit < request), limitProp, limit, `is below ${requestProp} (${request})`,
     `raise it to at least ${request} or lower ${requestProp}`);
-}
-
-function removeNamespaceOfClusterScoped(object: ApiObject): void {
-  if (object.metadata.namespace !== undefined) object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
 }
 
 function sha256(text: string): string {

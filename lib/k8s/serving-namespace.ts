@@ -1,6 +1,7 @@
-import { ApiObjectMetadata } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { problem, TritonOpsError } from '../private/errors';
 import { MANAGED_BY } from './labels';
 
@@ -38,5 +39,6 @@ export class ServingNamespace extends Construct {
       },
     };
     this.namespace = new kplus.Namespace(this, 'Resource', { metadata });
+    removeNamespaceOfClusterScoped(ApiObject.of(this.namespace));
   }
 }

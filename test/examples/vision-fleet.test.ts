@@ -1,0 +1,62 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join, relative } from 'path';
+import { App, Testing, YamlOutputType } from 'cdk8s';
+import { writeModelRepositories } from 'triton-ops';
+import { VisionFleet } from '../../examples/vision-fleet';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+
+/** Synthesizes the default fleet the way stacks/k8s.ts does, into a fresh folder; returns file -> bytes. */
+function synthToFiles(): Map<string, Buffer> {
+  const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-synth-'));
+  const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+  new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
+  app.synth();
+  writeModelRepositories(app, outdir);
+  const files = new Map<string, Buffer>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(outdir, path), readFileSync(path));
+    }
+  };
+  walk(outdir);
+  return files;
+}
+
+describe('the vision fleet example', () => {
+  test('snapshot of the whole stack', () => {
+    const app = Testing.app();
+    expect(Testing.synth(new VisionFleet(app, 'vision', DEFAULT_FLEET.vision))).toMatchSnapshot();
+  });
+
+  test('synthesizes the YAML and a model-repository tree', () => {
+    expect([...synthToFiles().keys()].sort()).toEqual([
+      'model-repository/classifier/resnet50/config.pbtxt',
+      'model-repository/segmenter/segmenter/config.pbtxt',
+      'vision.yaml',
+    ]);
+  });
+
+  test('two synths give byte-identical files with no absolute paths', () => {
+    const first = synthToFiles();
+    const second = synthToFiles();
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    for (const [file, bytes] of first) {
+      expect(second.get(file)!.equals(bytes)).toBe(true);
+      expect(bytes.toString()).not.toContain('triton-ops-synth-');
+    }
+  });
+
+  test('the classifier serves ResNet-50 with two GPU instances on one GPU, the segmenter its model', () => {
+    const app = Testing.app();
+    const fleet = new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
+    expect(fleet.classifier.modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
+    expect(fleet.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
+    expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
+    expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
+    expect(fleet.classifier.settings.gpus).toBe(1);
+    expect(fleet.classifier.warnings).toEqual([]);
+  });
+});
