@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { checkImage } from '../private/image-reference';
 import { Problems } from '../private/errors';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
+import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
@@ -64,7 +65,7 @@ export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 const CONFIG_KEY = 'config.yaml';
 const CONTAINER_NAME = 'nvidia-device-plugin';
 const SELECTOR_LABELS = { 'app.kubernetes.io/name': NVIDIA_DEVICE_PLUGIN_NAME } as const;
-const COMMON_LABELS = { ...SELECTOR_LABELS, 'app.kubernetes.io/part-of': 'triton-ops' } as const;
+const COMMON_LABELS = { ...SELECTOR_LABELS, ...MANAGED_BY } as const;
 /** Names Kubernetes itself owns; the construct creates and relabels its namespace, so it cannot take one of them. */
 const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
