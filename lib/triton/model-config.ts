@@ -105,7 +105,10 @@ export interface SequenceBatching {
 }
 
 export interface InstanceGroup {
-  /** @default 1 */
+  /**
+   * Instances per listed GPU (KIND_GPU), or in total (KIND_CPU, KIND_MODEL).
+   * @default - Triton's choice: 1, but 2 for a KIND_CPU group of an ONNX Runtime or TensorFlow model
+   */
   readonly count?: number;
   /** @default 'KIND_AUTO' */
   readonly kind?: InstanceKind;
@@ -199,5 +202,11 @@ export interface ModelConfig {
   readonly modelWarmup?: ModelWarmup[];
   /** Cache responses of this model (the server needs a cache configured). @default false */
   readonly responseCache?: boolean;
+  /**
+   * The model may send zero, one or many responses per request (model_transaction_policy.decoupled), as
+   * streaming LLM backends such as vLLM do; clients must then use gRPC streaming.
+   * @default false
+   */
+  readonly decoupled?: boolean;
   readonly optimization?: Optimization;
 }

@@ -1,0 +1,66 @@
+/**
+ * Runtime views of the closed sets in model-config.ts. The types stop TypeScript callers from writing an unknown
+ * value; these sets let validation catch the same mistake from JavaScript callers or casts. Each is a
+ * `Record<Union, true>`, so adding a member to a union without adding it here is a compile error.
+ */
+import type { Backend, DataType, InstanceKind, Platform, SequenceControlKind, TensorFormat } from './model-config';
+
+const DATA_TYPES: Record<DataType, true> = {
+  BOOL: true, UINT8: true, UINT16: true, UINT32: true, UINT64: true,
+  INT8: true, INT16: true, INT32: true, INT64: true,
+  FP16: true, FP32: true, FP64: true, STRING: true, BF16: true,
+};
+
+const PLATFORMS: Record<Platform, true> = {
+  onnxruntime_onnx: true, tensorrt_plan: true, pytorch_libtorch: true,
+  tensorflow_savedmodel: true, tensorflow_graphdef: true, ensemble: true,
+};
+
+const BACKENDS: Record<Backend, true> = {
+  onnxruntime: true, tensorrt: true, pytorch: true, tensorflow: true, python: true,
+  openvino: true, fil: true, dali: true, vllm: true, tensorrtllm: true,
+};
+
+const TENSOR_FORMATS: Record<TensorFormat, true> = { FORMAT_NONE: true, FORMAT_NHWC: true, FORMAT_NCHW: true };
+
+const INSTANCE_KINDS: Record<InstanceKind, true> = { KIND_AUTO: true, KIND_GPU: true, KIND_CPU: true, KIND_MODEL: true };
+
+const SEQUENCE_CONTROL_KINDS: Record<SequenceControlKind, true> = {
+  CONTROL_SEQUENCE_START: true, CONTROL_SEQUENCE_READY: true, CONTROL_SEQUENCE_END: true, CONTROL_SEQUENCE_CORRID: true,
+};
+
+/**
+ * The backend that serves each platform (Triton's GetBackendTypeFromPlatform). Triton fills `backend` from
+ * `platform` when only the platform is given, and rejects a pair that disagrees.
+ */
+export const PLATFORM_BACKEND: Readonly<Record<Exclude<Platform, 'ensemble'>, Backend>> = {
+  onnxruntime_onnx: 'onnxruntime',
+  tensorrt_plan: 'tensorrt',
+  pytorch_libtorch: 'pytorch',
+  tensorflow_savedmodel: 'tensorflow',
+  tensorflow_graphdef: 'tensorflow',
+};
+
+function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(set, value);
+}
+
+/** Membership tests for the closed sets, usable on values of unknown origin. */
+export const isDataType = (v: unknown): v is DataType => member(DATA_TYPES, v);
+export const isPlatform = (v: unknown): v is Platform => member(PLATFORMS, v);
+export const isBackend = (v: unknown): v is Backend => member(BACKENDS, v);
+export const isTensorFormat = (v: unknown): v is TensorFormat => member(TENSOR_FORMATS, v);
+export const isInstanceKind = (v: unknown): v is InstanceKind => member(INSTANCE_KINDS, v);
+export const isSequenceControlKind = (v: unknown): v is SequenceControlKind => member(SEQUENCE_CONTROL_KINDS, v);
+
+/** Comma-separated members of a set, for "use one of ..." hints. */
+export const DATA_TYPE_NAMES = Object.keys(DATA_TYPES).join(', ');
+export const PLATFORM_NAMES = Object.keys(PLATFORMS).join(', ');
+export const BACKEND_NAMES = Object.keys(BACKENDS).join(', ');
+
+/** The backend a config ends up with: the one given, else the one Triton derives from the platform. */
+export function effectiveBackend(platform: Platform | undefined, backend: Backend | undefined): Backend | undefined {
+  if (backend !== undefined) return backend;
+  if (platform === undefined || platform === 'ensemble') return undefined;
+  return PLATFORM_BACKEND[platform];
+}

@@ -1,0 +1,81 @@
+/** The shape of a model configuration problem, its text, and the error that carries a list of them. */
+import { TritonOpsError } from '../private/errors';
+
+/** One thing wrong (or suspicious) in a model configuration. */
+export interface ModelConfigProblem {
+  /** `error`: Triton would refuse the model or silently do something else. `warning`: legal but likely a mistake. */
+  readonly severity: 'error' | 'warning';
+  /** The model's name as given (may be empty when that is the problem). */
+  readonly model: string;
+  /** Path in config.pbtxt terms: `input[1].dims`, `dynamic_batching.preferred_batch_size[2]`, `parameters["k"]`. */
+  readonly field: string;
+  /** What is wrong and how to fix it. */
+  readonly message: string;
+}
+
+/** `model 'resnet' input[0].dims[1]: ...`; warnings start with `warning: `. */
+export function formatProblem(p: ModelConfigProblem): string {
+  const line = `model '${p.model}' ${p.field}: ${p.message}`;
+  return p.severity === 'warning' ? `warning: ${line}` : line;
+}
+
+/**
+ * Thrown when model configurations have errors: every error at once, one line each, so a user fixes them in
+ * one pass. Warnings travel in `problems` but are not part of the message.
+ */
+export class ModelConfigError extends TritonOpsError {
+  /** Throws a ModelConfigError if `problems` holds at least one error; warnings alone pass. */
+  public static throwIfErrors(problems: readonly ModelConfigProblem[], path?: string): void {
+    if (problems.some((p) => p.severity === 'error')) throw new ModelConfigError(problems, path);
+  }
+
+  /** Every problem given, warnings included. */
+  public readonly problems: readonly ModelConfigProblem[];
+
+  /**
+   * @param problems what validation found
+   * @param path construct path that prefixes every line, e.g. `Fleet/classifier`
+   */
+  public constructor(problems: readonly ModelConfigProblem[], path?: string) {
+    const errors = problems.filter((p) => p.severity === 'error');
+    const prefix = path ? `${path}: ` : '';
+    const lines = errors.map((p) => prefix + formatProblem(p));
+    super(lines.length === 1 ? lines[0]
+      : lines.length === 0 ? `${prefix}model configuration has warnings only`
+        : `${lines.length} model configuration errors:\n- ${lines.join('\n- ')}`);
+    this.name = 'ModelConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Collects the problems of one model. Internal to the validators.
+ * @internal
+ */
+export class ProblemCollector {
+  private readonly found: ModelConfigProblem[] = [];
+
+  public constructor(private readonly model: string) {}
+
+  public error(field: string, message: string): void {
+    this.found.push({ severity: 'error', model: this.model, field, message });
+  }
+
+  public warning(field: string, message: string): void {
+    this.found.push({ severity: 'warning', model: this.model, field, message });
+  }
+
+  public get problems(): ModelConfigProblem[] {
+    return [...this.found];
+  }
+}
+
+/** Field path of a map entry: `parameters["k"]`, quoted as JSON so any key stays readable. */
+export function entryPath(field: string, key: string): string {
+  return `${field}[${JSON.stringify(key)}]`;
+}
+
+/** Whole number >= min. */
+export function isInt(value: unknown, min: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
+}

@@ -1,0 +1,39 @@
+/**
+ * How many model instances Triton creates for a config, following Triton core's NormalizeInstanceGroup. Each
+ * instance of a Python backend model is a separate stub process with its own /dev/shm region, so the server's
+ * shared memory is sized from this number.
+ */
+import type { InstanceGroup, InstanceKind, ModelConfig } from './model-config';
+import { effectiveBackend } from './model-config-enums';
+import { isEnsemble } from './validate-scheduling';
+
+/**
+ * Instances Triton will create for `config` on a pod with `gpuCount` GPUs:
+ * per group, `count` x (the listed GPUs, or every GPU when a GPU group lists none) for GPU groups, `count`
+ * for CPU and model groups. KIND_AUTO becomes GPU when the pod has GPUs (and has every listed id), else CPU.
+ * No groups means one KIND_AUTO group. An unset count is Triton's default: 1, or 2 for a CPU group of an
+ * ONNX Runtime or TensorFlow model. Ensembles run no instances of their own and count 0.
+ */
+export function countInstances(config: ModelConfig, gpuCount: number): number {
+  if (isEnsemble(config)) return 0;
+  const groups: readonly InstanceGroup[] = config.instanceGroups?.length ? config.instanceGroups : [{}];
+  let total = 0;
+  for (const g of groups) {
+    const gpus = g.gpus ?? [];
+    const kind = resolveKind(g.kind ?? 'KIND_AUTO', gpus, gpuCount);
+    const count = g.count ?? defaultCount(kind, config);
+    total += kind === 'KIND_GPU' ? count * (gpus.length > 0 ? gpus.length : gpuCount) : count;
+  }
+  return total;
+}
+
+function resolveKind(kind: InstanceKind, gpus: readonly number[], gpuCount: number): InstanceKind {
+  if (kind !== 'KIND_AUTO') return kind;
+  return gpuCount > 0 && gpus.every((id) => id < gpuCount) ? 'KIND_GPU' : 'KIND_CPU';
+}
+
+/** Triton's SetDefaultInstanceCount: these backends run well with two CPU instances. */
+function defaultCount(kind: InstanceKind, config: ModelConfig): number {
+  const backend = effectiveBackend(config.platform, config.backend);
+  return kind === 'KIND_CPU' && (backend === 'onnxruntime' || backend === 'tensorflow') ? 2 : 1;
+}
