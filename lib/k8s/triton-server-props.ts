@@ -126,6 +126,12 @@ export interface TritonServerProps {
   /** @default - none */
   readonly priorityClassName?: string;
   /**
+   * EKS managed node group the pods must run on (node selector `eks.amazonaws.com/nodegroup`); the fleet's
+   * capacity check counts the server against that group. GPU servers only.
+   * @default - any GPU node
+   */
+  readonly nodeGroup?: string;
+  /**
    * Namespaces whose pods may call the serving ports (8000, 8001), besides the server's own namespace.
    * @default - the server's own namespace only
    */

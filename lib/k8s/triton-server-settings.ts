@@ -32,6 +32,7 @@ export interface TritonServerSettings {
   readonly tmpSizeMiB: number;
   readonly pdbMaxUnavailable: number;
   readonly priorityClassName?: string;
+  readonly nodeGroup?: string;
   readonly clientNamespaces: string[];
   readonly monitoringNamespace: string;
   /** Model problems of warning level, formatted. */
@@ -132,6 +133,12 @@ export function resolveSettings(path: string, name: string, namespace: string | 
       'is not a valid PriorityClass name', 'use lowercase letters, digits and -');
   }
 
+  if (props.nodeGroup !== undefined) {
+    p.check(gpus > 0, 'nodeGroup', props.nodeGroup, 'pins a CPU server to a GPU node group',
+      'remove nodeGroup, or give the server GPUs');
+    p.check(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,62}$/.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
+      'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
+  }
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
   p.throwIfAny();
   return {
@@ -144,6 +151,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     logFormat: props.logFormat ?? D.logFormat,
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
+    nodeGroup: props.nodeGroup,
   };
 }
 

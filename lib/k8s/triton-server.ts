@@ -1,6 +1,7 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ModelConfig } from '../triton/model-config';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
@@ -10,6 +11,9 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 import { tritonNetworkPolicy } from './triton-network-policy';
 import { TRITON_DEFAULTS, TritonServerProps } from './triton-server-props';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
+
+/** Label EKS puts on the nodes of a managed node group. */
+export const EKS_NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';
@@ -29,6 +33,8 @@ export class TritonServer extends Construct {
 
   /** Every prop with its default applied. */
   public readonly settings: TritonServerSettings;
+  /** The models this server serves, as given. */
+  public readonly models: readonly ModelConfig[];
   /** config.pbtxt text of each model, by model name. */
   public readonly modelConfigs: Readonly<Record<string, string>>;
   /** Warning-level model problems (e.g. max_batch_size without a batcher). */
@@ -47,6 +53,7 @@ export class TritonServer extends Construct {
     this.settings = s;
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
+    this.models = props.models;
     this.modelConfigs = Object.fromEntries(props.models.map((m) => [m.name, renderModelConfig(m)]));
 
     const labels = serverLabels(s.name);
@@ -191,7 +198,9 @@ export class TritonServer extends Construct {
         kplus.k8s.Quantity.fromNumber(s.gpus)));
       this.deployment.scheduling.tolerate(kplus.Node.tainted(
         kplus.NodeTaintQuery.exists(GPU_TAINT.key, { effect: kplus.TaintEffect.NO_SCHEDULE })));
-      this.deployment.scheduling.attract(kplus.Node.labeled(kplus.NodeLabelQuery.is(GPU_NODE_LABEL.key, GPU_NODE_LABEL.value)));
+      const nodes = [kplus.NodeLabelQuery.is(GPU_NODE_LABEL.key, GPU_NODE_LABEL.value)];
+      if (s.nodeGroup !== undefined) nodes.push(kplus.NodeLabelQuery.is(EKS_NODE_GROUP_LABEL, s.nodeGroup));
+      this.deployment.scheduling.attract(kplus.Node.labeled(...nodes));
     }
   }
 }

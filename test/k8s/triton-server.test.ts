@@ -280,3 +280,18 @@ describe('TritonServer options', () => {
     expect(TritonServer.all(chart)).toEqual([server]);
   });
 });
+
+describe('TritonServer node group', () => {
+  test('nodeGroup pins the pods to the EKS managed node group', () => {
+    const m = synthServer({ gpus: 1, nodeGroup: 'gpu-a10g' });
+    expect(podSpec(m).affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions).toEqual([
+      { key: GPU_NODE_LABEL.key, operator: 'In', values: [GPU_NODE_LABEL.value] },
+      { key: 'eks.amazonaws.com/nodegroup', operator: 'In', values: ['gpu-a10g'] },
+    ]);
+  });
+
+  test('fails on a CPU server pinned to a node group', () => {
+    expect(() => serverChart({ nodeGroup: 'gpu-a10g' }))
+      .toThrow("test/ranker: 'nodeGroup' ('gpu-a10g') pins a CPU server to a GPU node group; remove nodeGroup, or give the server GPUs");
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * GPU capacity arithmetic between node groups and the servers that target them: pure numbers, so the same
+ * check serves the Terraform stacks, the YAML and the tests.
+ */
+
+/** A pool of identical GPU nodes (one node group). */
+export interface GpuPool {
+  readonly name: string;
+  readonly instanceType: string;
+  readonly gpusPerInstance: number;
+  /** @default - sized from the demand */
+  readonly minSize?: number;
+  /** @default - sized from the demand */
+  readonly maxSize?: number;
+}
+
+/** What one server asks of its pool. */
+export interface GpuDemand {
+  /** Construct path of the server, named in errors. */
+  readonly server: string;
+  readonly pool: string;
+  readonly replicas: number;
+  readonly gpusPerPod: number;
+}
+
+export interface PoolSize {
+  readonly minSize: number;
+  readonly desiredSize: number;
+  readonly maxSize: number;
+}
+
+export interface CapacityPlan {
+  readonly sizes: Readonly<Record<string, PoolSize>>;
+  readonly problems: readonly string[];
+}
+
+/** A rolling update starts one extra pod before it stops one (maxSurge 1), so each pool keeps room for it. */
+export const ROLLOUT_SURGE_PODS = 1;
+
+/**
+ * Sizes every pool for the servers that target it and checks that they fit. A pool's default minimum holds every
+ * replica; its default maximum adds the largest server's surge pod so rollouts never wait for a node.
+ * Pods are counted per node (a 2-GPU pod on 4-GPU nodes packs two to a node), not as a GPU sum.
+ */
+export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly GpuDemand[]): CapacityPlan {
+  const problems: string[] = [];
+  const byName = new Map(pools.map((p) => [p.name, p]));
+  const nodes = new Map(pools.map((p) => [p.name, { steady: 0, surge: 0 }]));
+  for (const d of demands) {
+    const pool = byName.get(d.pool);
+    if (pool === undefined) {
+      problems.push(`${d.server}: 'nodeGroup' ('${d.pool}') is not a node group of the fleet; `
+        + `use one of ${JSON.stringify([...byName.keys()].sort())} or add it`);
+      continue;
+    }
+    if (d.gpusPerPod > pool.gpusPerInstance) {
+      problems.push(`${d.server}: 'gpus' (${d.gpusPerPod}) is more than a ${pool.instanceType} of node group '${pool.name}' `
+        + `has (${pool.gpusPerInstance}), so no pod can ever be scheduled; lower gpus or use larger instances`);
+      continue;
+    }
+    const podsPerNode = Math.floor(pool.gpusPerInstance / d.gpusPerPod);
+    const need = nodes.get(pool.name)!;
+    need.steady += Math.ceil(d.replicas / podsPerNode);
+    need.surge = Math.max(need.surge, ROLLOUT_SURGE_PODS);
+  }
+
+  const sizes: Record<string, PoolSize> = {};
+  for (const pool of pools) {
+    const { steady, surge } = nodes.get(pool.name)!;
+    const minSize = pool.minSize ?? steady;
+    const maxSize = pool.maxSize ?? Math.max(steady + surge, minSize, 1);
+    sizes[pool.name] = { minSize, desiredSize: Math.max(minSize, Math.min(steady, maxSize)), maxSize };
+    const servers = demands.filter((d) => d.pool === pool.name);
+    if (steady + surge > maxSize) {
+      const what = servers.map((d) => `${d.replicas} x ${d.gpusPerPod} GPU`).join(' + ');
+      problems.push(`node group '${pool.name}': its servers need ${steady} nodes (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) `
+        + `plus ${surge} for a rolling update, more than 'maxSize' (${maxSize}) = ${maxSize * pool.gpusPerInstance} GPUs; `
+        + `raise maxSize to at least ${steady + surge} or lower the replicas of ${servers.map((d) => d.server).join(', ')}`);
+    }
+  }
+  return { sizes, problems };
+}

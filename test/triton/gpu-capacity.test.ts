@@ -1,0 +1,42 @@
+import { planGpuCapacity, GpuPool, ROLLOUT_SURGE_PODS } from '../../lib/triton/gpu-capacity';
+
+const a10g: GpuPool = { name: 'gpu-a10g', instanceType: 'g5.xlarge', gpusPerInstance: 1 };
+const quad: GpuPool = { name: 'gpu-quad', instanceType: 'g5.12xlarge', gpusPerInstance: 4 };
+
+describe('planGpuCapacity', () => {
+  test('sizes a pool for its servers plus one rollout surge', () => {
+    const plan = planGpuCapacity([a10g], [
+      { server: 'f/classifier', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 1 },
+      { server: 'f/segmenter', pool: 'gpu-a10g', replicas: 3, gpusPerPod: 1 },
+    ]);
+    expect(ROLLOUT_SURGE_PODS).toBe(1);
+    expect(plan.problems).toEqual([]);
+    expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 5, desiredSize: 5, maxSize: 6 });
+  });
+
+  test('packs pods per node, not GPUs in sum', () => {
+    // Three 3-GPU pods on 4-GPU nodes need three nodes, although 9 GPUs would fit in three nodes' 12 GPUs.
+    const plan = planGpuCapacity([quad], [{ server: 'f/llm', pool: 'gpu-quad', replicas: 3, gpusPerPod: 3 }]);
+    expect(plan.sizes['gpu-quad']).toEqual({ minSize: 3, desiredSize: 3, maxSize: 4 });
+  });
+
+  test('an unused pool keeps one node at most', () => {
+    expect(planGpuCapacity([a10g], []).sizes['gpu-a10g']).toEqual({ minSize: 0, desiredSize: 0, maxSize: 1 });
+  });
+
+  test('explicit sizes are kept', () => {
+    const plan = planGpuCapacity([{ ...a10g, minSize: 1, maxSize: 10 }], [{ server: 's', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 1 }]);
+    expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 1, desiredSize: 2, maxSize: 10 });
+  });
+
+  test.each([
+    ['demand beyond maxSize', [{ ...a10g, maxSize: 4 }], [{ server: 'f/classifier', pool: 'gpu-a10g', replicas: 4, gpusPerPod: 1 }],
+      "node group 'gpu-a10g': its servers need 4 nodes (4 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (4) = 4 GPUs; raise maxSize to at least 5 or lower the replicas of f/classifier"],
+    ['a node group that does not exist', [a10g], [{ server: 'f/classifier', pool: 'gpu-h100', replicas: 2, gpusPerPod: 1 }],
+      "f/classifier: 'nodeGroup' ('gpu-h100') is not a node group of the fleet; use one of [\"gpu-a10g\"] or add it"],
+    ['a pod larger than an instance', [a10g], [{ server: 'f/llm', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 2 }],
+      "f/llm: 'gpus' (2) is more than a g5.xlarge of node group 'gpu-a10g' has (1), so no pod can ever be scheduled; lower gpus or use larger instances"],
+  ])('fails on %s', (_name, pools, demands, message) => {
+    expect(planGpuCapacity(pools, demands).problems).toEqual([message]);
+  });
+});
