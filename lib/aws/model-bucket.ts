@@ -1,0 +1,172 @@
+import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { S3Bucket } from '@cdktf/provider-aws/lib/s3-bucket';
+import { S3BucketOwnershipControls } from '@cdktf/provider-aws/lib/s3-bucket-ownership-controls';
+import { S3BucketPolicy } from '@cdktf/provider-aws/lib/s3-bucket-policy';
+import { S3BucketPublicAccessBlock } from '@cdktf/provider-aws/lib/s3-bucket-public-access-block';
+import { S3BucketServerSideEncryptionConfigurationA } from '@cdktf/provider-aws/lib/s3-bucket-server-side-encryption-configuration';
+import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versioning';
+import { S3Object } from '@cdktf/provider-aws/lib/s3-object';
+import { Construct } from 'constructs';
+import type { ModelConfig } from '../triton/model-config';
+import { renderModelConfig } from '../triton/render-model-config';
+import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
+import { checkBucketName, checkS3Prefix, isTerraformReference } from '../private/aws-names';
+import { Problems } from '../private/errors';
+import { escapeTerraformTemplate } from '../private/terraform-template';
+
+/** Server-side encryption without a KMS key: SSE-S3. */
+export const DEFAULT_SSE_ALGORITHM = 'AES256';
+/** Server-side encryption with the given KMS key. */
+export const KMS_SSE_ALGORITHM = 'aws:kms';
+/** `forceDestroy` when none is given: Terraform refuses to delete a bucket that still holds models. */
+export const DEFAULT_FORCE_DESTROY = false;
+/** Object ownership: ACLs are disabled and the bucket owner owns every object (CKV2_AWS_65). */
+export const MODEL_BUCKET_OBJECT_OWNERSHIP = 'BucketOwnerEnforced';
+/** Content type of an uploaded config.pbtxt (protobuf text format). */
+export const MODEL_CONFIG_CONTENT_TYPE = 'text/plain';
+/** File name Triton reads in each model directory. */
+export const MODEL_CONFIG_FILE = 'config.pbtxt';
+
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[\w-]+$/;
+
+export interface ModelBucketProps {
+  /**
+   * Name of the bucket, globally unique: 3-63 lowercase letters, digits, dots and hyphens.
+   * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+   */
+  readonly bucketName: string;
+  /**
+   * ARN of a KMS key (not an alias) that encrypts every object (SSE-KMS, with an S3 bucket key to keep KMS
+   * requests and cost down). Readers then also need `kms:Decrypt` on it, which ModelReaderRole grants.
+   * @default - SSE-S3 (AES256), keys managed by S3
+   * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucket-key.html
+   */
+  readonly kmsKeyArn?: string;
+  /**
+   * Let `terraform destroy` delete the bucket with every object version in it.
+   * @default false
+   */
+  readonly forceDestroy?: boolean;
+}
+
+/**
+ * An S3 bucket that holds a Triton model repository, private and encrypted: all four public-access-block flags,
+ * server-side encryption (SSE-S3, or SSE-KMS with `kmsKeyArn`), versioning (an overwritten model can be
+ * restored), `BucketOwnerEnforced` ownership (no ACLs) and a bucket policy that refuses every request not made
+ * over TLS (CHECKLIST A03).
+ *
+ * Layout: a repository is a key prefix holding one directory per model, exactly as Triton reads it:
+ *
+ * ```
+ * <prefix>/<model>/config.pbtxt        <- addModelConfigs (configuration as code, this library)
+ * <prefix>/<model>/<version>/model.onnx <- the training pipeline (binaries: model.onnx, model.plan, model.pt, ...)
+ * ```
+ *
+ * Versions are whole-number directories (`1/`, `2/`); the model's version policy picks which ones load. This
+ * construct never uploads or deletes model binaries: the training pipeline owns them, so a `terraform apply`
+ * cannot roll a model back.
+ *
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_repository.md
+ */
+export class ModelBucket extends Construct {
+  /** The bucket name as given: a plain string, so Kubernetes YAML built from it needs no Terraform. */
+  public readonly bucketName: string;
+  /** ARN of the bucket (a Terraform reference). */
+  public readonly bucketArn: string;
+  /** The KMS key that encrypts the objects, if one was given. */
+  public readonly kmsKeyArn?: string;
+  /** Escape hatch: the underlying aws_s3_bucket. */
+  public readonly bucket: S3Bucket;
+  /** Objects are written only after default encryption is in place, so none is stored with the wrong key. */
+  private readonly encryption: S3BucketServerSideEncryptionConfigurationA;
+  private readonly uploaded = new Set<string>();
+
+  public constructor(scope: Construct, id: string, props: ModelBucketProps) {
+    super(scope, id);
+    const problems = new Problems(this.node.path);
+    checkBucketName(problems, 'bucketName', props.bucketName);
+    const key = props.kmsKeyArn;
+    if (key !== undefined && !isTerraformReference(key)) {
+      problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
+        "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
+        '(IAM grants kms:Decrypt on key ARNs, not aliases)');
+    }
+    problems.throwIfAny();
+
+    this.bucketName = props.bucketName;
+    this.kmsKeyArn = key;
+    this.bucket = new S3Bucket(this, 'Bucket', {
+      bucket: props.bucketName,
+      forceDestroy: props.forceDestroy ?? DEFAULT_FORCE_DESTROY,
+    });
+    this.bucketArn = this.bucket.arn;
+    const bucket = this.bucket.id;
+
+    const publicAccess = new S3BucketPublicAccessBlock(this, 'PublicAccessBlock', {
+      bucket, blockPublicAcls: true, blockPublicPolicy: true, ignorePublicAcls: true, restrictPublicBuckets: true,
+    });
+    this.encryption = new S3BucketServerSideEncryptionConfigurationA(this, 'Encryption', {
+      bucket,
+      rule: [key === undefined
+        ? { applyServerSideEncryptionByDefault: { sseAlgorithm: DEFAULT_SSE_ALGORITHM } }
+        : { applyServerSideEncryptionByDefault: { sseAlgorithm: KMS_SSE_ALGORITHM, kmsMasterKeyId: key }, bucketKeyEnabled: true }],
+    });
+    new S3BucketVersioningA(this, 'Versioning', { bucket, versioningConfiguration: { status: 'Enabled' } });
+    new S3BucketOwnershipControls(this, 'Ownership', { bucket, rule: { objectOwnership: MODEL_BUCKET_OBJECT_OWNERSHIP } });
+
+    const tlsOnly = new DataAwsIamPolicyDocument(this, 'TlsOnlyPolicy', {
+      statement: [{
+        sid: 'DenyInsecureTransport',
+        effect: 'Deny',
+        principals: [{ type: '*', identifiers: ['*'] }],
+        actions: ['s3:*'],
+        resources: [this.bucketArn, `${this.bucketArn}/*`],
+        condition: [{ test: 'Bool', variable: 'aws:SecureTransport', values: ['false'] }],
+      }],
+    });
+    // S3 rejects a bucket policy written while the public access block is still being changed (409 conflict).
+    new S3BucketPolicy(this, 'Policy', { bucket, policy: tlsOnly.json, dependsOn: [publicAccess] });
+  }
+
+  /**
+   * Uploads the rendered config.pbtxt of each model to `<prefix>/<model>/config.pbtxt`, so model configuration
+   * is reviewed and deployed as code. The models are checked together first (names, ensembles and their steps);
+   * a model's binaries are not touched (see the class docs for the layout).
+   *
+   * Resource ids derive from the prefix and the model name, so renaming either replaces the object.
+   *
+   * @param prefix key prefix of the repository, without leading or trailing `/`; `''` is the bucket root
+   * @param models the models one Triton server loads from this prefix
+   * @returns the aws_s3_object of each model, in the order given
+   * @throws ModelConfigError when a model configuration has errors, each line prefixed with this construct's path
+   */
+  public addModelConfigs(prefix: string, models: ModelConfig[]): S3Object[] {
+    const problems = new Problems(this.node.path);
+    checkS3Prefix(problems, 'prefix', prefix);
+    for (const model of models) {
+      const key = configKey(prefix, model.name);
+      problems.check(!this.uploaded.has(key), 'models', model.name,
+        `is already uploaded to '${key}' by an earlier addModelConfigs call`, 'upload each model once');
+    }
+    problems.throwIfAny();
+    ModelConfigError.throwIfErrors(validateModelSet(models), this.node.path);
+
+    return models.map((model) => {
+      const key = configKey(prefix, model.name);
+      this.uploaded.add(key);
+      return new S3Object(this, `Config:${prefix}/${model.name}`, {
+        bucket: this.bucket.id,
+        key,
+        // A config string may hold `${` or `%{` (a parameter value, a label file name); Terraform must not
+        // read them as template syntax.
+        content: escapeTerraformTemplate(renderModelConfig(model)),
+        contentType: MODEL_CONFIG_CONTENT_TYPE,
+        dependsOn: [this.encryption],
+      });
+    });
+  }
+}
+
+function configKey(prefix: string, model: string): string {
+  return prefix === '' ? `${model}/${MODEL_CONFIG_FILE}` : `${prefix}/${model}/${MODEL_CONFIG_FILE}`;
+}

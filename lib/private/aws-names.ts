@@ -1,0 +1,102 @@
+/**
+ * Names of AWS resources derived from construct paths. A construct id is a contract (DESIGN rule 8): the name
+ * derived from it must be the same on every synth, readable in the console, and valid for the service.
+ */
+import { createHash } from 'node:crypto';
+import { TerraformStack, Token } from 'cdktf';
+import { IConstruct } from 'constructs';
+import { Problems } from './errors';
+
+/**
+ * EKS node group names: 1-63 letters, digits, - and _, starting with a letter or digit.
+ * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html
+ */
+export const EKS_NODEGROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,62}$/;
+
+/**
+ * A deterministic name from the construct's path below its TerraformStack: ids joined with `-`, characters
+ * outside `[A-Za-z0-9_-]` replaced by `-`. A name longer than `maxLength` keeps its start and ends in 8 hex
+ * digits of the SHA-256 of the full path, so two long paths with the same start still get different names.
+ *
+ * `infra/gpu-l4` -> `gpu-l4`; `infra/fleet/ranker` -> `fleet-ranker`.
+ */
+export function nameFromPath(construct: IConstruct, maxLength: number): string {
+  const stack = TerraformStack.of(construct);
+  const scopes = construct.node.scopes;
+  const ids = scopes.slice(scopes.indexOf(stack) + 1).map((c) => c.node.id);
+  const joined = ids.join('-').replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[-_]+/, '');
+  if (joined.length <= maxLength) return joined;
+  const hash = createHash('sha256').update(ids.join('/')).digest('hex').slice(0, 8);
+  return `${joined.slice(0, maxLength - hash.length - 1)}-${hash}`;
+}
+
+/**
+ * True for a value Terraform fills in: a cdktf token, or a `${...}` reference written by hand (the same test as
+ * ModelRepository.fromS3). Such values are checked where they are made.
+ */
+export function isTerraformReference(value: string): boolean {
+  return Token.isUnresolved(value) || value.includes('${');
+}
+
+const BUCKET_CHARS = /^[a-z0-9.-]*$/;
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+/** Prefixes and suffixes S3 reserves (IDN, access point and Object Lambda aliases, directory and table buckets). */
+const RESERVED_BUCKET_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
+const RESERVED_BUCKET_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
+
+/**
+ * Checks an S3 general purpose bucket name against S3's naming rules, one problem per broken rule, each with
+ * its fix. An unresolved Terraform reference is left to where it is made.
+ * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+ */
+export function checkBucketName(problems: Problems, prop: string, name: string): void {
+  if (isTerraformReference(name)) return;
+  problems.check(name.length >= 3 && name.length <= 63, prop, name,
+    `must be 3-63 characters long (it has ${name.length})`,
+    name.length < 3 ? "use a longer name, e.g. 'acme-models'" : 'shorten it to at most 63 characters');
+  problems.check(BUCKET_CHARS.test(name), prop, name, 'may contain only lowercase letters, digits, dots and hyphens',
+    `write it as '${name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}'`);
+  // Case is the rule above; this one is about dots and hyphens at the ends.
+  problems.check(/^[a-zA-Z0-9]/.test(name) && /[a-zA-Z0-9]$/.test(name), prop, name,
+    'must begin and end with a lowercase letter or digit', 'drop the leading or trailing dot or hyphen');
+  problems.check(!name.includes('..'), prop, name, 'must not contain two adjacent dots',
+    `write it as '${name.replace(/\.{2,}/g, '.')}'`);
+  problems.check(!IPV4.test(name), prop, name, 'must not be formatted as an IP address',
+    "choose a name such as 'acme-models'");
+  for (const reserved of RESERVED_BUCKET_PREFIXES) {
+    problems.check(!name.startsWith(reserved), prop, name, `must not start with '${reserved}', which S3 reserves`,
+      'choose another name');
+  }
+  for (const reserved of RESERVED_BUCKET_SUFFIXES) {
+    problems.check(!name.endsWith(reserved), prop, name, `must not end with '${reserved}', which S3 reserves`,
+      'choose another name');
+  }
+}
+
+/** Longest IAM role name. */
+export const IAM_ROLE_NAME_MAX_LENGTH = 64;
+const IAM_NAME = /^[\w+=,.@-]+$/;
+
+/**
+ * Checks an IAM role name: 1-64 letters, digits and `+=,.@_-`.
+ * @see https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html
+ */
+export function checkIamRoleName(problems: Problems, prop: string, name: string): void {
+  if (isTerraformReference(name)) return;
+  problems.check(name.length >= 1 && name.length <= IAM_ROLE_NAME_MAX_LENGTH && IAM_NAME.test(name), prop, name,
+    'is not a valid IAM role name', `use 1-${IAM_ROLE_NAME_MAX_LENGTH} letters, digits and + = , . @ _ -`);
+}
+
+/**
+ * Checks an S3 key prefix as this library writes them: no leading or trailing `/` (`''` is the bucket root), no
+ * empty path segment (Triton collapses `//`, so keys under it would never be read), and no `*` or `?`, which IAM
+ * reads as wildcards and which would widen every policy built from the prefix.
+ */
+export function checkS3Prefix(problems: Problems, prop: string, prefix: string): void {
+  problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), prop, prefix, 'must not start or end with /',
+    `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
+  problems.check(!prefix.includes('//'), prop, prefix, 'must not contain an empty path segment (//)',
+    `write it as '${prefix.replace(/\/{2,}/g, '/')}'`);
+  problems.check(!/[*?]/.test(prefix), prop, prefix, 'must not contain * or ?, which IAM reads as wildcards',
+    'name one literal prefix');
+}
