@@ -1,0 +1,108 @@
+/**
+ * The EC2 GPU instance types triton-ops can size a fleet with: pure data, no cdk8s or cdktf.
+ * The node group refuses types that are not here (a type without GPUs would leave GPU pods Pending), and
+ * capacity arithmetic (GPUs per instance x max size) reads its numbers from here.
+ *
+ * Numbers are AWS's published specifications (EC2 accelerated computing instance pages and the
+ * `DescribeInstanceTypes` GpuInfo). Only NVIDIA x86_64 types are listed: the NVIDIA AMI types of EKS managed
+ * node groups (AL2023 NVIDIA, Bottlerocket NVIDIA) are x86_64 only.
+ *
+ * @see https://aws.amazon.com/ec2/instance-types/#Accelerated_Computing
+ * @see https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html
+ */
+
+/** One EC2 instance type with NVIDIA GPUs. */
+export interface GpuInstanceType {
+  /** EC2 instance type name, e.g. `g5.12xlarge`. */
+  readonly name: string;
+  /** Instance family, the part before the dot, e.g. `g5`. */
+  readonly family: string;
+  /** GPUs per instance: what the device plugin advertises as `nvidia.com/gpu`. */
+  readonly gpus: number;
+  /** NVIDIA GPU model, e.g. `A10G`. */
+  readonly gpuModel: string;
+  /** Memory of one GPU in GiB (not the instance total). */
+  readonly gpuMemoryGiB: number;
+  /** vCPUs per instance. */
+  readonly vcpus: number;
+  /** Host memory per instance in GiB. */
+  readonly memoryGiB: number;
+}
+
+/** One family's GPU: model and memory per GPU. */
+interface GpuFamily {
+  readonly family: string;
+  readonly gpuModel: string;
+  readonly gpuMemoryGiB: number;
+}
+
+const T4: GpuFamily = { family: 'g4dn', gpuModel: 'T4', gpuMemoryGiB: 16 };
+const A10G: GpuFamily = { family: 'g5', gpuModel: 'A10G', gpuMemoryGiB: 24 };
+const L4: GpuFamily = { family: 'g6', gpuModel: 'L4', gpuMemoryGiB: 24 };
+const L40S: GpuFamily = { family: 'g6e', gpuModel: 'L40S', gpuMemoryGiB: 48 };
+const A100_40: GpuFamily = { family: 'p4d', gpuModel: 'A100', gpuMemoryGiB: 40 };
+const A100_80: GpuFamily = { family: 'p4de', gpuModel: 'A100', gpuMemoryGiB: 80 };
+const H100: GpuFamily = { family: 'p5', gpuModel: 'H100', gpuMemoryGiB: 80 };
+const H200: GpuFamily = { family: 'p5e', gpuModel: 'H200', gpuMemoryGiB: 141 };
+const H200_EN: GpuFamily = { family: 'p5en', gpuModel: 'H200', gpuMemoryGiB: 141 };
+
+/** [size, gpus, vcpus, memoryGiB] per size of a family. */
+type Size = readonly [size: string, gpus: number, vcpus: number, memoryGiB: number];
+
+/** g5, g6 and g6e share their size ladder: 1 GPU up to 16xlarge, 4 at 12x/24xlarge, 8 at 48xlarge. */
+const G5_G6_SIZES = (memoryPerVcpuGiB: number): Size[] => [
+  ['xlarge', 1, 4, 4 * memoryPerVcpuGiB],
+  ['2xlarge', 1, 8, 8 * memoryPerVcpuGiB],
+  ['4xlarge', 1, 16, 16 * memoryPerVcpuGiB],
+  ['8xlarge', 1, 32, 32 * memoryPerVcpuGiB],
+  ['16xlarge', 1, 64, 64 * memoryPerVcpuGiB],
+  ['12xlarge', 4, 48, 48 * memoryPerVcpuGiB],
+  ['24xlarge', 4, 96, 96 * memoryPerVcpuGiB],
+  ['48xlarge', 8, 192, 192 * memoryPerVcpuGiB],
+];
+
+const FAMILIES: ReadonlyArray<readonly [GpuFamily, Size[]]> = [
+  [T4, [
+    ['xlarge', 1, 4, 16],
+    ['2xlarge', 1, 8, 32],
+    ['4xlarge', 1, 16, 64],
+    ['8xlarge', 1, 32, 128],
+    ['16xlarge', 1, 64, 256],
+    ['12xlarge', 4, 48, 192],
+    ['metal', 8, 96, 384],
+  ]],
+  [A10G, G5_G6_SIZES(4)],
+  [L4, G5_G6_SIZES(4)],
+  [L40S, G5_G6_SIZES(8)],
+  [A100_40, [['24xlarge', 8, 96, 1152]]],
+  [A100_80, [['24xlarge', 8, 96, 1152]]],
+  // p5.4xlarge (one H100, launched 2025) is the single-GPU way onto Hopper for models that fit 80 GiB.
+  [H100, [['4xlarge', 1, 16, 256], ['48xlarge', 8, 192, 2048]]],
+  [H200, [['48xlarge', 8, 192, 2048]]],
+  [H200_EN, [['48xlarge', 8, 192, 2048]]],
+];
+
+/**
+ * Every GPU instance type triton-ops knows, by name (`g5.12xlarge`).
+ * Families: g4dn (T4 16 GiB), g5 (A10G 24 GiB), g6 (L4 24 GiB), g6e (L40S 48 GiB), p4d (A100 40 GiB),
+ * p4de (A100 80 GiB), p5 (H100 80 GiB), p5e and p5en (H200 141 GiB).
+ */
+export const GPU_INSTANCE_TYPES: Readonly<Record<string, GpuInstanceType>> = Object.freeze(Object.fromEntries(
+  FAMILIES.flatMap(([gpu, sizes]) => sizes.map(([size, gpus, vcpus, memoryGiB]): [string, GpuInstanceType] => {
+    const name = `${gpu.family}.${size}`;
+    const { family, gpuModel, gpuMemoryGiB } = gpu;
+    return [name, Object.freeze({ name, family, gpus, gpuModel, gpuMemoryGiB, vcpus, memoryGiB })];
+  })),
+));
+
+/** The GPU instance families of the catalog, in catalog order (for error messages). */
+export const GPU_INSTANCE_FAMILIES: readonly string[] = Object.freeze(FAMILIES.map(([gpu]) => gpu.family));
+
+/**
+ * The catalog entry of an EC2 instance type, or `undefined` when it has no NVIDIA GPU triton-ops knows
+ * (`m5.large`, an Inferentia or Graviton type, a typo).
+ */
+export function gpuInstanceType(name: string): GpuInstanceType | undefined {
+  // Own properties only: 'constructor' or 'toString' are not instance types.
+  return Object.prototype.hasOwnProperty.call(GPU_INSTANCE_TYPES, name) ? GPU_INSTANCE_TYPES[name] : undefined;
+}
