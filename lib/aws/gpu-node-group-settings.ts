@@ -1,9 +1,8 @@
 /** GpuNodeGroupProps with their defaults applied, checked together so that a user sees every problem at once. */
 import { Token } from 'cdktf';
-import { EKS_NODEGROUP_NAME } from '../private/aws-names';
 import { Problems } from '../private/errors';
 import { GPU_INSTANCE_FAMILIES, GpuInstanceType, gpuInstanceType } from '../triton/gpu-instances';
-import { GPU_NODE_LABEL } from '../triton/gpu-scheduling';
+import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
 import type { GpuAmiType, GpuCapacityType, GpuNodeGroupProps } from './gpu-node-group';
 
 /** Every prop of a node group with its default applied, after all checks passed. */
@@ -44,12 +43,6 @@ export const MIN_ROOT_VOLUME_GIB = 50;
 const MAX_GP3_GIB = 16384;
 /** Labels under this prefix are EKS's own. */
 const EKS_LABEL_PREFIX = 'eks.amazonaws.com/';
-/**
- * The label EKS puts on every node of a managed node group, valued with the group's name: what
- * `TritonServerProps.nodeGroup` selects on (EKS_NODE_GROUP_LABEL of lib/k8s/triton-server.ts; not imported
- * from there because the AWS side must not load cdk8s).
- */
-export const EKS_NODEGROUP_LABEL = `${EKS_LABEL_PREFIX}nodegroup`;
 /** Kubernetes label name and value: at most 63 alphanumerics, -, _ and ., alphanumeric at both ends. */
 const LABEL_NAME = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
 const DNS_SUBDOMAIN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
@@ -80,11 +73,11 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
 
   const nodeGroupName = props.nodeGroupName ?? derivedName;
   if (props.nodeGroupName === undefined) {
-    p.check(EKS_NODEGROUP_NAME.test(nodeGroupName), 'id', derivedName,
+    p.check(EKS_NODE_GROUP_NAME.test(nodeGroupName), 'id', derivedName,
       'does not give a valid EKS node group name',
       'set nodeGroupName: 1-63 letters, digits, - and _, starting with a letter or digit');
   } else if (!Token.isUnresolved(nodeGroupName)) {
-    p.check(EKS_NODEGROUP_NAME.test(nodeGroupName), 'nodeGroupName', nodeGroupName, 'is not a valid EKS node group name',
+    p.check(EKS_NODE_GROUP_NAME.test(nodeGroupName), 'nodeGroupName', nodeGroupName, 'is not a valid EKS node group name',
       'use 1-63 letters, digits, - and _, starting with a letter or digit');
   }
 
@@ -208,7 +201,7 @@ function checkInstanceTypes(p: Problems, types: string[]): GpuInstanceType | und
 /** User labels: valid Kubernetes labels that leave the GPU label and EKS's own labels alone. */
 function checkLabels(p: Problems, labels: Record<string, string>): Record<string, string> {
   // Ids of the labels the construct itself tags, so a user label cannot collide with them either.
-  const ids = new Map<string, string>([GPU_NODE_LABEL.key, EKS_NODEGROUP_LABEL].map((k) => [labelTagId(k), k]));
+  const ids = new Map<string, string>([GPU_NODE_LABEL.key, EKS_NODE_GROUP_LABEL].map((k) => [labelTagId(k), k]));
   for (const [key, value] of Object.entries(labels)) {
     const prop = `labels.${key}`;
     if (key === GPU_NODE_LABEL.key) {

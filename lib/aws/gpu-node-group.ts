@@ -8,10 +8,10 @@ import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { nameFromPath } from '../private/aws-names';
 import { GpuInstanceType } from '../triton/gpu-instances';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { IEksCluster } from './eks-cluster-ref';
 import {
-  AUTOSCALER_LABEL_TAG_PREFIX, EKS_NODEGROUP_LABEL, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId,
+  AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId,
   MIN_ROOT_VOLUME_GIB, resolveSettings,
 } from './gpu-node-group-settings';
 
@@ -290,7 +290,7 @@ export class GpuNodeGroup extends Construct {
     tag('AsgOwned', `${AUTOSCALER_TAG_PREFIX}/${clusterName}`, 'owned');
     tag('AsgGpuResource', `${AUTOSCALER_TAG_PREFIX}/node-template/resources/${GPU_RESOURCE}`, String(s.gpuInstance.gpus));
     tag('AsgGpuTaint', `${AUTOSCALER_TAG_PREFIX}/node-template/taint/${GPU_TAINT.key}`, `${GPU_TAINT.value}:${GPU_TAINT.effect}`);
-    const labels = { [GPU_NODE_LABEL.key]: GPU_NODE_LABEL.value, [EKS_NODEGROUP_LABEL]: s.nodeGroupName, ...s.labels };
+    const labels = { [GPU_NODE_LABEL.key]: GPU_NODE_LABEL.value, [EKS_NODE_GROUP_LABEL]: s.nodeGroupName, ...s.labels };
     for (const [key, value] of Object.entries(labels)) tag(labelTagId(key), `${AUTOSCALER_LABEL_TAG_PREFIX}${key}`, value);
   }
 }

@@ -2,6 +2,7 @@ import { Problems, show } from '../private/errors';
 import { checkImage } from '../private/image-reference';
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
+import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
 import { countInstances } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
@@ -136,7 +137,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   if (props.nodeGroup !== undefined) {
     p.check(gpus > 0, 'nodeGroup', props.nodeGroup, 'pins a CPU server to a GPU node group',
       'remove nodeGroup, or give the server GPUs');
-    p.check(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,62}$/.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
+    p.check(EKS_NODE_GROUP_NAME.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
       'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
   }
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);

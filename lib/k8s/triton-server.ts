@@ -2,7 +2,7 @@ import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ModelConfig } from '../triton/model-config';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
 import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
@@ -11,9 +11,6 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 import { tritonNetworkPolicy } from './triton-network-policy';
 import { TRITON_DEFAULTS, TritonServerProps } from './triton-server-props';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
-
-/** Label EKS puts on the nodes of a managed node group. */
-export const EKS_NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';

@@ -7,11 +7,6 @@ import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { Problems } from './errors';
 
-/**
- * EKS node group names: 1-63 letters, digits, - and _, starting with a letter or digit.
- * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html
- */
-export const EKS_NODEGROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,62}$/;
 
 /**
  * A deterministic name from the construct's path below its TerraformStack: ids joined with `-`, characters

@@ -15,3 +15,12 @@ export const GPU_TAINT = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSche
  * so clusters that run it already agree with ours.
  */
 export const GPU_NODE_LABEL = { key: 'nvidia.com/gpu.present', value: 'true' } as const;
+
+/** Label EKS puts on the nodes of a managed node group; servers pinned to a group select on it. */
+export const EKS_NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
+
+/**
+ * EKS node group names: 1-63 letters, digits, - and _, starting with a letter or digit.
+ * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html
+ */
+export const EKS_NODE_GROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,62}$/;

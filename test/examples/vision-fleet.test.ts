@@ -3,14 +3,17 @@ import { tmpdir } from 'os';
 import { join, relative } from 'path';
 import { App, Testing, YamlOutputType } from 'cdk8s';
 import { writeModelRepositories } from 'triton-ops';
-import { VisionFleet } from '../../examples/vision-fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { modelReaderRoleArn } from '../../stacks/fleet-description';
+import { visionChart } from '../../stacks/vision-chart';
+
+const defaultFleet = (app: App) => visionChart(app, DEFAULT_FLEET, (server) => modelReaderRoleArn(DEFAULT_FLEET, server));
 
 /** Synthesizes the default fleet the way stacks/k8s.ts does, into a fresh folder; returns file -> bytes. */
 function synthToFiles(): Map<string, Buffer> {
   const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-synth-'));
   const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
-  new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
+  defaultFleet(app);
   app.synth();
   writeModelRepositories(app, outdir);
   const files = new Map<string, Buffer>();
@@ -28,7 +31,7 @@ function synthToFiles(): Map<string, Buffer> {
 describe('the vision fleet example', () => {
   test('snapshot of the whole stack', () => {
     const app = Testing.app();
-    expect(Testing.synth(new VisionFleet(app, 'vision', DEFAULT_FLEET.vision))).toMatchSnapshot();
+    expect(Testing.synth(defaultFleet(app))).toMatchSnapshot();
   });
 
   test('synthesizes the YAML and a model-repository tree', () => {
@@ -51,12 +54,15 @@ describe('the vision fleet example', () => {
 
   test('the classifier serves ResNet-50 with two GPU instances on one GPU, the segmenter its model', () => {
     const app = Testing.app();
-    const fleet = new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
+    const fleet = defaultFleet(app);
     expect(fleet.classifier.modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
     expect(fleet.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
     expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
     expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
     expect(fleet.classifier.settings.gpus).toBe(1);
     expect(fleet.classifier.warnings).toEqual([]);
+    expect(fleet.classifier.settings.nodeGroup).toBe('gpu-a10g');
+    const accounts = Testing.synth(fleet).filter((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'classifier');
+    expect(accounts[0].metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::123456789012:role/vision-classifier-models');
   });
 });
