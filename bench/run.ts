@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: how synth time and memory grow with the number of TritonServers, against the floor
  * (the same documents written as YAML without any construct work), plus the default `stacks/k8s` synth.
+ * Beside each cdk8s figure, the full cdktf serving app (the same chart as Terraform JSON through
+ * ChartManifests), and at BRIDGE_TARGET.servers the same app through the cdktf-cdk8s package.
  * It reports and never gates: a missed target prints MISSED and the exit code stays 0, because timings
  * vary by machine and must not fail a build. A child that crashes is a broken benchmark and exits 1.
  */
@@ -15,6 +17,8 @@ import { fmt, markdownRow, median } from './stats';
 const FLEET_SIZES = [1, 10, 100, 1000];
 const RUNS = 5;
 const TARGETS = { defaultSynthMs: 1500, floorRatioAt1000: 4, perServerGrowth: 1.5 };
+/** Issue 3: the serving stack at 100 servers is at least 3x faster than the same objects through cdktf-cdk8s. */
+const BRIDGE_TARGET = { servers: 100, speedup: 3 };
 
 interface Row {
   readonly n: number;
@@ -23,6 +27,10 @@ interface Row {
   readonly floor: RunReport[];
   /** The floor wrote byte-identical YAML: proof that it did the same output work, no less. */
   readonly identical: boolean;
+  /** The cdktf serving app: kubernetes provider plus the chart through ChartManifests. */
+  readonly serving: RunReport[];
+  /** The same app through cdktf-cdk8s; measured only at BRIDGE_TARGET.servers, empty elsewhere. */
+  readonly cdktfCdk8s: RunReport[];
 }
 
 const progress = (message: string) => process.stderr.write(`${message}\n`);
@@ -42,21 +50,29 @@ function measureFleet(n: number): Row {
     const docs = join(dir, 'documents.json');
     const synthOut = join(dir, 'synth');
     const floorOut = join(dir, 'floor.yaml');
+    const servingOut = join(dir, 'serving');
     runNode('bench/dump-fleet.js', [String(n), docs]);
     const synth: RunReport[] = [];
     const floor: RunReport[] = [];
-    // Interleaved, so that a slow phase of the machine hits both sides alike.
+    const serving: RunReport[] = [];
+    const cdktfCdk8s: RunReport[] = [];
+    // Interleaved, so that a slow phase of the machine hits all sides alike.
     for (let i = 0; i < RUNS; i++) {
       synth.push(runTimed('bench/synth-fleet.js', [String(n), synthOut]));
       floor.push(runTimed('bench/floor.js', [String(n), docs, floorOut]));
+      serving.push(runTimed('bench/synth-serving.js', [String(n), servingOut]));
+      if (n === BRIDGE_TARGET.servers) cdktfCdk8s.push(runTimed('bench/synth-cdktf-cdk8s.js', [String(n), servingOut]));
     }
     const identical = readFileSync(join(synthOut, 'bench.k8s.yaml'), 'utf8') === readFileSync(floorOut, 'utf8');
     const objects = synth[0]!.objects;
-    if (floor.some((r) => r.objects !== objects) || objects !== n * OBJECTS_PER_SERVER) {
-      throw new Error(`object counts disagree for n=${n}: synth ${objects}, floor ${floor[0]!.objects}, expected ${n * OBJECTS_PER_SERVER}`);
+    const counted = [...floor, ...serving, ...cdktfCdk8s];
+    if (counted.some((r) => r.objects !== objects) || objects !== n * OBJECTS_PER_SERVER) {
+      throw new Error(`object counts disagree for n=${n}: synth ${objects}, floor/serving/cdktf-cdk8s `
+        + `${counted.map((r) => r.objects).join(' ')}, expected ${n * OBJECTS_PER_SERVER}`);
     }
-    progress(`n=${n}: synth ${synth.map((r) => fmt(r.ms)).join(' ')} ms; floor ${floor.map((r) => fmt(r.ms)).join(' ')} ms`);
-    return { n, objects, synth, floor, identical };
+    const runs = (label: string, reports: RunReport[]) => (reports.length === 0 ? '' : `; ${label} ${reports.map((r) => fmt(r.ms)).join(' ')} ms`);
+    progress(`n=${n}${runs('synth', synth)}${runs('floor', floor)}${runs('serving', serving)}${runs('cdktf-cdk8s', cdktfCdk8s)}`);
+    return { n, objects, synth, floor, identical, serving, cdktfCdk8s };
   });
 }
 
@@ -72,7 +88,9 @@ const verdict = (ok: boolean) => (ok ? 'OK' : 'MISSED');
 
 function main(): void {
   // One discarded run: the first process after a build reads node_modules from a cold page cache.
-  withTempDir('warmup', (dir) => runTimed('bench/synth-fleet.js', ['1', dir]));
+  withTempDir('warmup', (dir) => {
+    for (const entry of ['synth-fleet', 'synth-serving', 'synth-cdktf-cdk8s']) runTimed(`bench/${entry}.js`, ['1', join(dir, entry)]);
+  });
   const rows = FLEET_SIZES.map(measureFleet);
   const defaultRuns = measureDefaultSynth();
 
@@ -95,6 +113,17 @@ function main(): void {
   console.log(mismatched.length === 0 ? 'Floor output is byte-identical to the synthesized YAML at every size.'
     : `WARNING: floor output differs from the synthesized YAML for n = ${mismatched.join(', ')}`);
 
+  const servingStartup = msOf(rows[0]!.serving);
+  console.log('\n## cdktf serving app (kubernetes provider + the chart through ChartManifests, Terraform JSON)\n');
+  console.log(markdownRow(['servers', 'objects', 'cdk8s YAML ms (median)', 'cdktf serving ms (median)', 'serving - YAML ms',
+    'cdk8s peak RSS MiB', 'serving peak RSS MiB', 'serving ms per server']));
+  console.log(markdownRow(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  for (const row of rows) {
+    const ms = msOf(row.serving);
+    console.log(markdownRow([String(row.n), String(row.objects), fmt(msOf(row.synth)), fmt(ms), fmt(ms - msOf(row.synth)),
+      fmt(rssOf(row.synth)), fmt(rssOf(row.serving)), row.n > 1 ? fmt((ms - servingStartup) / (row.n - 1), 2) : '(start-up)']));
+  }
+
   const defaultMs = median(defaultRuns);
   console.log(`\nDefault synth (node build/stacks/k8s.js, spawn included): median ${fmt(defaultMs)} ms `
     + `(runs: ${defaultRuns.map((ms) => fmt(ms)).join(', ')})`);
@@ -109,6 +138,11 @@ function main(): void {
   // Only growth upward is a miss: a cheaper marginal server at 1000 means fixed costs amortising, not a leak.
   console.log(`- linear growth (ms/server at 1000 within ${TARGETS.perServerGrowth}x of at 100): `
     + `${fmt(perServer(row1000)!, 2)} vs ${fmt(perServer(row100)!, 2)} ms = ${fmt(growth, 2)}x -> ${verdict(growth <= TARGETS.perServerGrowth)}`);
+  const compared = rows.find((r) => r.n === BRIDGE_TARGET.servers)!;
+  const speedup = msOf(compared.cdktfCdk8s) / msOf(compared.serving);
+  console.log(`- serving app at ${BRIDGE_TARGET.servers} servers at least ${BRIDGE_TARGET.speedup}x faster than cdktf-cdk8s: `
+    + `ChartManifests ${fmt(msOf(compared.serving))} ms (${fmt(rssOf(compared.serving))} MiB) vs cdktf-cdk8s `
+    + `${fmt(msOf(compared.cdktfCdk8s))} ms (${fmt(rssOf(compared.cdktfCdk8s))} MiB) = ${fmt(speedup, 2)}x -> ${verdict(speedup >= BRIDGE_TARGET.speedup)}`);
 }
 
 main();
