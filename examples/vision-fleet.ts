@@ -1,69 +1,42 @@
 /**
- * A GPU fleet for computer vision: an ONNX ResNet-50 classifier and an ONNX semantic-segmentation model,
- * each on its own Triton server with its own S3 prefix, plus the NVIDIA device plugin.
- * Copy it, change the bucket, role and image, and synthesize.
+ * A GPU fleet for computer vision: an ONNX ResNet-50 classifier and an ONNX semantic-segmentation model
+ * (examples/vision-servers.ts), each on its own Triton server reading its own S3 prefix through its own IRSA
+ * role, plus the NVIDIA device plugin. Copy it, change the bucket, roles and image, and synthesize.
  */
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ModelConfig, ModelRepository, NvidiaDevicePlugin, ServingNamespace, TritonServer } from 'triton-ops';
-
-export const RESNET50: ModelConfig = {
-  name: 'resnet50',
-  platform: 'onnxruntime_onnx',
-  backend: 'onnxruntime',
-  maxBatchSize: 32,
-  inputs: [{ name: 'input', dataType: 'FP32', format: 'FORMAT_NCHW', dims: [3, 224, 224] }],
-  outputs: [{ name: 'output', dataType: 'FP32', dims: [1000] }],
-  dynamicBatching: { preferredBatchSizes: [4, 8, 16, 32], maxQueueDelayMicroseconds: 500 },
-  instanceGroups: [{ kind: 'KIND_GPU', count: 2 }],
-};
-
-export const SEGMENTER: ModelConfig = {
-  name: 'segmenter',
-  platform: 'onnxruntime_onnx',
-  backend: 'onnxruntime',
-  maxBatchSize: 8,
-  inputs: [{ name: 'image', dataType: 'FP32', format: 'FORMAT_NCHW', dims: [3, 512, 512] }],
-  outputs: [{ name: 'mask', dataType: 'FP32', dims: [21, 512, 512] }],
-  dynamicBatching: { preferredBatchSizes: [2, 4, 8], maxQueueDelayMicroseconds: 200 },
-  instanceGroups: [{ kind: 'KIND_GPU', count: 1 }],
-};
+import { ModelRepository, NvidiaDevicePlugin, ServingNamespace, TritonServer } from 'triton-ops';
+import { VISION_SERVERS, VisionServer } from './vision-servers';
 
 export interface VisionFleetProps {
-  /** @default 'inference' */
-  readonly namespace?: string;
+  readonly namespace: string;
   /** Triton image, pinned. */
   readonly image: string;
+  /** Bucket holding the model repositories; each server reads `<prefix>/<server>`. */
   readonly bucket: string;
+  readonly prefix: string;
   readonly region: string;
-  /** IRSA role with read access to `vision/` in the bucket. */
-  readonly roleArn: string;
+  /** IRSA role of each server, read-only on its prefix. */
+  readonly roleArns: Readonly<Record<VisionServer, string>>;
+  /** EKS node group of the GPU servers. @default - any GPU node */
+  readonly nodeGroup?: string;
 }
 
 export class VisionFleet extends Chart {
-  public readonly classifier: TritonServer;
-  public readonly segmenter: TritonServer;
+  public readonly servers: Readonly<Record<VisionServer, TritonServer>>;
 
   public constructor(scope: Construct, id: string, props: VisionFleetProps) {
-    const namespace = props.namespace ?? 'inference';
-    super(scope, id, { namespace });
-    new ServingNamespace(this, 'Namespace', { name: namespace });
+    super(scope, id, { namespace: props.namespace });
+    new ServingNamespace(this, 'Namespace', { name: props.namespace });
     new NvidiaDevicePlugin(this, 'DevicePlugin');
-    const repository = (prefix: string) => ModelRepository.fromS3({
-      bucket: props.bucket, prefix, region: props.region, roleArn: props.roleArn,
-    });
-    this.classifier = new TritonServer(this, 'classifier', {
+    const server = (name: VisionServer) => new TritonServer(this, name, {
+      ...VISION_SERVERS[name],
       image: props.image,
-      repository: repository('vision/classifier'),
-      models: [RESNET50],
-      gpus: 1,
-      modelLoadSeconds: 300,
+      repository: ModelRepository.fromS3({
+        bucket: props.bucket, prefix: `${props.prefix}/${name}`, region: props.region, roleArn: props.roleArns[name],
+      }),
+      nodeGroup: props.nodeGroup,
     });
-    this.segmenter = new TritonServer(this, 'segmenter', {
-      image: props.image,
-      repository: repository('vision/segmenter'),
-      models: [SEGMENTER],
-      gpus: 1,
-    });
+    this.servers = { classifier: server('classifier'), segmenter: server('segmenter') };
   }
 }

@@ -4,6 +4,6 @@
 set -e
 stamp=build/.built
 if [ ! -f "$stamp" ] || [ -n "$(find lib stacks examples bench package.json tsconfig.json tsconfig.build.json -newer "$stamp" -print -quit)" ]; then
-  tsc -p tsconfig.build.json
+  node node_modules/typescript/bin/tsc -p tsconfig.build.json
   touch "$stamp"
 fi

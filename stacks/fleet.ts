@@ -1,12 +1,21 @@
-/** The default fleet description: the one place the deployable stacks take their settings from. */
-import { VisionFleetProps } from '../examples/vision-fleet';
+/** The default fleet: the one description that the YAML and both Terraform stacks are built from. */
+import { FleetDescription } from './fleet-description';
 
-export const DEFAULT_FLEET: { readonly vision: VisionFleetProps } = {
+export const DEFAULT_FLEET: FleetDescription = {
+  name: 'vision',
+  accountId: '123456789012',
+  region: 'us-west-2',
+  cluster: { name: 'ml-serving' },
+  bucket: 'acme-triton-models',
+  nodeGroups: [{
+    name: 'gpu-a10g',
+    instanceTypes: ['g5.xlarge', 'g5.2xlarge'],
+    subnetIds: ['subnet-0a1b2c3d4e5f60001', 'subnet-0a1b2c3d4e5f60002'],
+  }],
   vision: {
     namespace: 'inference',
     image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
-    bucket: 'acme-triton-models',
-    region: 'us-west-2',
-    roleArn: 'arn:aws:iam::123456789012:role/triton-vision-models',
+    prefix: 'vision',
+    nodeGroup: 'gpu-a10g',
   },
 };

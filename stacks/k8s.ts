@@ -2,14 +2,18 @@
 import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
 import { TritonServer, writeModelRepositories } from 'triton-ops';
-import { VisionFleet } from '../examples/vision-fleet';
+import { modelReaderRoleArn } from './fleet-description';
 import { DEFAULT_FLEET } from './fleet';
+import { visionChart } from './vision-chart';
 
-const outdir = process.env.TRITON_OPS_OUTDIR ?? 'dist';
-// Start from an empty folder so that a removed server leaves no stale files behind.
-rmSync(outdir, { recursive: true, force: true });
-const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
-new VisionFleet(app, 'vision', DEFAULT_FLEET.vision);
-app.synth();
-writeModelRepositories(app, outdir);
-for (const server of TritonServer.all(app)) for (const warning of server.warnings) console.warn(`warning: ${warning}`);
+export function synthKubernetes(outdir: string): void {
+  // Start from an empty folder so that a removed server leaves no stale files behind.
+  rmSync(outdir, { recursive: true, force: true });
+  const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+  visionChart(app, DEFAULT_FLEET, (server) => modelReaderRoleArn(DEFAULT_FLEET, server));
+  app.synth();
+  writeModelRepositories(app, outdir);
+  for (const server of TritonServer.all(app)) for (const warning of server.warnings) console.warn(`warning: ${warning}`);
+}
+
+if (require.main === module) synthKubernetes(process.env.TRITON_OPS_OUTDIR ?? 'dist');

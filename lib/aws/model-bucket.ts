@@ -12,7 +12,7 @@ import { renderModelConfig } from '../triton/render-model-config';
 import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { checkBucketName, checkS3Prefix, isTerraformReference } from '../private/aws-names';
 import { Problems } from '../private/errors';
-import { escapeTerraformTemplate } from '../private/terraform-template';
+import { escapeTemplate } from '../private/terraform-escape';
 
 /** Server-side encryption without a KMS key: SSE-S3. */
 export const DEFAULT_SSE_ALGORITHM = 'AES256';
@@ -159,7 +159,7 @@ export class ModelBucket extends Construct {
         key,
         // A config string may hold `${` or `%{` (a parameter value, a label file name); Terraform must not
         // read them as template syntax.
-        content: escapeTerraformTemplate(renderModelConfig(model)),
+        content: escapeTemplate(renderModelConfig(model)),
         contentType: MODEL_CONFIG_CONTENT_TYPE,
         dependsOn: [this.encryption],
       });

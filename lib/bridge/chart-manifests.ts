@@ -9,7 +9,7 @@ import { ChartManifest } from './chart-manifest';
 import { describeObject, KubeObject, kubeObjectProblems, manifestResourceId } from './kube-object';
 import { DependencyIndex, manifestTier } from './manifest-order';
 import { withQuietCreationStacks } from './quiet-creation-stacks';
-import { escapeTemplates, JsonValue, TokenScan } from './terraform-escape';
+import { escapeTemplates, JsonValue, TokenScan } from '../private/terraform-escape';
 
 export interface ChartManifestsProps {
   /**

@@ -67,7 +67,8 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
   const sizes: Record<string, PoolSize> = {};
   for (const pool of pools) {
     const { steady, surge } = nodes.get(pool.name)!;
-    const minSize = pool.minSize ?? steady;
+    // A given maxSize caps the derived minimum, so the capacity problem below is the one reported.
+    const minSize = pool.minSize ?? Math.min(steady, pool.maxSize ?? steady);
     const maxSize = pool.maxSize ?? Math.max(steady + surge, minSize, 1);
     sizes[pool.name] = { minSize, desiredSize: Math.max(minSize, Math.min(steady, maxSize)), maxSize };
     const servers = demands.filter((d) => d.pool === pool.name);

@@ -55,13 +55,13 @@ describe('the vision fleet example', () => {
   test('the classifier serves ResNet-50 with two GPU instances on one GPU, the segmenter its model', () => {
     const app = Testing.app();
     const fleet = defaultFleet(app);
-    expect(fleet.classifier.modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
-    expect(fleet.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
-    expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
-    expect(fleet.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
-    expect(fleet.classifier.settings.gpus).toBe(1);
-    expect(fleet.classifier.warnings).toEqual([]);
-    expect(fleet.classifier.settings.nodeGroup).toBe('gpu-a10g');
+    expect(fleet.servers.classifier.modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
+    expect(fleet.servers.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
+    expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
+    expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
+    expect(fleet.servers.classifier.settings.gpus).toBe(1);
+    expect(fleet.servers.classifier.warnings).toEqual([]);
+    expect(fleet.servers.classifier.settings.nodeGroup).toBe('gpu-a10g');
     const accounts = Testing.synth(fleet).filter((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'classifier');
     expect(accounts[0].metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::123456789012:role/vision-classifier-models');
   });

@@ -24,6 +24,12 @@ describe('planGpuCapacity', () => {
     expect(planGpuCapacity([a10g], []).sizes['gpu-a10g']).toEqual({ minSize: 0, desiredSize: 0, maxSize: 1 });
   });
 
+  test('a given maxSize caps the derived minimum', () => {
+    const plan = planGpuCapacity([{ ...a10g, maxSize: 3 }], [{ server: 's', pool: 'gpu-a10g', replicas: 4, gpusPerPod: 1 }]);
+    expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 3, desiredSize: 3, maxSize: 3 });
+    expect(plan.problems).toHaveLength(1);
+  });
+
   test('explicit sizes are kept', () => {
     const plan = planGpuCapacity([{ ...a10g, minSize: 1, maxSize: 10 }], [{ server: 's', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 1 }]);
     expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 1, desiredSize: 2, maxSize: 10 });

@@ -1,5 +1,5 @@
 import { TerraformLocal, TerraformOutput, Testing } from 'cdktf';
-import { escapeTemplate, escapeTemplates, JsonValue } from '../../lib/bridge/terraform-escape';
+import { escapeTemplate, escapeTemplates, JsonValue } from '../../lib/private/terraform-escape';
 
 /**
  * Synthesizes `build(token)` escaped, where token is a reference to `local.arn`. The expected strings were

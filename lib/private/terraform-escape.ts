@@ -9,6 +9,10 @@
  * cdktf tokens are the exception: a string such as `arn-${TfToken[TOKEN.12]}` stands for a Terraform
  * reference that cdktf renders at synth (`arn-${aws_iam_role.x.arn}`). Escaping the marker would turn the
  * reference into literal text, so only the literal parts around the markers are escaped.
+ *
+ * cdktf's `Fn.rawString` is not the tool for an attribute value: it is meant for string literals inside an
+ * expression, so as a plain value it turns every `"` into `\"` and every newline into a literal `\n`, and it
+ * leaves `%{` alone (Terraform then fails with "Invalid template control keyword"). Checked with Terraform 1.11.
  */
 import { IResolveContext, Lazy, Token, Tokenization } from 'cdktf';
 

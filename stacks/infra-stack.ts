@@ -1,0 +1,61 @@
+/** The AWS side of a fleet: node groups sized for its servers, the model bucket, the config objects, the roles. */
+import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+// Module paths, not 'triton-ops': the package root also loads the cdk8s side, which this stack does not need.
+import { EksCluster } from '../lib/aws/eks-cluster';
+import { IEksCluster } from '../lib/aws/eks-cluster-ref';
+import { GpuNodeGroup } from '../lib/aws/gpu-node-group';
+import { ModelBucket } from '../lib/aws/model-bucket';
+import { ModelReaderRole } from '../lib/aws/model-reader-role';
+import { TritonOpsError } from '../lib/private/errors';
+import { planGpuCapacity } from '../lib/triton/gpu-capacity';
+import { gpuInstanceType } from '../lib/triton/gpu-instances';
+import { VISION_SERVERS, VisionServer } from '../examples/vision-servers';
+import { FleetDescription, keepStateOutsideOutdir, modelReaderRoleName } from './fleet-description';
+
+export class InfraStack extends TerraformStack {
+  public readonly cluster: IEksCluster;
+  public readonly nodeGroups: GpuNodeGroup[];
+  public readonly bucket: ModelBucket;
+
+  public constructor(scope: Construct, id: string, fleet: FleetDescription) {
+    super(scope, id);
+    keepStateOutsideOutdir(this, id);
+    new AwsProvider(this, 'aws', { region: fleet.region, defaultTags: [{ tags: { 'managed-by': 'triton-ops', fleet: fleet.name } }] });
+    this.cluster = fleet.cluster.createInSubnets
+      ? new EksCluster(this, 'Cluster', { clusterName: fleet.cluster.name, subnetIds: fleet.cluster.createInSubnets })
+      : EksCluster.fromName(this, 'Cluster', fleet.cluster.name);
+
+    const servers = Object.keys(VISION_SERVERS) as VisionServer[];
+    const plan = planGpuCapacity(
+      fleet.nodeGroups.map((g) => ({
+        name: g.name, instanceType: g.instanceTypes[0], gpusPerInstance: gpuInstanceType(g.instanceTypes[0])?.gpus ?? 1,
+        minSize: g.minSize, maxSize: g.maxSize,
+      })),
+      servers.filter((s) => VISION_SERVERS[s].gpus > 0).map((s) => ({
+        // Named as the server's construct path in the chart, so errors point where the YAML errors point.
+        server: `${fleet.name}/${s}`, pool: fleet.vision.nodeGroup ?? fleet.nodeGroups[0]?.name ?? '(none)',
+        replicas: VISION_SERVERS[s].replicas, gpusPerPod: VISION_SERVERS[s].gpus,
+      })),
+    );
+    // Node groups first: an unknown instance type is reported before the capacity arithmetic it would skew.
+    this.nodeGroups = fleet.nodeGroups.map((g) => new GpuNodeGroup(this, g.name, {
+      cluster: this.cluster, nodeGroupName: g.name, instanceTypes: g.instanceTypes, subnetIds: g.subnetIds,
+      capacityType: g.capacityType, ...plan.sizes[g.name],
+    }));
+    if (plan.problems.length > 0) throw new TritonOpsError(plan.problems.join('\n'));
+
+    this.bucket = new ModelBucket(this, 'Models', { bucketName: fleet.bucket, kmsKeyArn: fleet.kmsKeyArn });
+    for (const server of servers) {
+      const prefix = `${fleet.vision.prefix}/${server}`;
+      // TritonServer names its ServiceAccount after the server.
+      const role = new ModelReaderRole(this, `${server}-models`, {
+        cluster: this.cluster, namespace: fleet.vision.namespace, serviceAccountName: server,
+        bucket: this.bucket, prefix, roleName: modelReaderRoleName(fleet, server),
+      });
+      this.bucket.addModelConfigs(prefix, VISION_SERVERS[server].models);
+      new TerraformOutput(this, `${server}-role-arn`, { value: role.arn });
+    }
+  }
+}

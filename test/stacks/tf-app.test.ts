@@ -1,0 +1,46 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join, relative } from 'path';
+import { synthTerraform } from '../../stacks/tf';
+
+function synthToFiles(): Map<string, string> {
+  const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-tf-'));
+  synthTerraform(outdir);
+  const files = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(outdir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(outdir);
+  return files;
+}
+
+describe('the cdktf app', () => {
+  const first = synthToFiles();
+
+  test('writes the infra and serving stacks', () => {
+    expect([...first.keys()].sort()).toEqual(['manifest.json', 'stacks/infra/cdk.tf.json', 'stacks/serving/cdk.tf.json']);
+  });
+
+  test('two synths are byte-identical and hold no absolute path', () => {
+    const second = synthToFiles();
+    expect([...second.entries()]).toEqual([...first.entries()]);
+    for (const text of first.values()) {
+      expect(text).not.toContain(process.cwd());
+      expect(text).not.toContain('triton-ops-tf-');
+    }
+  });
+
+  test('state stays in the project folder, outside the regenerated cdktf.out', () => {
+    const infra = JSON.parse(first.get('stacks/infra/cdk.tf.json')!);
+    expect(infra.terraform.backend.local.path).toBe('../../../terraform.infra.tfstate');
+  });
+
+  test('the serving stack is deployed after the infra stack', () => {
+    const manifest = JSON.parse(first.get('manifest.json')!);
+    expect(manifest.stacks.serving.dependencies).toEqual(['infra']);
+  });
+});
