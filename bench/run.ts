@@ -16,7 +16,7 @@ import { fmt, markdownRow, median } from './stats';
 
 const FLEET_SIZES = [1, 10, 100, 1000];
 const RUNS = 5;
-const TARGETS = { defaultSynthMs: 1500, floorRatioAt1000: 4, perServerGrowth: 1.5 };
+const TARGETS = { defaultSynthMs: 1500, infraSynthMs: 600, floorRatioAt1000: 4, perServerGrowth: 1.5 };
 /** Issue 3: the serving stack at 100 servers is at least 3x faster than the same objects through cdktf-cdk8s. */
 const BRIDGE_TARGET = { servers: 100, speedup: 3 };
 
@@ -76,10 +76,15 @@ function measureFleet(n: number): Row {
   });
 }
 
-/** The default app as a user runs it; timed from outside because it prints no report line. */
+/** The default `npm run synth` (YAML and both Terraform stacks); timed from outside: it prints no report line. */
 function measureDefaultSynth(): number[] {
-  return withTempDir('default', (dir) => Array.from({ length: RUNS }, () =>
-    runNode('stacks/k8s.js', [], { ...process.env, TRITON_OPS_OUTDIR: join(dir, 'dist') }).outerMs));
+  return withTempDir('default', (dir) => Array.from({ length: RUNS }, () => runNode('stacks/synth.js', [],
+    { ...process.env, TRITON_OPS_OUTDIR: join(dir, 'dist'), TRITON_OPS_TF_OUTDIR: join(dir, 'cdktf.out') }).outerMs));
+}
+
+/** The default fleet's infra stack alone (AWS only), as `cdktf synth infra` runs it. */
+function measureInfraSynth(): RunReport[] {
+  return withTempDir('infra', (dir) => Array.from({ length: RUNS }, () => runTimed('bench/synth-infra.js', [dir])));
 }
 
 const msOf = (runs: RunReport[]) => median(runs.map((r) => r.ms));
@@ -93,6 +98,7 @@ function main(): void {
   });
   const rows = FLEET_SIZES.map(measureFleet);
   const defaultRuns = measureDefaultSynth();
+  const infraRuns = measureInfraSynth();
 
   const startup = msOf(rows[0]!.synth);
   // Marginal cost per server: the 1-server run is the fixed cost (Node, cdk8s, cdk8s-plus loading).
@@ -125,8 +131,11 @@ function main(): void {
   }
 
   const defaultMs = median(defaultRuns);
-  console.log(`\nDefault synth (node build/stacks/k8s.js, spawn included): median ${fmt(defaultMs)} ms `
-    + `(runs: ${defaultRuns.map((ms) => fmt(ms)).join(', ')})`);
+  console.log(`\nDefault synth (node build/stacks/synth.js: the YAML and both Terraform stacks, spawn included): `
+    + `median ${fmt(defaultMs)} ms (runs: ${defaultRuns.map((ms) => fmt(ms)).join(', ')})`);
+  const infraMs = msOf(infraRuns);
+  console.log(`Infra stack alone (node build/bench/synth-infra.js): median ${fmt(infraMs)} ms, ${fmt(rssOf(infraRuns))} MiB `
+    + `(runs: ${infraRuns.map((r) => fmt(r.ms)).join(', ')})`);
 
   const row100 = rows.find((r) => r.n === 100)!;
   const row1000 = rows.find((r) => r.n === 1000)!;
@@ -134,6 +143,7 @@ function main(): void {
   const growth = perServer(row1000)! / perServer(row100)!;
   console.log('\n## Targets\n');
   console.log(`- default synth < ${TARGETS.defaultSynthMs} ms: ${fmt(defaultMs)} ms -> ${verdict(defaultMs < TARGETS.defaultSynthMs)}`);
+  console.log(`- infra stack < ${TARGETS.infraSynthMs} ms: ${fmt(infraMs)} ms -> ${verdict(infraMs < TARGETS.infraSynthMs)}`);
   console.log(`- 1000 servers within ${TARGETS.floorRatioAt1000}x the floor: ${fmt(ratio1000, 2)}x -> ${verdict(ratio1000 <= TARGETS.floorRatioAt1000)}`);
   // Only growth upward is a miss: a cheaper marginal server at 1000 means fixed costs amortising, not a leak.
   console.log(`- linear growth (ms/server at 1000 within ${TARGETS.perServerGrowth}x of at 100): `

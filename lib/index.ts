@@ -1,4 +1,6 @@
-// The public API of triton-ops: re-exports only.
+// The public API of triton-ops: re-exports only. This entry point is the Triton domain and the Kubernetes
+// constructs (cdk8s); the Terraform side lives in 'triton-ops/aws' and 'triton-ops/bridge', so that a
+// GitOps user never loads cdktf or provider code.
 export * from './triton/model-config';
 export * from './triton/model-control';
 export * from './triton/gpu-scheduling';
@@ -17,10 +19,4 @@ export * from './k8s/serving-namespace';
 export * from './k8s/triton-server';
 export * from './k8s/triton-server-props';
 export { TritonServerSettings } from './k8s/triton-server-settings';
-export * from './aws/eks-cluster';
-export * from './aws/gpu-node-group';
-export * from './aws/model-bucket';
-export * from './aws/model-reader-role';
-export * from './bridge/chart-manifests';
-export * from './bridge/manifest-order';
 export { TritonOpsError } from './private/errors';

@@ -1,5 +1,4 @@
 /** The shape of a fleet description and the names derived from it, shared by every stack. */
-import { LocalBackend, TerraformStack } from 'cdktf';
 import type { VisionFleetProps } from '../examples/vision-fleet';
 import type { VisionServer } from '../examples/vision-servers';
 
@@ -45,11 +44,3 @@ export function modelReaderRoleArn(fleet: FleetDescription, server: VisionServer
   return `arn:aws:iam::${fleet.accountId}:role/${modelReaderRoleName(fleet, server)}`;
 }
 
-/**
- * Local state in the project folder, as cdktf's default, but as a path relative to the stack's folder
- * (cdktf.out/stacks/<id>): cdktf's default is absolute, which would differ on every machine and leak into the JSON.
- * Teams replace this with a remote backend.
- */
-export function keepStateOutsideOutdir(stack: TerraformStack, id: string): void {
-  new LocalBackend(stack, { path: `../../../terraform.${id}.tfstate` });
-}

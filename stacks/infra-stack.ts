@@ -2,17 +2,12 @@
 import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-// Module paths, not 'triton-ops': the package root also loads the cdk8s side, which this stack does not need.
-import { EksCluster } from '../lib/aws/eks-cluster';
-import { IEksCluster } from '../lib/aws/eks-cluster-ref';
-import { GpuNodeGroup } from '../lib/aws/gpu-node-group';
-import { ModelBucket } from '../lib/aws/model-bucket';
-import { ModelReaderRole } from '../lib/aws/model-reader-role';
-import { TritonOpsError } from '../lib/private/errors';
-import { planGpuCapacity } from '../lib/triton/gpu-capacity';
-import { gpuInstanceType } from '../lib/triton/gpu-instances';
+import {
+  EksCluster, GpuNodeGroup, gpuInstanceType, IEksCluster, ModelBucket, ModelReaderRole, planGpuCapacity, TritonOpsError,
+} from 'triton-ops/aws';
 import { VISION_SERVERS, VisionServer } from '../examples/vision-servers';
-import { FleetDescription, keepStateOutsideOutdir, modelReaderRoleName } from './fleet-description';
+import { FleetDescription, modelReaderRoleName } from './fleet-description';
+import { keepStateOutsideOutdir } from './local-state';
 
 export class InfraStack extends TerraformStack {
   public readonly cluster: IEksCluster;

@@ -7,8 +7,9 @@ import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { App as Cdk8sApp } from 'cdk8s';
 import { Fn, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { ChartManifests } from 'triton-ops';
-import { FleetDescription, keepStateOutsideOutdir, modelReaderRoleName } from './fleet-description';
+import { ChartManifests } from 'triton-ops/bridge';
+import { FleetDescription, modelReaderRoleName } from './fleet-description';
+import { keepStateOutsideOutdir } from './local-state';
 import { visionChart } from './vision-chart';
 
 export class ServingStack extends TerraformStack {

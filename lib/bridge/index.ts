@@ -1,0 +1,3 @@
+// 'triton-ops/bridge': cdk8s charts as Terraform kubernetes_manifest resources (cdktf).
+export * from './chart-manifests';
+export * from './manifest-order';
