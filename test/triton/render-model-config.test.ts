@@ -2,16 +2,7 @@ import { VersionPolicy, type ModelConfig } from '../../lib/triton/model-config';
 import {
   DEFAULT_ENSEMBLE_MODEL_VERSION, DEFAULT_WARMUP_BATCH_SIZE, renderModelConfig,
 } from '../../lib/triton/render-model-config';
-
-const resnet: ModelConfig = {
-  name: 'resnet50',
-  platform: 'onnxruntime_onnx',
-  maxBatchSize: 32,
-  inputs: [{ name: 'input', dataType: 'FP32', dims: [3, 224, 224], format: 'FORMAT_NCHW' }],
-  outputs: [{ name: 'output', dataType: 'FP32', dims: [1000] }],
-  dynamicBatching: { preferredBatchSizes: [4, 8, 16, 32], maxQueueDelayMicroseconds: 500 },
-  instanceGroups: [{ count: 2, kind: 'KIND_GPU' }],
-};
+import { resnet } from './fixtures';
 
 const python = (extra: Partial<ModelConfig>): ModelConfig => ({ name: 'm', backend: 'python', ...extra });
 

@@ -3,16 +3,7 @@ import {
   ModelConfigError, formatProblem, validateModelConfig, validateModelSet, type ModelConfigProblem, type ModelValidationContext,
 } from '../../lib/triton/validate-model-config';
 import { TritonOpsError } from '../../lib/private/errors';
-
-const resnet: ModelConfig = {
-  name: 'resnet50',
-  platform: 'onnxruntime_onnx',
-  maxBatchSize: 32,
-  inputs: [{ name: 'input', dataType: 'FP32', dims: [3, 224, 224], format: 'FORMAT_NCHW' }],
-  outputs: [{ name: 'output', dataType: 'FP32', dims: [1000] }],
-  dynamicBatching: { preferredBatchSizes: [4, 8, 16, 32], maxQueueDelayMicroseconds: 500 },
-  instanceGroups: [{ count: 2, kind: 'KIND_GPU' }],
-};
+import { resnet } from './fixtures';
 
 const preprocess: ModelConfig = {
   name: 'preprocess',
