@@ -11,6 +11,8 @@ export * from './triton/validate-model-config';
 export * from './triton/model-instances';
 export * from './triton/gpu-instances';
 export * from './triton/gpu-capacity';
+export * from './triton/triton-metrics';
+export * from './triton/promql';
 export * from './k8s/labels';
 export * from './k8s/model-repository';
 export * from './k8s/model-repository-files';

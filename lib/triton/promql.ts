@@ -1,0 +1,83 @@
+/**
+ * Typed PromQL builders over the metric catalog. Every query of triton-ops (alerts, recording rules, dashboard
+ * panels, autoscaling metrics) is built here:
+ * - counters only through rate();
+ * - ratios and per-request averages divide by the request-count rate, guarded with clamp_min so that an idle
+ *   model gives 0, not NaN or +Inf;
+ * - sums are taken by the grouping labels before dividing, so an average is per request, not per model.
+ */
+import { SERVER_LABEL, TRITON_METRICS, TritonMetric } from './triton-metrics';
+
+/** Where a query looks and how it aggregates. */
+export interface QueryScope {
+  /**
+   * Label matchers without braces, e.g. `namespace="inference",triton_server="classifier"`, or a
+   * prometheus-adapter template such as `<<.LabelMatchers>>`.
+   */
+  readonly matchers: string;
+  /** Labels to keep, e.g. `['model', 'version']`, or a template such as `<<.GroupBy>>`. @default - none: one series */
+  readonly by?: readonly string[] | string;
+  /** Range of rate(), e.g. `5m`. @default '5m' */
+  readonly window?: string;
+}
+
+/** Smallest denominator: an idle model (0 requests/s) yields 0 for any ratio instead of NaN. */
+export const RATE_FLOOR = 1e-9;
+export const DEFAULT_WINDOW = '5m';
+
+/** `namespace="inference",triton_server="classifier"`, keys sorted, values escaped. */
+export function labelMatchers(labels: Readonly<Record<string, string>>): string {
+  return Object.keys(labels).sort()
+    .map((k) => `${k}="${labels[k].replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',');
+}
+
+/** Matchers of one server's series in a namespace. */
+export function serverMatchers(namespace: string, server: string): string {
+  return labelMatchers({ namespace, [SERVER_LABEL]: server });
+}
+
+const by = (s: QueryScope) => {
+  if (s.by === undefined || s.by.length === 0) return '';
+  return ` by (${typeof s.by === 'string' ? s.by : s.by.join(', ')})`;
+};
+const selector = (m: TritonMetric, s: QueryScope) => `${m.name}{${s.matchers}}`;
+const rateOf = (m: TritonMetric, s: QueryScope) => `rate(${selector(m, s)}[${s.window ?? DEFAULT_WINDOW}])`;
+const sumRate = (m: TritonMetric, s: QueryScope) => `sum${by(s)} (${rateOf(m, s)})`;
+const guarded = (numerator: string, denominator: string) => `${numerator} / clamp_min(${denominator}, ${RATE_FLOOR})`;
+/** Requests per second, successful and failed. */
+const allRequests = (s: QueryScope) => `(${sumRate(TRITON_METRICS.requestSuccess, s)} + ${sumRate(TRITON_METRICS.requestFailure, s)})`;
+
+export const promql = {
+  /** Requests per second (successful and failed). */
+  requestRate: (s: QueryScope) => allRequests(s),
+  /** Successful requests per second. */
+  successRate: (s: QueryScope) => sumRate(TRITON_METRICS.requestSuccess, s),
+  /** Failed requests per second. */
+  failureRate: (s: QueryScope) => sumRate(TRITON_METRICS.requestFailure, s),
+  /** Failed / all requests, 0 to 1. */
+  failureRatio: (s: QueryScope) => guarded(sumRate(TRITON_METRICS.requestFailure, s), allRequests(s)),
+  /** Inferences per second (samples, not requests). */
+  inferenceRate: (s: QueryScope) => sumRate(TRITON_METRICS.inferenceCount, s),
+  /** Average end-to-end time per successful request, seconds. */
+  avgRequestSeconds: (s: QueryScope) => perRequestSeconds(TRITON_METRICS.requestDurationUs, s),
+  /** Average time per successful request spent queued, seconds. */
+  avgQueueSeconds: (s: QueryScope) => perRequestSeconds(TRITON_METRICS.queueDurationUs, s),
+  /** Average model execution time per successful request, seconds. */
+  avgComputeSeconds: (s: QueryScope) => perRequestSeconds(TRITON_METRICS.computeInferDurationUs, s),
+  /** Requests waiting, summed. */
+  pendingRequests: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.pendingRequestCount, s)})`,
+  /** Average GPU utilization, 0 to 1. */
+  gpuUtilization: (s: QueryScope) => `avg${by(s)} (${selector(TRITON_METRICS.gpuUtilization, s)})`,
+  /** GPU memory used / total, 0 to 1. */
+  gpuMemoryRatio: (s: QueryScope) => guarded(`sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryUsedBytes, s)})`,
+    `sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryTotalBytes, s)})`),
+  /** GPU power, watts, summed. */
+  gpuPowerWatts: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.gpuPowerUsage, s)})`,
+} as const;
+
+export type PromqlQuery = keyof typeof promql;
+
+/** Cumulative microseconds divided by the successful-request rate: the same denominator for every average. */
+function perRequestSeconds(duration: TritonMetric, s: QueryScope): string {
+  return `${guarded(sumRate(duration, s), sumRate(TRITON_METRICS.requestSuccess, s))} / 1e6`;
+}

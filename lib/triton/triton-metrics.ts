@@ -1,0 +1,53 @@
+/**
+ * Triton's Prometheus metrics: names, types and labels in one place. Alerts, recording rules, dashboard panels
+ * and autoscaling metrics are all built from this catalog (see promql.ts), so a name cannot drift between them.
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/metrics.md
+ */
+
+export type MetricType = 'counter' | 'gauge';
+
+export interface TritonMetric {
+  readonly name: string;
+  readonly type: MetricType;
+  readonly labels: readonly string[];
+  readonly help: string;
+}
+
+const MODEL_LABELS = ['model', 'version'] as const;
+const GPU_LABELS = ['gpu_uuid'] as const;
+
+/** Every Triton metric triton-ops reads. Counters are only ever used through rate(). */
+export const TRITON_METRICS = {
+  requestSuccess: { name: 'nv_inference_request_success', type: 'counter', labels: MODEL_LABELS,
+    help: 'Successful inference requests' },
+  requestFailure: { name: 'nv_inference_request_failure', type: 'counter', labels: [...MODEL_LABELS, 'reason'],
+    help: 'Failed inference requests, by reason (REJECTED, CANCELED, BACKEND, OTHER)' },
+  inferenceCount: { name: 'nv_inference_count', type: 'counter', labels: MODEL_LABELS,
+    help: 'Inferences performed (a batched request counts each of its samples)' },
+  execCount: { name: 'nv_inference_exec_count', type: 'counter', labels: MODEL_LABELS,
+    help: 'Model executions (batches) performed' },
+  requestDurationUs: { name: 'nv_inference_request_duration_us', type: 'counter', labels: MODEL_LABELS,
+    help: 'Cumulative end-to-end request time, microseconds' },
+  queueDurationUs: { name: 'nv_inference_queue_duration_us', type: 'counter', labels: MODEL_LABELS,
+    help: 'Cumulative time requests waited in the scheduler queue, microseconds' },
+  computeInferDurationUs: { name: 'nv_inference_compute_infer_duration_us', type: 'counter', labels: MODEL_LABELS,
+    help: 'Cumulative model execution time, microseconds' },
+  pendingRequestCount: { name: 'nv_inference_pending_request_count', type: 'gauge', labels: MODEL_LABELS,
+    help: 'Requests received and not yet executing' },
+  gpuUtilization: { name: 'nv_gpu_utilization', type: 'gauge', labels: GPU_LABELS,
+    help: 'GPU utilization, 0.0 to 1.0' },
+  gpuMemoryUsedBytes: { name: 'nv_gpu_memory_used_bytes', type: 'gauge', labels: GPU_LABELS,
+    help: 'GPU memory used, bytes' },
+  gpuMemoryTotalBytes: { name: 'nv_gpu_memory_total_bytes', type: 'gauge', labels: GPU_LABELS,
+    help: 'GPU memory, bytes' },
+  gpuPowerUsage: { name: 'nv_gpu_power_usage', type: 'gauge', labels: GPU_LABELS,
+    help: 'GPU power draw, watts' },
+} as const satisfies Record<string, TritonMetric>;
+
+export type TritonMetricKey = keyof typeof TRITON_METRICS;
+
+/**
+ * Target label every scrape config of triton-ops adds (ServiceMonitor and PodMonitor relabelings), valued with
+ * the server name: queries select a server with it, whatever job name the scrape config produces.
+ */
+export const SERVER_LABEL = 'triton_server';
