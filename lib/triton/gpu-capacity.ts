@@ -19,7 +19,10 @@ export interface GpuDemand {
   /** Construct path of the server, named in errors. */
   readonly server: string;
   readonly pool: string;
+  /** Replicas at rest: the autoscaler's minimum, or the fixed count. */
   readonly replicas: number;
+  /** Replicas at peak, for autoscaled servers. @default - replicas */
+  readonly maxReplicas?: number;
   readonly gpusPerPod: number;
 }
 
@@ -39,13 +42,14 @@ export const ROLLOUT_SURGE_PODS = 1;
 
 /**
  * Sizes every pool for the servers that target it and checks that they fit. A pool's default minimum holds every
- * replica; its default maximum adds the largest server's surge pod so rollouts never wait for a node.
+ * replica at rest; its default maximum holds every replica at peak (autoscaled servers at their maximum) plus one
+ * surge pod, so rollouts never wait for a node.
  * Pods are counted per node (a 2-GPU pod on 4-GPU nodes packs two to a node), not as a GPU sum.
  */
 export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly GpuDemand[]): CapacityPlan {
   const problems: string[] = [];
   const byName = new Map(pools.map((p) => [p.name, p]));
-  const nodes = new Map(pools.map((p) => [p.name, { steady: 0, surge: 0 }]));
+  const nodes = new Map(pools.map((p) => [p.name, { steady: 0, peak: 0, surge: 0 }]));
   for (const d of demands) {
     const pool = byName.get(d.pool);
     if (pool === undefined) {
@@ -61,22 +65,23 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
     const podsPerNode = Math.floor(pool.gpusPerInstance / d.gpusPerPod);
     const need = nodes.get(pool.name)!;
     need.steady += Math.ceil(d.replicas / podsPerNode);
+    need.peak += Math.ceil((d.maxReplicas ?? d.replicas) / podsPerNode);
     need.surge = Math.max(need.surge, ROLLOUT_SURGE_PODS);
   }
 
   const sizes: Record<string, PoolSize> = {};
   for (const pool of pools) {
-    const { steady, surge } = nodes.get(pool.name)!;
+    const { steady, peak, surge } = nodes.get(pool.name)!;
     // A given maxSize caps the derived minimum, so the capacity problem below is the one reported.
     const minSize = pool.minSize ?? Math.min(steady, pool.maxSize ?? steady);
-    const maxSize = pool.maxSize ?? Math.max(steady + surge, minSize, 1);
+    const maxSize = pool.maxSize ?? Math.max(peak + surge, minSize, 1);
     sizes[pool.name] = { minSize, desiredSize: Math.max(minSize, Math.min(steady, maxSize)), maxSize };
     const servers = demands.filter((d) => d.pool === pool.name);
-    if (steady + surge > maxSize) {
-      const what = servers.map((d) => `${d.replicas} x ${d.gpusPerPod} GPU`).join(' + ');
-      problems.push(`node group '${pool.name}': its servers need ${steady} nodes (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) `
+    if (peak + surge > maxSize) {
+      const what = servers.map((d) => `${d.maxReplicas ?? d.replicas} x ${d.gpusPerPod} GPU`).join(' + ');
+      problems.push(`node group '${pool.name}': its servers need ${peak} nodes at peak (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) `
         + `plus ${surge} for a rolling update, more than 'maxSize' (${maxSize}) = ${maxSize * pool.gpusPerInstance} GPUs; `
-        + `raise maxSize to at least ${steady + surge} or lower the replicas of ${servers.map((d) => d.server).join(', ')}`);
+        + `raise maxSize to at least ${peak + surge} or lower the replicas of ${servers.map((d) => d.server).join(', ')}`);
     }
   }
   return { sizes, problems };

@@ -53,7 +53,7 @@ describe('InfraStack refuses fleets that cannot run', () => {
   test('a GPU demand beyond the group capacity', () => {
     const small = { ...DEFAULT_FLEET, nodeGroups: [{ ...DEFAULT_FLEET.nodeGroups[0], maxSize: 3 }] };
     expect(() => synthInfra(small)).toThrow(
-      "node group 'gpu-a10g': its servers need 4 nodes (2 x 1 GPU + 2 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 5 or lower the replicas of vision/classifier, vision/segmenter");
+      "node group 'gpu-a10g': its servers need 4 nodes at peak (2 x 1 GPU + 2 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 5 or lower the replicas of vision/classifier, vision/segmenter");
   });
 
   test('a server targeting a node group that does not exist', () => {

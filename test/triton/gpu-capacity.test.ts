@@ -24,6 +24,14 @@ describe('planGpuCapacity', () => {
     expect(planGpuCapacity([a10g], []).sizes['gpu-a10g']).toEqual({ minSize: 0, desiredSize: 0, maxSize: 1 });
   });
 
+  test('autoscaled servers: minimum at rest, maximum at peak', () => {
+    const plan = planGpuCapacity([a10g], [
+      { server: 'f/classifier', pool: 'gpu-a10g', replicas: 2, maxReplicas: 6, gpusPerPod: 1 },
+      { server: 'f/segmenter', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 1 },
+    ]);
+    expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 4, desiredSize: 4, maxSize: 9 });
+  });
+
   test('a given maxSize caps the derived minimum', () => {
     const plan = planGpuCapacity([{ ...a10g, maxSize: 3 }], [{ server: 's', pool: 'gpu-a10g', replicas: 4, gpusPerPod: 1 }]);
     expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 3, desiredSize: 3, maxSize: 3 });
@@ -37,7 +45,7 @@ describe('planGpuCapacity', () => {
 
   test.each([
     ['demand beyond maxSize', [{ ...a10g, maxSize: 4 }], [{ server: 'f/classifier', pool: 'gpu-a10g', replicas: 4, gpusPerPod: 1 }],
-      "node group 'gpu-a10g': its servers need 4 nodes (4 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (4) = 4 GPUs; raise maxSize to at least 5 or lower the replicas of f/classifier"],
+      "node group 'gpu-a10g': its servers need 4 nodes at peak (4 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (4) = 4 GPUs; raise maxSize to at least 5 or lower the replicas of f/classifier"],
     ['a node group that does not exist', [a10g], [{ server: 'f/classifier', pool: 'gpu-h100', replicas: 2, gpusPerPod: 1 }],
       "f/classifier: 'nodeGroup' ('gpu-h100') is not a node group of the fleet; use one of [\"gpu-a10g\"] or add it"],
     ['a pod larger than an instance', [a10g], [{ server: 'f/llm', pool: 'gpu-a10g', replicas: 2, gpusPerPod: 2 }],
