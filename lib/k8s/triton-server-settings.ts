@@ -13,6 +13,8 @@ export interface TritonServerSettings {
   readonly name: string;
   readonly namespace: string;
   readonly replicas: number;
+  /** `replicas` was given (not defaulted): an autoscaler refuses it, since it would no longer reach the output. */
+  readonly replicasGiven: boolean;
   readonly gpus: number;
   readonly modelControl: ModelControl;
   readonly loadModels: string[];
@@ -143,7 +145,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
   p.throwIfAny();
   return {
-    name, namespace: namespace!, replicas, gpus, loadModels, warnings, grpc, gpuMetrics,
+    name, namespace: namespace!, replicas, replicasGiven: props.replicas !== undefined, gpus, loadModels, warnings, grpc, gpuMetrics,
     modelControl: props.modelControl ?? ModelControl.none(),
     strictReadiness: props.strictReadiness ?? D.strictReadiness,
     exitOnError: props.exitOnError ?? D.exitOnError,
