@@ -73,6 +73,10 @@ export const promql = {
     `sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryTotalBytes, s)})`),
   /** GPU power, watts, summed. */
   gpuPowerWatts: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.gpuPowerUsage, s)})`,
+  /** GPU memory used, bytes, summed (the numerator of gpuMemoryRatio). */
+  gpuMemoryUsedBytes: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryUsedBytes, s)})`,
+  /** GPU memory installed, bytes, summed (the denominator of gpuMemoryRatio). */
+  gpuMemoryTotalBytes: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryTotalBytes, s)})`,
 } as const;
 
 export type PromqlQuery = keyof typeof promql;

@@ -1,0 +1,120 @@
+import { Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Problems } from '../../private/errors';
+import { buildTritonDashboard } from '../../triton/dashboard-model';
+import { GrafanaDashboard } from '../../triton/grafana-model';
+import { MANAGED_BY } from '../labels';
+import { TritonServer } from '../triton-server';
+
+export interface TritonDashboardProps {
+  /**
+   * Name of the ConfigMap, and the dashboard uid (so links to the dashboard survive re-provisioning).
+   * A DNS label of at most 40 characters, Grafana's uid limit.
+   * @default 'triton-inference'
+   */
+  readonly name?: string;
+  /**
+   * Dashboard title.
+   * @default 'Triton Inference Server'
+   */
+  readonly title?: string;
+  /**
+   * Grafana folder, written to the `grafana_folder` annotation. Grafana's sidecar reads it only when the chart sets
+   * `sidecar.dashboards.folderAnnotation: grafana_folder` and `sidecar.dashboards.provider.foldersFromFilesStructure: true`;
+   * otherwise the dashboard lands in the sidecar's default folder.
+   * @default 'Triton'
+   * @see https://github.com/grafana/helm-charts/tree/main/charts/grafana#sidecar-for-dashboards
+   */
+  readonly folder?: string;
+  /**
+   * Namespace of the ConfigMap: one that Grafana's sidecar searches (its own namespace unless `searchNamespace`
+   * says otherwise), e.g. 'monitoring'.
+   * @default - the namespace of the enclosing Chart
+   */
+  readonly namespace?: string;
+  /**
+   * Label the sidecar selects dashboard ConfigMaps by.
+   * @default { grafana_dashboard: '1' } - kube-prometheus-stack's sidecar label and value
+   */
+  readonly sidecarLabel?: Readonly<Record<string, string>>;
+  /**
+   * Servers the `server` variable selects when the dashboard opens.
+   * @default - every server Prometheus reports in the selected namespace ("All")
+   */
+  readonly servers?: readonly TritonServer[];
+}
+
+/** The defaults of TritonDashboardProps. */
+export const TRITON_DASHBOARD_DEFAULTS = {
+  name: 'triton-inference',
+  title: 'Triton Inference Server',
+  folder: 'Triton',
+  sidecarLabel: { grafana_dashboard: '1' },
+} as const;
+
+/** Annotation that Grafana's sidecar turns into the dashboard's folder (its `folderAnnotation` setting). */
+export const GRAFANA_FOLDER_ANNOTATION = 'grafana_folder';
+
+// A DNS label (it names the ConfigMap) that also fits Grafana's 40-character uid.
+const DASHBOARD_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const LABEL_NAME = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
+const LABEL_KEY = new RegExp(`^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?${LABEL_NAME}$`);
+const LABEL_VALUE = new RegExp(`^(${LABEL_NAME})?$`);
+
+/**
+ * The Triton Grafana dashboard as a ConfigMap that Grafana's dashboard sidecar (kube-prometheus-stack, the
+ * grafana chart) loads: request rate, failure ratio, request/queue/compute time per model version, pending
+ * requests, GPU utilization and memory per GPU, and replicas. Its queries come from the same PromQL builders as
+ * the alerts and autoscalers.
+ */
+export class TritonDashboard extends Construct {
+  /** The dashboard JSON model written to the ConfigMap. */
+  public readonly dashboard: GrafanaDashboard;
+  /** Escape hatch: the ConfigMap, data key `<name>.json`. */
+  public readonly configMap: kplus.ConfigMap;
+
+  public constructor(scope: Construct, id: string, props: TritonDashboardProps = {}) {
+    super(scope, id);
+    const D = TRITON_DASHBOARD_DEFAULTS;
+    const name = props.name ?? D.name;
+    const title = props.title ?? D.title;
+    const folder = props.folder ?? D.folder;
+    const namespace = props.namespace ?? Chart.of(this).namespace;
+    const sidecarLabel = props.sidecarLabel ?? D.sidecarLabel;
+
+    const p = new Problems(this.node.path);
+    p.check(DASHBOARD_NAME.test(name), 'name', name,
+      'is not a valid dashboard name (it names the ConfigMap and is the Grafana uid)',
+      'use at most 40 lowercase letters, digits and -, starting and ending with a letter or digit, e.g. \'triton-inference\'');
+    p.check(title.trim() !== '', 'title', title, 'must not be empty', `give the dashboard a title or leave it unset ('${D.title}')`);
+    p.check(folder.trim() !== '', 'folder', folder, 'must name a Grafana folder',
+      `give a folder name or leave it unset ('${D.folder}')`);
+    p.check(namespace !== undefined && NAMESPACE.test(namespace), 'namespace', namespace,
+      'must name the namespace Grafana\'s dashboard sidecar searches',
+      "set 'namespace' (e.g. 'monitoring') or the namespace of the enclosing Chart");
+    const labels = Object.entries(sidecarLabel);
+    p.check(labels.length > 0, 'sidecarLabel', sidecarLabel, 'must hold a label, or no sidecar ever loads the dashboard',
+      "give the label your sidecar selects by, e.g. { grafana_dashboard: '1' }");
+    for (const [key, value] of labels) {
+      p.check(LABEL_KEY.test(key) && LABEL_VALUE.test(value), `sidecarLabel.${key}`, value, 'is not a valid Kubernetes label',
+        'use an optional DNS prefix and a name of at most 63 letters, digits, -, _ and ., with a value of the same characters');
+    }
+    p.check(props.servers === undefined || props.servers.length > 0, 'servers', [],
+      'must list at least one TritonServer', 'leave it unset to select every server');
+    p.throwIfAny();
+
+    this.dashboard = buildTritonDashboard({ title, uid: name, servers: props.servers?.map((s) => s.settings.name) });
+    this.configMap = new kplus.ConfigMap(this, 'ConfigMap', {
+      metadata: {
+        name,
+        namespace,
+        labels: { ...MANAGED_BY, ...sidecarLabel },
+        annotations: { [GRAFANA_FOLDER_ANNOTATION]: folder },
+      },
+      // Two-space JSON with fields in a fixed order: the same input gives the same bytes, so GitOps diffs stay quiet.
+      data: { [`${name}.json`]: JSON.stringify(this.dashboard, null, 2) },
+    });
+  }
+}
