@@ -1,0 +1,193 @@
+import { Problems, show } from '../../private/errors';
+import { isWholeMilli, milliDecimal, milliQuantity, toMilli } from '../../private/quantities';
+import { promql, QueryScope, serverMatchers } from '../../triton/promql';
+import { TRITON_METRICS, TritonMetric } from '../../triton/triton-metrics';
+
+/**
+ * Range of rate() in every autoscaling query. Two minutes holds four samples at the default 30 s scrape interval
+ * of TritonScrape, so one missed scrape does not leave the autoscaler without a value (rate() needs two samples);
+ * a shorter window would react a little sooner but flap between "no data" and a value.
+ */
+export const AUTOSCALING_RATE_WINDOW = '2m';
+
+/** prometheus-adapter fills these in for each HPA request: the namespace and pods of the scale target. */
+export const ADAPTER_LABEL_MATCHERS = '<<.LabelMatchers>>';
+export const ADAPTER_GROUP_BY = '<<.GroupBy>>';
+
+/**
+ * How KEDA's HPA reads a trigger value. `AverageValue`: the value is a total over the server and the HPA divides
+ * it by the replica count (rates, queue lengths). `Value`: the value is already an average (a latency), and the
+ * HPA scales by value / target times the current replicas; as AverageValue it would be divided once more and
+ * scale down under load.
+ */
+export type KedaMetricType = 'Value' | 'AverageValue';
+
+/** One rule of prometheus-adapter's `rules:` list (custom metrics API), exposing one metric for pods. */
+export interface PrometheusAdapterRule {
+  /** Series the adapter discovers; only namespaced series of pods can be attributed to a pod. */
+  readonly seriesQuery: string;
+  /** Maps the `namespace` and `pod` labels to the Kubernetes resources the HPA asks about. */
+  readonly resources: { readonly overrides: Readonly<Record<string, { readonly resource: string }>> };
+  /** Renames the discovered series to the metric name the HPA asks for. */
+  readonly name: { readonly matches: string; readonly as: string };
+  /** PromQL with the adapter's `<<.LabelMatchers>>` and `<<.GroupBy>>` templates. */
+  readonly metricsQuery: string;
+}
+
+/** Options of `AutoscalingMetric.queueTimePerRequest`. */
+export interface QueueTimeMetricOptions {
+  /**
+   * Average time a request may wait in Triton's scheduler queue on a replica, in whole milliseconds (the metric
+   * APIs carry thousandths of a second, so finer targets would be rounded).
+   */
+  readonly targetMs: number;
+}
+
+/** Options of the per-replica metrics. */
+export interface PerReplicaMetricOptions {
+  /** Value per replica to hold, > 0 with at most three decimals (the metric APIs carry thousandths). */
+  readonly target: number;
+}
+
+/** Options of `AutoscalingMetric.fromCatalog`. */
+export interface CatalogMetricOptions {
+  /**
+   * Target in the unit of the metric the name selects: whole milliseconds per request for
+   * `nv_inference_queue_duration_us`, requests/s per replica for `nv_inference_request_success`, pending requests
+   * per replica for `nv_inference_pending_request_count`.
+   */
+  readonly target: number;
+}
+
+interface MetricDefinition {
+  readonly factory: string;
+  readonly adapterMetricName: string;
+  /** The catalog series the adapter discovers the metric by. */
+  readonly source: TritonMetric;
+  readonly query: (scope: QueryScope) => string;
+  readonly kedaMetricType: KedaMetricType;
+  /** Target prop of the factory. */
+  readonly targetProp: 'targetMs' | 'target';
+  /** Target units per unit of the query (1000: a target in ms for a query in seconds). */
+  readonly perQueryUnit: number;
+  readonly example: number;
+}
+
+const QUEUE_TIME: MetricDefinition = {
+  factory: 'queueTimePerRequest', adapterMetricName: 'triton_queue_seconds_per_request',
+  source: TRITON_METRICS.queueDurationUs, query: promql.avgQueueSeconds, kedaMetricType: 'Value',
+  targetProp: 'targetMs', perQueryUnit: 1000, example: 50,
+};
+const REQUEST_RATE: MetricDefinition = {
+  factory: 'requestsPerSecondPerReplica', adapterMetricName: 'triton_requests_per_second',
+  source: TRITON_METRICS.requestSuccess, query: promql.requestRate, kedaMetricType: 'AverageValue',
+  targetProp: 'target', perQueryUnit: 1, example: 20,
+};
+const PENDING: MetricDefinition = {
+  factory: 'pendingRequestsPerReplica', adapterMetricName: 'triton_pending_requests',
+  source: TRITON_METRICS.pendingRequestCount, query: promql.pendingRequests, kedaMetricType: 'AverageValue',
+  targetProp: 'target', perQueryUnit: 1, example: 4,
+};
+
+/** Catalog metrics `AutoscalingMetric.fromCatalog` accepts, and the metric each one selects. */
+const BY_CATALOG_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
+  [QUEUE_TIME, REQUEST_RATE, PENDING].map((d) => [d.source.name, d]));
+
+/** Names `AutoscalingMetric.fromCatalog` accepts, sorted. */
+export const AUTOSCALING_CATALOG_METRICS: readonly string[] = [...BY_CATALOG_NAME.keys()].sort();
+
+/**
+ * What a Triton server scales on: one object gives the prometheus-adapter rule, the HPA metric name and target,
+ * and the KEDA query and threshold, so the name the HPA asks for is always the name the adapter serves
+ * (triton#6247, data-on-eks#788). Every query comes from the typed PromQL builders over the metric catalog.
+ */
+export class AutoscalingMetric {
+  /**
+   * Average time a request waits in Triton's queue before it executes, per replica: the first sign that a
+   * server needs more GPUs, before latency and failures grow. Queue microseconds over successful requests.
+   */
+  public static queueTimePerRequest(options: QueueTimeMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(QUEUE_TIME, options.targetMs, `AutoscalingMetric.${QUEUE_TIME.factory}`);
+  }
+
+  /** Requests per second (successful and failed) per replica, for models with a known throughput per GPU. */
+  public static requestsPerSecondPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(REQUEST_RATE, options.target, `AutoscalingMetric.${REQUEST_RATE.factory}`);
+  }
+
+  /** Requests received and not yet executing, per replica (`nv_inference_pending_request_count`). */
+  public static pendingRequestsPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(PENDING, options.target, `AutoscalingMetric.${PENDING.factory}`);
+  }
+
+  /**
+   * The metric named by a catalog series, for fleet descriptions that name metrics as strings:
+   * `nv_inference_queue_duration_us` is queueTimePerRequest (target in milliseconds),
+   * `nv_inference_request_success` is requestsPerSecondPerReplica, `nv_inference_pending_request_count` is
+   * pendingRequestsPerReplica. Any other name is refused with the list of accepted ones.
+   */
+  public static fromCatalog(metricName: string, options: CatalogMetricOptions): AutoscalingMetric {
+    const origin = 'AutoscalingMetric.fromCatalog';
+    const definition = BY_CATALOG_NAME.get(metricName);
+    if (definition === undefined) {
+      const p = new Problems(origin);
+      const inCatalog = Object.values(TRITON_METRICS).some((m) => m.name === metricName);
+      p.check(false, 'metricName', metricName,
+        inCatalog ? 'is a Triton metric that triton-ops does not scale on' : 'is not a Triton metric of the catalog',
+        `use one of ${show(AUTOSCALING_CATALOG_METRICS)}`);
+      p.throwIfAny();
+    }
+    return new AutoscalingMetric(definition!, options.target, origin, 'target');
+  }
+
+  /** Name under which prometheus-adapter serves the metric and the HPA asks for it, e.g. `triton_queue_seconds_per_request`. */
+  public readonly adapterMetricName: string;
+  /** The catalog metric the adapter discovers series by, e.g. `nv_inference_queue_duration_us`. */
+  public readonly sourceMetric: string;
+  /** The prometheus-adapter rule that serves the metric per pod. */
+  public readonly adapterRule: PrometheusAdapterRule;
+  /** HPA `averageValue` per pod, as a Kubernetes quantity, e.g. `50m` for 50 ms. */
+  public readonly averageValue: string;
+  /** KEDA trigger `threshold`, as a plain decimal, e.g. `0.05` for 50 ms. */
+  public readonly threshold: string;
+  /** How KEDA's HPA reads the per-server value. */
+  public readonly kedaMetricType: KedaMetricType;
+  private readonly definition: MetricDefinition;
+
+  private constructor(definition: MetricDefinition, target: number, origin: string, prop: string = definition.targetProp) {
+    const p = new Problems(origin);
+    const inQueryUnit = target / definition.perQueryUnit;
+    const what = definition.perQueryUnit === 1000 ? 'must be a whole number of milliseconds >= 1' : 'must be > 0 with at most 3 decimals';
+    p.check(target > 0 && isWholeMilli(inQueryUnit), prop, target,
+      `${what} (the metric APIs carry thousandths, so a finer target would be rounded)`,
+      `use e.g. ${definition.example}`);
+    p.throwIfAny();
+
+    const milli = toMilli(inQueryUnit);
+    this.definition = definition;
+    this.adapterMetricName = definition.adapterMetricName;
+    this.sourceMetric = definition.source.name;
+    this.averageValue = milliQuantity(milli);
+    this.threshold = milliDecimal(milli);
+    this.kedaMetricType = definition.kedaMetricType;
+    this.adapterRule = {
+      seriesQuery: `${definition.source.name}{namespace!="",pod!=""}`,
+      resources: { overrides: { namespace: { resource: 'namespace' }, pod: { resource: 'pod' } } },
+      name: { matches: `^${definition.source.name}$`, as: definition.adapterMetricName },
+      metricsQuery: this.adapterQuery(),
+    };
+  }
+
+  /** PromQL of the adapter rule: one value per pod, for the pods the HPA asks about. */
+  public adapterQuery(): string {
+    return this.definition.query({ matchers: ADAPTER_LABEL_MATCHERS, by: ADAPTER_GROUP_BY, window: AUTOSCALING_RATE_WINDOW });
+  }
+
+  /**
+   * PromQL of a KEDA trigger: one value for the whole server (KEDA refuses a query that returns several series),
+   * a total or an average according to `kedaMetricType`.
+   */
+  public serverQuery(namespace: string, server: string): string {
+    return this.definition.query({ matchers: serverMatchers(namespace, server), window: AUTOSCALING_RATE_WINDOW });
+  }
+}

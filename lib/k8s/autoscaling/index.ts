@@ -1,0 +1,6 @@
+// Autoscaling of Triton servers on Triton's own metrics: re-exports only.
+export * from './autoscaling-metric';
+export * from './keda-scaled-object';
+export * from './prometheus-adapter-rules';
+export * from './triton-autoscaler';
+export * from './triton-autoscaler-props';

@@ -1,0 +1,198 @@
+import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Problems, show } from '../../private/errors';
+import { GpuPool, planGpuCapacity } from '../../triton/gpu-capacity';
+import { serverLabels } from '../labels';
+import { TritonServer } from '../triton-server';
+import { AutoscalingMetric } from './autoscaling-metric';
+import { KedaScaledObject } from './keda-scaled-object';
+import { PrometheusAdapterRules } from './prometheus-adapter-rules';
+import {
+  AutoscalingEngine, HPA_LIMITS, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
+} from './triton-autoscaler-props';
+
+/** Two HPAs on one Deployment fight over its replicas; each server gets at most one autoscaler. */
+const AUTOSCALED = new WeakMap<TritonServer, TritonAutoscaler>();
+
+const isWhole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isInteger(n) && n >= min && n <= max;
+
+/**
+ * Scales a TritonServer on a Triton metric, with an autoscaling/v2 HPA fed by prometheus-adapter (default) or a
+ * KEDA ScaledObject with a Prometheus trigger. The server's Deployment omits `replicas` from then on, so that a
+ * re-apply of the manifest never resets the replica count the autoscaler chose (CHECKLIST R07).
+ *
+ * Every behaviour prop reaches the output of both engines: KEDA copies
+ * `spec.advanced.horizontalPodAutoscalerConfig.behavior` into the HPA it creates.
+ */
+export class TritonAutoscaler extends Construct {
+  public readonly server: TritonServer;
+  public readonly metric: AutoscalingMetric;
+  public readonly engine: AutoscalingEngine;
+  public readonly minReplicas: number;
+  public readonly maxReplicas: number;
+  /** The HPA (engine `hpa`) or the ScaledObject (engine `keda`): escape hatch for JSON patches. */
+  public readonly apiObject: ApiObject;
+
+  public constructor(scope: Construct, id: string, props: TritonAutoscalerProps) {
+    super(scope, id);
+    const { server, metric } = props;
+    const s = server.settings;
+    this.server = server;
+    this.metric = metric;
+    this.engine = props.engine ?? D.engine;
+    this.minReplicas = props.minReplicas ?? D.minReplicas;
+    this.maxReplicas = props.maxReplicas;
+    const behavior = {
+      scaleUpStabilizationSeconds: props.scaleUpStabilizationSeconds ?? D.scaleUpStabilizationSeconds,
+      scaleUpPods: props.scaleUpPods ?? D.scaleUpPods,
+      scaleUpPeriodSeconds: props.scaleUpPeriodSeconds ?? D.scaleUpPeriodSeconds,
+      scaleDownStabilizationSeconds: props.scaleDownStabilizationSeconds ?? D.scaleDownStabilizationSeconds,
+      scaleDownPods: props.scaleDownPods ?? D.scaleDownPods,
+      scaleDownPeriodSeconds: props.scaleDownPeriodSeconds ?? D.scaleDownPeriodSeconds,
+    };
+
+    const p = new Problems(this.node.path);
+    this.checkReplicas(p);
+    for (const [prop, value] of Object.entries(behavior)) checkBehavior(p, prop, value);
+    this.checkEngine(p, props.prometheusAddress);
+    // Capacity is counted only for a valid replica range, so that one mistake is not reported twice.
+    if (props.gpuPool !== undefined && isWhole(this.maxReplicas, 1) && this.maxReplicas > this.minReplicas) {
+      this.checkCapacity(p, props.gpuPool);
+    }
+    p.throwIfAny();
+    AUTOSCALED.set(server, this);
+
+    // cdk8s-plus' own API for "an autoscaler owns the replica count": the Deployment is rendered without
+    // `spec.replicas`, with no JSON patch that could fail if the field were already gone.
+    server.deployment.markHasAutoscaler();
+    const metadata = { name: s.name, namespace: s.namespace, labels: serverLabels(s.name) };
+    const scaleTargetRef = { apiVersion: server.deployment.apiVersion, kind: server.deployment.kind, name: server.deployment.name };
+    const hpaBehavior: kplus.k8s.HorizontalPodAutoscalerBehaviorV2 = {
+      scaleUp: {
+        stabilizationWindowSeconds: behavior.scaleUpStabilizationSeconds,
+        policies: [{ type: 'Pods', value: behavior.scaleUpPods, periodSeconds: behavior.scaleUpPeriodSeconds }],
+      },
+      scaleDown: {
+        stabilizationWindowSeconds: behavior.scaleDownStabilizationSeconds,
+        policies: [{ type: 'Pods', value: behavior.scaleDownPods, periodSeconds: behavior.scaleDownPeriodSeconds }],
+      },
+    };
+
+    if (this.engine === 'hpa') {
+      this.apiObject = new kplus.k8s.KubeHorizontalPodAutoscalerV2(this, 'HorizontalPodAutoscaler', {
+        metadata,
+        spec: {
+          scaleTargetRef,
+          minReplicas: this.minReplicas,
+          maxReplicas: this.maxReplicas,
+          metrics: [{
+            type: 'Pods',
+            pods: {
+              metric: { name: metric.adapterMetricName },
+              target: { type: 'AverageValue', averageValue: kplus.k8s.Quantity.fromString(metric.averageValue) },
+            },
+          }],
+          behavior: hpaBehavior,
+        },
+      });
+      PrometheusAdapterRules.of(this).addRule(metric.adapterRule, this.node.path);
+    } else {
+      this.apiObject = new KedaScaledObject(this, 'ScaledObject', {
+        metadata,
+        spec: {
+          scaleTargetRef,
+          minReplicaCount: this.minReplicas,
+          maxReplicaCount: this.maxReplicas,
+          triggers: [{
+            type: 'prometheus',
+            metricType: metric.kedaMetricType,
+            metadata: {
+              serverAddress: props.prometheusAddress ?? D.prometheusAddress,
+              query: metric.serverQuery(s.namespace, s.name),
+              threshold: metric.threshold,
+              // KEDA's default (true) reads an empty result as 0: lost series would scale the server down to min.
+              ignoreNullValues: 'false',
+            },
+          }],
+          advanced: { horizontalPodAutoscalerConfig: { behavior: hpaBehavior } },
+        },
+      });
+    }
+  }
+
+  private checkReplicas(p: Problems) {
+    const { minReplicas: min, maxReplicas: max, server } = this;
+    const s = server.settings;
+    p.check(isWhole(min, 2), 'minReplicas', min, 'must be a whole number >= 2, so that one pod serves while another is drained or restarted',
+      'use 2 or more');
+    p.check(isWhole(max, 1) && max > min, 'maxReplicas', max, `must be a whole number greater than minReplicas (${min})`,
+      `raise it to at least ${Math.max(min + 1, 3)} or lower minReplicas`);
+    p.check(!s.replicasGiven, 'server.replicas', s.replicas, 'is dropped from the Deployment once the server is autoscaled',
+      'remove replicas from the server and set minReplicas instead');
+    // The server's PDB uses maxUnavailable (>= 1), so a drain can always evict one pod; it must not evict them all.
+    p.check(!isWhole(min, 2) || min > s.pdbMaxUnavailable, 'minReplicas', min,
+      `must exceed the server's pdbMaxUnavailable (${s.pdbMaxUnavailable}), or a node drain may evict every pod at once`,
+      `raise it to ${s.pdbMaxUnavailable + 1} or lower pdbMaxUnavailable`);
+    const other = AUTOSCALED.get(server);
+    p.check(other === undefined, 'server', s.name, `already has an autoscaler (${other?.node.path}); two would fight over its replicas`,
+      'give each server one TritonAutoscaler');
+  }
+
+  private checkEngine(p: Problems, address: string | undefined) {
+    p.check(this.engine === 'hpa' || this.engine === 'keda', 'engine', this.engine, 'is not an autoscaling engine', "use 'hpa' or 'keda'");
+    if (address === undefined) return;
+    p.check(this.engine === 'keda', 'prometheusAddress', address,
+      `is only read by KEDA, but engine is ${show(this.engine)} (the HPA reads prometheus-adapter, which has its own Prometheus URL)`,
+      "remove it, or set engine: 'keda'");
+    let url: URL | undefined;
+    try { url = new URL(address); } catch { url = undefined; }
+    p.check(url !== undefined && ['http:', 'https:'].includes(url.protocol) && !address.endsWith('/') && url.search === '',
+      'prometheusAddress', address, 'is not a base http(s) URL (KEDA appends /api/v1/query to it)',
+      `give e.g. ${show(D.prometheusAddress)}`);
+  }
+
+  /** maxReplicas pods (plus the rolling-update surge) must fit the pool's maxSize, counted by planGpuCapacity. */
+  private checkCapacity(p: Problems, pool: GpuPool) {
+    const { minReplicas: min, maxReplicas: max, server } = this;
+    const s = server.settings;
+    if (s.gpus === 0) {
+      p.check(false, 'gpuPool', pool.name, 'is given for a CPU server (gpus: 0)', 'remove gpuPool or give the server GPUs');
+      return;
+    }
+    if (s.nodeGroup !== undefined && s.nodeGroup !== pool.name) {
+      p.check(false, 'gpuPool', pool.name, `is not the node group the server runs on (${show(s.nodeGroup)})`,
+        `pass the GpuPool of node group ${show(s.nodeGroup)}`);
+      return;
+    }
+    const demand = (maxReplicas: number) => ({ server: server.node.path, pool: pool.name, replicas: min, maxReplicas, gpusPerPod: s.gpus });
+    const plan = planGpuCapacity([pool], [demand(max)]);
+    if (plan.problems.length === 0) return;
+    if (s.gpus > pool.gpusPerInstance) {
+      plan.problems.forEach((x) => p.add(x));
+      return;
+    }
+    // The nodes the pool would need, and the largest maxReplicas it holds: both from the planner's own arithmetic.
+    const needed = planGpuCapacity([{ ...pool, minSize: undefined, maxSize: undefined }], [demand(max)]).sizes[pool.name].maxSize;
+    let fits = max - 1;
+    while (fits > 0 && planGpuCapacity([pool], [demand(fits)]).problems.length > 0) fits--;
+    const lower = fits > min ? `lower maxReplicas to ${fits} or ` : '';
+    p.check(false, 'maxReplicas', max,
+      `x ${s.gpus} GPU per pod needs ${needed} nodes of node group '${pool.name}' (${pool.gpusPerInstance}-GPU ${pool.instanceType}, `
+      + `rolling-update surge included), more than its maxSize (${pool.maxSize})`,
+      `${lower}raise the node group's maxSize to ${needed}`);
+  }
+}
+
+/** Kubernetes' own limits on behavior fields, so a bad value fails at synth, not at `kubectl apply`. */
+function checkBehavior(p: Problems, prop: string, value: number) {
+  if (prop.endsWith('StabilizationSeconds')) {
+    p.check(isWhole(value, 0, HPA_LIMITS.maxStabilizationSeconds), prop, value,
+      `must be a whole number from 0 to ${HPA_LIMITS.maxStabilizationSeconds}`, `use e.g. ${D[prop as keyof typeof D]}`);
+  } else if (prop.endsWith('PeriodSeconds')) {
+    p.check(isWhole(value, 1, HPA_LIMITS.maxPolicyPeriodSeconds), prop, value,
+      `must be a whole number from 1 to ${HPA_LIMITS.maxPolicyPeriodSeconds}`, `use e.g. ${D[prop as keyof typeof D]}`);
+  } else {
+    p.check(isWhole(value, 1), prop, value, 'must be a whole number >= 1', `use e.g. ${D[prop as keyof typeof D]}`);
+  }
+}
