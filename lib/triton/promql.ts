@@ -24,6 +24,8 @@ export interface QueryScope {
 /** Smallest denominator: an idle model (0 requests/s) yields 0 for any ratio instead of NaN. */
 export const RATE_FLOOR = 1e-9;
 export const DEFAULT_WINDOW = '5m';
+/** Series Prometheus writes for every scrape target (not a Triton metric, so not in the catalog). */
+const SCRAPE_UP = 'up';
 
 /** `namespace="inference",triton_server="classifier"`, keys sorted, values escaped. */
 export function labelMatchers(labels: Readonly<Record<string, string>>): string {
@@ -66,6 +68,22 @@ export const promql = {
   avgComputeSeconds: (s: QueryScope) => perRequestSeconds(TRITON_METRICS.computeInferDurationUs, s),
   /** Requests waiting, summed. */
   pendingRequests: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.pendingRequestCount, s)})`,
+  /**
+   * Growth of the pending requests, requests per second per second: the least-squares slope (deriv) of each series
+   * over the window, then summed. Per series before the sum, so a pod that starts or stops is not a jump in the queue.
+   */
+  pendingRequestsSlope: (s: QueryScope) =>
+    `sum${by(s)} (deriv(${selector(TRITON_METRICS.pendingRequestCount, s)}[${s.window ?? DEFAULT_WINDOW}]))`,
+  /**
+   * Prometheus' own scrape health, one series per scrape target: 1 when the last scrape succeeded, 0 when it failed.
+   * Not aggregated (a scope has only matchers here), so an alert names the target that is down.
+   */
+  targetUp: (s: Pick<QueryScope, 'matchers'>) => `${SCRAPE_UP}{${s.matchers}}`,
+  /**
+   * 1 when no target matches at all (never discovered, or every pod gone), labelled with the equality matchers;
+   * nothing otherwise. `targetUp == 0` alone would miss a server that has no target left.
+   */
+  targetAbsent: (s: Pick<QueryScope, 'matchers'>) => `absent(${SCRAPE_UP}{${s.matchers}})`,
   /** Average GPU utilization, 0 to 1. */
   gpuUtilization: (s: QueryScope) => `avg${by(s)} (${selector(TRITON_METRICS.gpuUtilization, s)})`,
   /** GPU memory used / total, 0 to 1. */

@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiObject, Yaml } from 'cdk8s';
+import { Construct } from 'constructs';
+import { TritonOpsError } from '../../private/errors';
+import { buildPromtoolTests } from '../../triton/alert-rule-tests';
+import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
+import { AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
+import { serverLabels } from '../labels';
+import { TritonServer } from '../triton-server';
+import { MONITORING_API_VERSION } from './prometheus-monitor';
+import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
+
+/** Where the `runbook_url` annotations point by default: one section per alert, named after it. */
+export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md';
+
+/** Defaults of TritonAlertsProps, one named constant each (asserted by the tests). */
+export const TRITON_ALERTS_DEFAULTS = {
+  runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL,
+  prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
+} as const;
+
+export interface TritonAlertsProps {
+  /** The server to watch; the rule goes to its namespace and is named after it. */
+  readonly server: TritonServer;
+  /** When each alert fires. @default - ALERT_DEFAULTS for every field */
+  readonly thresholds?: AlertThresholds;
+  /**
+   * Page of the runbooks; each alert's `runbook_url` is this plus `#` and its name in lowercase.
+   * @default DEFAULT_RUNBOOK_BASE_URL (this repository's docs/runbooks.md)
+   */
+  readonly runbookBaseUrl?: string;
+  /**
+   * Labels the Prometheus instance selects rules by (its `ruleSelector`). Give `{}` for a Prometheus that selects
+   * every PrometheusRule. Its `ruleNamespaceSelector` must also include the server's namespace.
+   * @default KUBE_PROMETHEUS_STACK_LABELS (`{ release: 'kube-prometheus-stack' }`)
+   */
+  readonly prometheusLabels?: Record<string, string>;
+}
+
+/** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
+export interface PrometheusRuleSpec {
+  readonly groups: RuleGroup[];
+}
+
+/**
+ * A prometheus-operator PrometheusRule with the recording rules and alerts of one TritonServer
+ * (see buildAlertRules): failure ratio and target down (critical), GPU saturation, queue time and growing
+ * pending requests (warning), underused GPUs (info). GPU alerts are left out for a server without GPU metrics
+ * (`gpus: 0` or `gpuMetrics: false`), whose GPU series never exist.
+ * `writePromtoolFiles` writes the same rules with their promtool unit tests, for CI.
+ */
+export class TritonAlerts extends Construct {
+  /** Finds every TritonAlerts under `scope`, in construct-tree order. */
+  public static all(scope: Construct): TritonAlerts[] {
+    return scope.node.findAll().filter((c): c is TritonAlerts => c instanceof TritonAlerts);
+  }
+
+  /** The rule groups, as written into the PrometheusRule and the promtool rule file. */
+  public readonly groups: RuleGroup[];
+  /** Every threshold with its default applied. */
+  public readonly thresholds: ResolvedAlertThresholds;
+  /** The server as the rules see it. */
+  public readonly alertedServer: AlertedServer;
+  /** Escape hatch: the PrometheusRule object. */
+  public readonly apiObject: ApiObject;
+
+  public constructor(scope: Construct, id: string, props: TritonAlertsProps) {
+    super(scope, id);
+    const { name, namespace, gpus, gpuMetrics } = props.server.settings;
+    // Without GPU metrics the GPU series never exist: a GPU alert could never fire (nor a test of it pass).
+    this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0 };
+    const runbookBaseUrl = props.runbookBaseUrl ?? TRITON_ALERTS_DEFAULTS.runbookBaseUrl;
+    const prometheusLabels = props.prometheusLabels ?? TRITON_ALERTS_DEFAULTS.prometheusLabels;
+    this.groups = buildAlertRules(this.alertedServer, props.thresholds ?? {}, { runbookBaseUrl, path: this.node.path });
+    this.thresholds = resolveAlertThresholds(this.node.path, props.thresholds);
+
+    const spec: PrometheusRuleSpec = { groups: this.groups };
+    this.apiObject = new ApiObject(this, 'Resource', {
+      apiVersion: MONITORING_API_VERSION,
+      kind: 'PrometheusRule',
+      metadata: { name: `${name}-triton`, namespace, labels: { ...serverLabels(name), ...prometheusLabels } },
+      spec,
+    });
+    // Two rules for one server would be two PrometheusRules of the same name: the second apply replaces the first.
+    this.node.addValidation({ validate: () => TritonAlerts.all(this.node.root)
+      .filter((a) => a !== this && a.alertedServer.namespace === namespace && a.alertedServer.name === name)
+      .map((a) => `${this.node.path}: 'server' ('${namespace}/${name}') already has alerts (${a.node.path}); keep one TritonAlerts per server`) });
+  }
+
+  /** `<namespace>-<server>`: the base name of this rule's promtool files. */
+  public get fileBaseName(): string {
+    return `${this.alertedServer.namespace}-${this.alertedServer.name}`;
+  }
+}
+
+/**
+ * Writes, for every TritonAlerts under `scope`, `<dir>/<namespace>-<server>.rules.yaml` (the rule groups as a plain
+ * Prometheus rule file) and `<dir>/<namespace>-<server>.test.yaml` (its promtool unit tests, reading the rule file
+ * by relative name), for `promtool check rules` and `promtool test rules` (.ci/check-prometheus-rules.sh).
+ * Returns the paths written, sorted. The YAML is deterministic: same input, same bytes.
+ */
+export function writePromtoolFiles(scope: Construct, dir: string): string[] {
+  const all = TritonAlerts.all(scope);
+  const seen = new Map<string, string>();
+  for (const a of all) {
+    const other = seen.get(a.fileBaseName);
+    if (other !== undefined) {
+      throw new TritonOpsError(`${a.node.path}: writes the promtool files '${a.fileBaseName}.*', as ${other} does; `
+        + 'keep one TritonAlerts per server');
+    }
+    seen.set(a.fileBaseName, a.node.path);
+  }
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const a of all) {
+    const rules = `${a.fileBaseName}.rules.yaml`;
+    const tests = buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds);
+    for (const [file, doc] of [[rules, { groups: a.groups }], [`${a.fileBaseName}.test.yaml`, tests]] as const) {
+      const path = join(dir, file);
+      writeFileSync(path, Yaml.stringify(doc));
+      written.push(path);
+    }
+  }
+  return written.sort();
+}

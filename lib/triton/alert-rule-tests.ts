@@ -1,0 +1,281 @@
+/**
+ * `promtool test rules` documents for the rules of alert-rules.ts (CHECKLIST P01): for every alert, synthetic series
+ * that breach it (the alert fires with the exact labels and annotations expected, and not before its `for`) and
+ * healthy series (it stays silent). A neighbour server with the same breach proves that the rules select only
+ * their own server. Pure TypeScript; TritonAlerts writes the documents next to the rule files.
+ * @see https://prometheus.io/docs/prometheus/latest/configuration/unit_testing_rules/
+ */
+import { TritonOpsError } from '../private/errors';
+import {
+  AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TRITON_ALERT_NAMES, TRITON_RECORDS,
+} from './alert-rules';
+import { AlertThresholds, minutesToPromDuration, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
+import { expandAnnotation } from './alert-template';
+import { labelMatchers } from './promql';
+import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
+
+export interface PromtoolSeries { readonly series: string; readonly values: string }
+export interface PromtoolExpectedAlert {
+  readonly exp_labels: Record<string, string>;
+  readonly exp_annotations: Record<string, string>;
+}
+export interface PromtoolAlertTest {
+  readonly eval_time: string;
+  readonly alertname: string;
+  readonly exp_alerts: PromtoolExpectedAlert[];
+}
+export interface PromtoolExprTest {
+  readonly expr: string;
+  readonly eval_time: string;
+  readonly exp_samples: { readonly labels: string; readonly value: number }[];
+}
+export interface PromtoolTestGroup {
+  readonly name: string;
+  readonly interval: string;
+  readonly input_series: PromtoolSeries[];
+  readonly alert_rule_test?: PromtoolAlertTest[];
+  readonly promql_expr_test?: PromtoolExprTest[];
+}
+/** A `promtool test rules` file. */
+export interface PromtoolTestFile {
+  readonly rule_files: string[];
+  readonly evaluation_interval: string;
+  readonly tests: PromtoolTestGroup[];
+}
+
+/** Samples are one minute apart: the expanding notation `0+60x20` then reads "+60 per minute". */
+const STEP = '1m';
+const MODEL = { model: 'model-a', version: '1' };
+/** Round values a reader can check by eye, and that Prometheus' %.4g formatting renders exactly. */
+const RATIOS = [0.01, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1];
+/** Queue times (s) away from the 1000x boundaries of humanizeDuration's prefixes, where float noise flips the unit. */
+const QUEUE_SECONDS = [0.002, 0.005, 0.02, 0.05, 0.2, 0.5, 2, 5, 20, 50];
+const ratioAbove = (t: number) => RATIOS.find((r) => r > t) ?? 1;
+const ratioBelow = (t: number) => [...RATIOS].reverse().find((r) => r < t) ?? t / 2;
+/** Drops float noise (0.1 * 600 = 60.00000000000001) from the numbers written into the series. */
+const num = (x: number) => Number(x.toPrecision(12));
+
+interface Context {
+  readonly server: AlertedServer;
+  readonly t: ResolvedAlertThresholds;
+  readonly rule: AlertingRule;
+}
+type Labels = Record<string, string>;
+
+/**
+ * The promtool unit tests of `groups` (built by buildAlertRules for `server` with `thresholds`), reading the rules
+ * from `ruleFile` (relative to the test file). Throws if an alert or recorded series has no scenario here, so that a
+ * new rule cannot ship untested.
+ */
+export function buildPromtoolTests(ruleFile: string, groups: readonly RuleGroup[], server: AlertedServer,
+  thresholds: AlertThresholds = {}): PromtoolTestFile {
+  const t = resolveAlertThresholds(`${server.namespace}/${server.name}`, thresholds);
+  const rules = groups.flatMap((g) => g.rules);
+  const tests: PromtoolTestGroup[] = [];
+  const records = rules.filter((r): r is RecordingRule => !isAlertingRule(r)).map((r) => r.record);
+  if (records.length > 0) tests.push(recordingTest(server, records));
+  for (const rule of rules.filter(isAlertingRule)) {
+    const scenario = SCENARIOS[rule.alert];
+    if (scenario === undefined) {
+      throw new TritonOpsError(`promtool tests: alert '${rule.alert}' has no test scenario; add one to SCENARIOS in alert-rule-tests.ts`);
+    }
+    tests.push(...scenario({ server, t, rule }));
+  }
+  return { rule_files: [ruleFile], evaluation_interval: STEP, tests };
+}
+
+// ---- series ----------------------------------------------------------------------------------------------------
+
+/** Target labels a ServiceMonitor scrape gives every sample of the server (SERVER_LABEL from its relabeling). */
+function targetLabels(server: AlertedServer, name = server.name): Labels {
+  return { namespace: server.namespace, [SERVER_LABEL]: name, job: name, instance: '10.0.0.1:8002', pod: `${name}-0` };
+}
+const series = (metric: string, labels: Labels, values: string): PromtoolSeries =>
+  ({ series: `${metric}{${labelMatchers(labels)}}`, values });
+/** A counter growing by `perSecond`, over `minutes` one-minute samples. */
+const counter = (perSecond: number, minutes: number) => `0+${num(perSecond * 60)}x${minutes}`;
+const gauge = (value: number, minutes: number) => `${num(value)}+0x${minutes}`;
+
+/** The same series for a neighbour server (same namespace, same breach): no alert of ours may fire for it. */
+function withNeighbour(server: AlertedServer, build: (labels: Labels) => PromtoolSeries[]): PromtoolSeries[] {
+  return [...build(targetLabels(server)), ...build(targetLabels(server, `${server.name}-neighbour`))];
+}
+
+function requests(labels: Labels, perSecond: number, failureRatio: number, minutes: number): PromtoolSeries[] {
+  const m = { ...labels, ...MODEL };
+  return [
+    series(TRITON_METRICS.requestSuccess.name, m, counter(perSecond * (1 - failureRatio), minutes)),
+    series(TRITON_METRICS.requestFailure.name, { ...m, reason: 'BACKEND' }, counter(perSecond * failureRatio, minutes)),
+  ];
+}
+
+function gpus(server: AlertedServer, labels: Labels, utilization: number, minutes: number): PromtoolSeries[] {
+  // One series per GPU of the pod (a few suffice): the alert averages them.
+  return Array.from({ length: Math.min(server.gpus, 4) }, (_, i) =>
+    series(TRITON_METRICS.gpuUtilization.name, { ...labels, gpu_uuid: `GPU-${i}` }, gauge(utilization, minutes)));
+}
+
+// ---- expectations ------------------------------------------------------------------------------------------------
+
+/** Evaluation times: the alert must be silent halfway through its `for`, and firing well after it. */
+function timing(forMinutes: number) {
+  const fire = Math.ceil(forMinutes) + 10;
+  return {
+    half: minutesToPromDuration(Math.floor(forMinutes / 2)),
+    fire: minutesToPromDuration(fire),
+    fireMinutes: fire,
+    samples: fire + 5,
+  };
+}
+
+function expected(rule: AlertingRule, labels: Labels, value: number): PromtoolExpectedAlert {
+  const exp_labels = { ...labels, severity: rule.labels.severity };
+  // $labels in an annotation are the series' labels; the rule's own labels (severity) are not among them.
+  const exp_annotations = Object.fromEntries(Object.entries(rule.annotations).sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, text]) => [k, expandAnnotation(text, labels, value)]));
+  return { exp_labels, exp_annotations };
+}
+
+function fires(c: Context, name: string, input: PromtoolSeries[], forMinutes: number, labels: Labels,
+  value: number): PromtoolTestGroup {
+  const time = timing(forMinutes);
+  return {
+    name: `${c.rule.alert} fires: ${name}`, interval: STEP, input_series: input,
+    alert_rule_test: [
+      { eval_time: time.half, alertname: c.rule.alert, exp_alerts: [] },
+      { eval_time: time.fire, alertname: c.rule.alert, exp_alerts: [expected(c.rule, labels, value)] },
+    ],
+  };
+}
+
+function silent(c: Context, name: string, input: PromtoolSeries[], forMinutes: number): PromtoolTestGroup {
+  return {
+    name: `${c.rule.alert} stays silent: ${name}`, interval: STEP, input_series: input,
+    alert_rule_test: [{ eval_time: timing(forMinutes).fire, alertname: c.rule.alert, exp_alerts: [] }],
+  };
+}
+
+const modelAlertLabels = (server: AlertedServer): Labels => ({ namespace: server.namespace, [SERVER_LABEL]: server.name, ...MODEL });
+const serverAlertLabels = (server: AlertedServer): Labels => ({ namespace: server.namespace, [SERVER_LABEL]: server.name });
+
+// ---- one scenario per alert -----------------------------------------------------------------------------------------
+
+const SCENARIOS: Record<string, (c: Context) => PromtoolTestGroup[]> = {
+  [TRITON_ALERT_NAMES.highFailureRatio]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.failureForMinutes).samples;
+    const busy = Math.max(10, 2 * t.minRequestRate);
+    const ratio = ratioAbove(t.failureRatio);
+    return [
+      fires(c, `${ratio * 100}% of ${busy} requests/s fail`,
+        withNeighbour(server, (l) => requests(l, busy, ratio, n)), t.failureForMinutes, modelAlertLabels(server), ratio),
+      silent(c, `${num(t.failureRatio * 50)}% of ${busy} requests/s fail`,
+        requests(targetLabels(server), busy, t.failureRatio / 2, n), t.failureForMinutes),
+      silent(c, `every request fails, at ${num(t.minRequestRate / 2)} requests/s (a quiet model)`,
+        requests(targetLabels(server), t.minRequestRate / 2, 1, n), t.failureForMinutes),
+    ];
+  },
+  [TRITON_ALERT_NAMES.targetDown]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.targetDownForMinutes).samples;
+    const up = (l: Labels, v: number) => [series('up', l, gauge(v, n))];
+    const { pod, job, instance, ...absentLabels } = targetLabels(server);
+    return [
+      fires(c, 'the scrape target is down', withNeighbour(server, (l) => up(l, 0)), t.targetDownForMinutes,
+        { ...absentLabels, pod, job, instance }, 0),
+      fires(c, 'the server has no scrape target', up(targetLabels(server, `${server.name}-neighbour`), 1),
+        t.targetDownForMinutes, absentLabels, 1),
+      silent(c, 'the scrape target is up', up(targetLabels(server), 1), t.targetDownForMinutes),
+    ];
+  },
+  [TRITON_ALERT_NAMES.gpuSaturated]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.gpuSaturationForMinutes).samples;
+    const busy = ratioAbove(t.gpuSaturation);
+    const fine = ratioBelow(t.gpuSaturation);
+    return [
+      fires(c, `GPUs at ${busy * 100}%`, withNeighbour(server, (l) => gpus(server, l, busy, n)), t.gpuSaturationForMinutes,
+        serverAlertLabels(server), busy),
+      silent(c, `GPUs at ${num(fine * 100)}%`, gpus(server, targetLabels(server), fine, n), t.gpuSaturationForMinutes),
+    ];
+  },
+  [TRITON_ALERT_NAMES.highQueueTime]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.queueTimeForMinutes).samples;
+    const threshold = t.queueTimeMs / 1000;
+    const slow = QUEUE_SECONDS.find((q) => q > threshold) ?? Math.floor(threshold) + 1.5;
+    const queued = (l: Labels, seconds: number) => {
+      const m = { ...l, ...MODEL };
+      return [series(TRITON_METRICS.requestSuccess.name, m, counter(10, n)),
+        series(TRITON_METRICS.queueDurationUs.name, m, counter(10 * seconds * 1e6, n))];
+    };
+    return [
+      fires(c, `requests queue ${slow}s on average`, withNeighbour(server, (l) => queued(l, slow)), t.queueTimeForMinutes,
+        modelAlertLabels(server), slow),
+      silent(c, `requests queue ${num(threshold / 2)}s on average`, queued(targetLabels(server), threshold / 2),
+        t.queueTimeForMinutes),
+    ];
+  },
+  [TRITON_ALERT_NAMES.pendingRequestsGrowing]: (c) => {
+    const { server, t } = c;
+    const time = timing(t.pendingGrowthForMinutes);
+    const start = Math.floor(t.minPendingRequests) + 1;
+    const pending = (l: Labels, values: string) => [series(TRITON_METRICS.pendingRequestCount.name, { ...l, ...MODEL }, values)];
+    return [
+      fires(c, `pending requests grow by 1 a minute from ${start}`,
+        withNeighbour(server, (l) => pending(l, `${start}+1x${time.samples}`)), t.pendingGrowthForMinutes,
+        modelAlertLabels(server), start + time.fireMinutes),
+      silent(c, `a steady backlog of ${start + 20} pending requests`, pending(targetLabels(server), gauge(start + 20, time.samples)),
+        t.pendingGrowthForMinutes),
+    ];
+  },
+  [TRITON_ALERT_NAMES.gpuUnderused]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.underuseForMinutes).samples;
+    const idle = ratioBelow(t.underuseRatio);
+    const busy = ratioAbove(t.underuseRatio);
+    return [
+      fires(c, `GPUs at ${num(idle * 100)}%`, withNeighbour(server, (l) => gpus(server, l, idle, n)), t.underuseForMinutes,
+        serverAlertLabels(server), idle),
+      silent(c, `GPUs at ${busy * 100}%`, gpus(server, targetLabels(server), busy, n), t.underuseForMinutes),
+    ];
+  },
+};
+
+// ---- recorded series --------------------------------------------------------------------------------------------
+
+/**
+ * 9 successful and 1 failed request/s, queued 20 ms, computed 50 ms and served in 100 ms on average: round rates
+ * whose quotients are exact in floating point, so the recorded values compare equal.
+ */
+const RECORDED_VALUES: Record<string, number> = {
+  [TRITON_RECORDS.requestRate]: 10,
+  [TRITON_RECORDS.failureRatio]: 0.1,
+  [TRITON_RECORDS.avgQueueSeconds]: 0.02,
+  [TRITON_RECORDS.avgComputeSeconds]: 0.05,
+  [TRITON_RECORDS.avgRequestSeconds]: 0.1,
+};
+
+function recordingTest(server: AlertedServer, records: string[]): PromtoolTestGroup {
+  const n = 15;
+  const input = withNeighbour(server, (l) => {
+    const m = { ...l, ...MODEL };
+    return [
+      ...requests(l, 10, 0.1, n),
+      series(TRITON_METRICS.queueDurationUs.name, m, counter(9 * 0.02e6, n)),
+      series(TRITON_METRICS.computeInferDurationUs.name, m, counter(9 * 0.05e6, n)),
+      series(TRITON_METRICS.requestDurationUs.name, m, counter(9 * 0.1e6, n)),
+    ];
+  });
+  const labels = labelMatchers(modelAlertLabels(server));
+  return {
+    name: 'recording rules: per-model rates and averages of this server only', interval: STEP, input_series: input,
+    promql_expr_test: records.map((record) => {
+      const value = RECORDED_VALUES[record];
+      if (value === undefined) {
+        throw new TritonOpsError(`promtool tests: recorded series '${record}' has no expected value; add it to RECORDED_VALUES in alert-rule-tests.ts`);
+      }
+      return { expr: record, eval_time: '10m', exp_samples: [{ labels: `${record}{${labels}}`, value }] };
+    }),
+  };
+}

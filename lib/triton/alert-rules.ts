@@ -1,0 +1,183 @@
+/**
+ * Prometheus recording and alerting rules for one Triton server, pure TypeScript (no cdk8s): the PrometheusRule
+ * construct, the promtool rule files and their unit tests are all built from the groups returned here.
+ * Every expression comes from the PromQL builders (promql.ts), so an alert reads the same series as the dashboard
+ * and the autoscaler.
+ */
+import { Problems } from '../private/errors';
+import { AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
+import { DEFAULT_WINDOW, promql, QueryScope, serverMatchers } from './promql';
+import { SERVER_LABEL } from './triton-metrics';
+
+export type AlertSeverity = 'critical' | 'warning' | 'info';
+
+/** A rule that stores the result of `expr` as a new series named `record`. */
+export interface RecordingRule {
+  readonly record: string;
+  readonly expr: string;
+}
+
+/** The annotations every triton-ops alert carries (CHECKLIST P01). */
+export interface AlertAnnotations {
+  readonly summary: string;
+  /** Go template text: `{{ $labels.model }}`, `{{ $value | humanizePercentage }}`. */
+  readonly description: string;
+  readonly runbook_url: string;
+}
+
+/** A rule that fires `alert` while `expr` returns a series, once it has for `for`. */
+export interface AlertingRule {
+  readonly alert: string;
+  readonly expr: string;
+  /** Prometheus duration, e.g. `5m`. */
+  readonly for: string;
+  readonly labels: { readonly severity: AlertSeverity };
+  readonly annotations: AlertAnnotations;
+}
+
+export type Rule = RecordingRule | AlertingRule;
+
+/** A Prometheus rule group, evaluated together at the group's interval. */
+export interface RuleGroup {
+  readonly name: string;
+  /** Prometheus duration. @default - Prometheus' global `evaluation_interval` */
+  readonly interval?: string;
+  readonly rules: Rule[];
+}
+
+export const isAlertingRule = (r: Rule): r is AlertingRule => 'alert' in r;
+
+/** The server the rules watch; TritonServer.settings fits. */
+export interface AlertedServer {
+  readonly name: string;
+  readonly namespace: string;
+  /** GPUs per pod; the GPU alerts are left out at 0 (a CPU server has no GPU series). */
+  readonly gpus: number;
+}
+
+export interface AlertRuleOptions {
+  /** Page the `runbook_url` annotations point into, `#<alert name in lowercase>` appended. */
+  readonly runbookBaseUrl: string;
+  /** Where error messages point, e.g. a construct path. @default - `<namespace>/<server name>` */
+  readonly path?: string;
+}
+
+/** Alert names: part of the contract with receivers, silences and runbooks, so never renamed. */
+export const TRITON_ALERT_NAMES = {
+  highFailureRatio: 'TritonHighFailureRatio',
+  targetDown: 'TritonTargetDown',
+  gpuSaturated: 'TritonGpuSaturated',
+  highQueueTime: 'TritonHighQueueTime',
+  pendingRequestsGrowing: 'TritonPendingRequestsGrowing',
+  gpuUnderused: 'TritonGpuUnderused',
+} as const;
+
+/** Recorded series, `level:metric:window`; per model, version, namespace and server. */
+export const TRITON_RECORDS = {
+  requestRate: `triton:request_rate:${DEFAULT_WINDOW}`,
+  failureRatio: `triton:failure_ratio:${DEFAULT_WINDOW}`,
+  avgQueueSeconds: `triton:avg_queue_seconds:${DEFAULT_WINDOW}`,
+  avgComputeSeconds: `triton:avg_compute_seconds:${DEFAULT_WINDOW}`,
+  avgRequestSeconds: `triton:avg_request_seconds:${DEFAULT_WINDOW}`,
+} as const;
+
+/** Labels the per-model rules keep: enough to tell models, versions and servers apart across namespaces. */
+export const MODEL_GROUPING = ['model', 'version', 'namespace', SERVER_LABEL] as const;
+/** GPUs belong to the pod, not to a model: GPU rules are per server. */
+export const SERVER_GROUPING = ['namespace', SERVER_LABEL] as const;
+
+const RUNBOOK_URL = /^https?:\/\/[^\s#]+$/;
+
+/**
+ * The recording group and the alert group of one server. Thresholds are checked first; every problem (thresholds
+ * and runbook URL) is thrown at once.
+ */
+export function buildAlertRules(server: AlertedServer, thresholds: AlertThresholds,
+  options: AlertRuleOptions): RuleGroup[] {
+  const p = new Problems(options.path ?? `${server.namespace}/${server.name}`);
+  const t = checkAlertThresholds(p, thresholds);
+  p.check(RUNBOOK_URL.test(options.runbookBaseUrl), 'runbookBaseUrl', options.runbookBaseUrl,
+    'must be an http(s) URL without a #fragment (the alert name is appended as the fragment)',
+    'give the page of your runbooks, e.g. https://example.com/runbooks.md');
+  p.throwIfAny();
+
+  const matchers = serverMatchers(server.namespace, server.name);
+  const perModel: QueryScope = { matchers, by: MODEL_GROUPING };
+  const id = `triton-${server.namespace}-${server.name}`;
+  return [
+    { name: `${id}-recording`, rules: recordingRules(perModel) },
+    { name: `${id}-alerts`, rules: alertingRules(server, t, matchers, options.runbookBaseUrl) },
+  ];
+}
+
+function recordingRules(scope: QueryScope): RecordingRule[] {
+  return [
+    { record: TRITON_RECORDS.requestRate, expr: promql.requestRate(scope) },
+    { record: TRITON_RECORDS.failureRatio, expr: promql.failureRatio(scope) },
+    { record: TRITON_RECORDS.avgQueueSeconds, expr: promql.avgQueueSeconds(scope) },
+    { record: TRITON_RECORDS.avgComputeSeconds, expr: promql.avgComputeSeconds(scope) },
+    { record: TRITON_RECORDS.avgRequestSeconds, expr: promql.avgRequestSeconds(scope) },
+  ];
+}
+
+const percent = (ratio: number) => `${Number((ratio * 100).toPrecision(4))}%`;
+
+/*
+ * Alert expressions read the builders directly rather than the recorded series: recording and alerting groups are
+ * evaluated independently, so an alert on a recorded series would lag by a group interval and break when the
+ * recording group is missing. The builders return arithmetic only (`/`, `+`), which binds tighter than the
+ * comparisons, which bind tighter than `and`/`or`: no parentheses are needed around them.
+ */
+function alertingRules(server: AlertedServer, t: ResolvedAlertThresholds, matchers: string,
+  runbookBaseUrl: string): AlertingRule[] {
+  const N = TRITON_ALERT_NAMES;
+  const perModel: QueryScope = { matchers, by: MODEL_GROUPING };
+  const perServer: QueryScope = { matchers, by: SERVER_GROUPING };
+  const serverText = `{{ $labels.namespace }}/{{ $labels.${SERVER_LABEL} }}`;
+  const modelText = `model {{ $labels.model }} version {{ $labels.version }} on Triton server ${serverText}`;
+  const window = minutesToPromDuration;
+  const alert = (name: string, severity: AlertSeverity, expr: string, forMinutes: number, summary: string,
+    description: string): AlertingRule => ({
+    alert: name, expr, for: window(forMinutes), labels: { severity },
+    annotations: { summary, description, runbook_url: `${runbookBaseUrl}#${name.toLowerCase()}` },
+  });
+
+  const rules = [
+    alert(N.highFailureRatio, 'critical',
+      `${promql.failureRatio(perModel)} > ${t.failureRatio} and ${promql.requestRate(perModel)} > ${t.minRequestRate}`,
+      t.failureForMinutes, 'Triton model {{ $labels.model }} is failing requests',
+      `{{ $value | humanizePercentage }} of the requests to ${modelText} failed over the last ${DEFAULT_WINDOW} `
+      + `(threshold ${percent(t.failureRatio)} while serving more than ${t.minRequestRate} requests/s).`),
+    // `== 0` names the failing target; absent() covers a server with no target at all (undiscovered, all pods gone),
+    // which `== 0` alone would never report.
+    alert(N.targetDown, 'critical', `${promql.targetUp({ matchers })} == 0 or ${promql.targetAbsent({ matchers })}`,
+      t.targetDownForMinutes, `Triton server ${serverText} is down or not scraped`,
+      `{{ if $labels.instance }}Scrape target {{ $labels.instance }} of Triton server ${serverText} has been down`
+      + `{{ else }}Prometheus has had no scrape target for Triton server ${serverText}{{ end }} `
+      + `for ${window(t.targetDownForMinutes)}: its pods are failing, or not selected by the ServiceMonitor.`),
+    ...(server.gpus > 0 ? [alert(N.gpuSaturated, 'warning', `${promql.gpuUtilization(perServer)} > ${t.gpuSaturation}`,
+      t.gpuSaturationForMinutes, `GPUs of Triton server ${serverText} are saturated`,
+      `The GPUs of Triton server ${serverText} averaged {{ $value | humanizePercentage }} utilization for `
+      + `${window(t.gpuSaturationForMinutes)} (threshold ${percent(t.gpuSaturation)}): requests will queue; `
+      + 'add replicas or GPUs.')] : []),
+    alert(N.highQueueTime, 'warning', `${promql.avgQueueSeconds(perModel)} > ${t.queueTimeMs / 1000}`,
+      t.queueTimeForMinutes, 'Requests to Triton model {{ $labels.model }} wait in the queue',
+      `Requests to ${modelText} waited {{ $value | humanizeDuration }} on average in the scheduler queue `
+      + `(threshold ${t.queueTimeMs}ms, for ${window(t.queueTimeForMinutes)}): the model needs more instances or replicas.`),
+    // The count first, so that $value is the number of pending requests; the slope only gates. deriv() over the
+    // window, staying positive for as long again, rides out the saw-tooth of the dynamic batcher, and the floor
+    // keeps a queue growing from 0 to 2 quiet.
+    alert(N.pendingRequestsGrowing, 'warning',
+      `${promql.pendingRequests(perModel)} > ${t.minPendingRequests} and `
+      + `${promql.pendingRequestsSlope({ ...perModel, window: window(t.pendingGrowthForMinutes) })} > 0`,
+      t.pendingGrowthForMinutes, 'Pending requests of Triton model {{ $labels.model }} keep growing',
+      `{{ printf "%.0f" $value }} requests are pending for ${modelText}, and the count has grown for `
+      + `${window(t.pendingGrowthForMinutes)} (floor ${t.minPendingRequests}): the server cannot keep up.`),
+    ...(server.gpus > 0 ? [alert(N.gpuUnderused, 'info', `${promql.gpuUtilization(perServer)} < ${t.underuseRatio}`,
+      t.underuseForMinutes, `GPUs of Triton server ${serverText} are underused`,
+      `The GPUs of Triton server ${serverText} averaged {{ $value | humanizePercentage }} utilization for `
+      + `${window(t.underuseForMinutes)} (threshold ${percent(t.underuseRatio)}): fewer replicas, smaller GPUs or `
+      + 'GPU sharing would cost less.')] : []),
+  ];
+  return rules;
+}

@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { App, Chart, JsonPatch, Testing } from 'cdk8s';
+import { parse } from 'yaml';
+import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/k8s/monitoring/triton-scrape';
+import {
+  DEFAULT_RUNBOOK_BASE_URL, TRITON_ALERTS_DEFAULTS, TritonAlerts, TritonAlertsProps, writePromtoolFiles,
+} from '../../../lib/k8s/monitoring/triton-alerts';
+import { isAlertingRule, TRITON_ALERT_NAMES } from '../../../lib/triton/alert-rules';
+import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
+
+/** A chart with server `ranker` in namespace `inference` and one TritonAlerts `alerts` over it. */
+function alerted(props: Omit<TritonAlertsProps, 'server'> = {}, serverProps: Partial<TritonServerProps> = { gpus: 1 }) {
+  const { chart, server } = serverChart(serverProps);
+  const alerts = new TritonAlerts(chart, 'alerts', { server, ...props });
+  return { chart, server, alerts, rule: byKind(Testing.synth(chart), 'PrometheusRule') };
+}
+const alertNames = (a: TritonAlerts) => a.groups.flatMap((g) => g.rules).filter(isAlertingRule).map((r) => r.alert);
+
+describe('TritonAlerts defaults', () => {
+  const { alerts, rule } = alerted();
+
+  test('the default constants', () => {
+    expect(DEFAULT_RUNBOOK_BASE_URL).toBe('https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md');
+    expect(TRITON_ALERTS_DEFAULTS).toEqual({ runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS });
+    expect(KUBE_PROMETHEUS_STACK_LABELS).toEqual({ release: 'kube-prometheus-stack' });
+  });
+
+  test('a PrometheusRule named after the server, in its namespace, with the Prometheus selector label', () => {
+    expect(rule.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(rule.metadata.name).toBe('ranker-triton');
+    expect(rule.metadata.namespace).toBe('inference');
+    expect(rule.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack', 'app.kubernetes.io/instance': 'ranker' });
+  });
+
+  test('the rule groups, as built, in the spec', () => {
+    expect(rule.spec).toEqual({ groups: alerts.groups });
+    expect(alertNames(alerts)).toEqual(Object.values(TRITON_ALERT_NAMES));
+    const runbooks = alerts.groups.flatMap((g) => g.rules).filter(isAlertingRule).map((r) => r.annotations.runbook_url);
+    expect(runbooks).toContain(`${DEFAULT_RUNBOOK_BASE_URL}#tritontargetdown`);
+  });
+});
+
+describe('TritonAlerts props reach the output', () => {
+  test('thresholds', () => {
+    const { rule } = alerted({ thresholds: { queueTimeMs: 250, queueTimeForMinutes: 20 } });
+    const queue = rule.spec.groups[1].rules.find((r: { alert?: string }) => r.alert === TRITON_ALERT_NAMES.highQueueTime);
+    expect(queue.expr).toMatch(/ > 0\.25$/);
+    expect(queue.for).toBe('20m');
+  });
+
+  test('prometheusLabels and runbookBaseUrl', () => {
+    const { rule } = alerted({ prometheusLabels: { prometheus: 'inference' }, runbookBaseUrl: 'https://wiki.example.com/triton' });
+    expect(rule.metadata.labels.prometheus).toBe('inference');
+    expect(rule.metadata.labels.release).toBeUndefined();
+    expect(rule.spec.groups[1].rules[0].annotations.runbook_url).toBe('https://wiki.example.com/triton#tritonhighfailureratio');
+  });
+
+  test.each<[string, Partial<TritonServerProps>]>([
+    ['a CPU server', {}],
+    ['a GPU server without GPU metrics', { gpus: 1, gpuMetrics: false }],
+  ])('%s gets no GPU alerts', (_name, serverProps) => {
+    const { alerts } = alerted({}, serverProps);
+    expect(alertNames(alerts)).not.toContain(TRITON_ALERT_NAMES.gpuSaturated);
+    expect(alertNames(alerts)).not.toContain(TRITON_ALERT_NAMES.gpuUnderused);
+  });
+
+  test('a JSON patch through the escape hatch reaches the output', () => {
+    const { chart, alerts } = alerted();
+    alerts.apiObject.addJsonPatch(JsonPatch.add('/spec/groups/1/interval', '30s'));
+    expect(byKind(Testing.synth(chart), 'PrometheusRule').spec.groups[1].interval).toBe('30s');
+  });
+});
+
+describe('TritonAlerts refuses bad input with the path, prop, value and fix', () => {
+  test.each<[string, Omit<TritonAlertsProps, 'server'>, string]>([
+    ['a ratio above 1', { thresholds: { failureRatio: 1.5 } },
+      "test/alerts: 'failureRatio' (1.5) must be a ratio above 0 and below 1 (the alert fires above it); use e.g. 0.05"],
+    ['a negative duration', { thresholds: { targetDownForMinutes: -1 } },
+      "test/alerts: 'targetDownForMinutes' (-1) must be a finite number of minutes above 0; use e.g. 5"],
+    ['a zero minimum request rate', { thresholds: { minRequestRate: 0 } },
+      "test/alerts: 'minRequestRate' (0) must be a finite number of requests per second above 0 (at 0 one failed request of an idle model pages); use e.g. 1"],
+    ['a runbook URL with a fragment', { runbookBaseUrl: 'https://wiki.example.com/triton#alerts' },
+      "test/alerts: 'runbookBaseUrl' ('https://wiki.example.com/triton#alerts') must be an http(s) URL without a #fragment (the alert name is appended as the fragment); give the page of your runbooks, e.g. https://example.com/runbooks.md"],
+  ])('fails on %s', (_name, props, message) => {
+    expect(() => alerted(props)).toThrow(message);
+  });
+
+  test('fails on two TritonAlerts for one server', () => {
+    const { chart, server } = serverChart();
+    new TritonAlerts(chart, 'alerts', { server });
+    new TritonAlerts(chart, 'again', { server });
+    expect(() => Testing.synth(chart)).toThrow(
+      "test/alerts: 'server' ('inference/ranker') already has alerts (test/again); keep one TritonAlerts per server");
+    expect(() => writePromtoolFiles(chart, join(tmpdir(), 'never-written')))
+      .toThrow("test/again: writes the promtool files 'inference-ranker.*', as test/alerts does; keep one TritonAlerts per server");
+  });
+});
+
+describe('writePromtoolFiles', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'promtool-'));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  test('writes a rule file and a test file per server, sorted, and deterministic', () => {
+    const { chart, alerts } = alerted();
+    const dir = tempDir();
+    const written = writePromtoolFiles(chart, dir);
+    expect(written).toEqual([join(dir, 'inference-ranker.rules.yaml'), join(dir, 'inference-ranker.test.yaml')]);
+    const rules = parse(readFileSync(written[0], 'utf8'));
+    const tests = parse(readFileSync(written[1], 'utf8'));
+    expect(rules).toEqual({ groups: alerts.groups });
+    expect(tests.rule_files).toEqual(['inference-ranker.rules.yaml']);
+    const again = writePromtoolFiles(chart, tempDir());
+    expect(again.map((f) => readFileSync(f, 'utf8'))).toEqual(written.map((f) => readFileSync(f, 'utf8')));
+  });
+
+  test('finds every TritonAlerts under the scope', () => {
+    const app = new App();
+    for (const [id, namespace] of [['serving', 'inference'], ['batch', 'batch']]) {
+      const chart = new Chart(app, id, { namespace });
+      const server = new TritonServer(chart, 'ranker', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] });
+      new TritonAlerts(chart, 'alerts', { server });
+    }
+    expect(writePromtoolFiles(app, tempDir()).map((f) => basename(f))).toEqual([
+      'batch-ranker.rules.yaml', 'batch-ranker.test.yaml', 'inference-ranker.rules.yaml', 'inference-ranker.test.yaml']);
+  });
+});
