@@ -1,11 +1,15 @@
 /**
  * A GPU fleet for computer vision: an ONNX ResNet-50 classifier and an ONNX semantic-segmentation model
  * (examples/vision-servers.ts), each on its own Triton server reading its own S3 prefix through its own IRSA
- * role, plus the NVIDIA device plugin. Copy it, change the bucket, roles and image, and synthesize.
+ * role, scraped by Prometheus, alerted on, and autoscaled on its queue time; one Grafana dashboard; the NVIDIA
+ * device plugin. Copy it, change the bucket, roles and image, and synthesize.
  */
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ModelRepository, NvidiaDevicePlugin, ServingNamespace, TritonServer } from 'triton-ops';
+import {
+  AutoscalingMetric, GpuPool, ModelRepository, NvidiaDevicePlugin, ServingNamespace, TritonAlerts, TritonAutoscaler,
+  TritonDashboard, TritonScrape, TritonServer,
+} from 'triton-ops';
 import { VISION_SERVERS, VisionServer } from './vision-servers';
 
 export interface VisionFleetProps {
@@ -18,8 +22,10 @@ export interface VisionFleetProps {
   readonly region: string;
   /** IRSA role of each server, read-only on its prefix. */
   readonly roleArns: Readonly<Record<VisionServer, string>>;
-  /** EKS node group of the GPU servers. @default - any GPU node */
-  readonly nodeGroup?: string;
+  /** EKS node group of the GPU servers; the autoscalers' maxima must fit it. @default - any GPU node, no check */
+  readonly gpuPool?: GpuPool;
+  /** Namespace of Prometheus, Grafana and prometheus-adapter. @default 'monitoring' */
+  readonly monitoringNamespace?: string;
 }
 
 export class VisionFleet extends Chart {
@@ -29,14 +35,32 @@ export class VisionFleet extends Chart {
     super(scope, id, { namespace: props.namespace });
     new ServingNamespace(this, 'Namespace', { name: props.namespace });
     new NvidiaDevicePlugin(this, 'DevicePlugin');
-    const server = (name: VisionServer) => new TritonServer(this, name, {
-      ...VISION_SERVERS[name],
-      image: props.image,
-      repository: ModelRepository.fromS3({
-        bucket: props.bucket, prefix: `${props.prefix}/${name}`, region: props.region, roleArn: props.roleArns[name],
-      }),
-      nodeGroup: props.nodeGroup,
-    });
+    const monitoringNamespace = props.monitoringNamespace ?? 'monitoring';
+    const server = (name: VisionServer) => {
+      const spec = VISION_SERVERS[name];
+      const triton = new TritonServer(this, name, {
+        models: spec.models,
+        gpus: spec.gpus,
+        modelLoadSeconds: spec.modelLoadSeconds,
+        image: props.image,
+        repository: ModelRepository.fromS3({
+          bucket: props.bucket, prefix: `${props.prefix}/${name}`, region: props.region, roleArn: props.roleArns[name],
+        }),
+        nodeGroup: props.gpuPool?.name,
+        monitoringNamespace,
+      });
+      new TritonScrape(this, `${name}-scrape`, { server: triton });
+      new TritonAlerts(this, `${name}-alerts`, { server: triton });
+      new TritonAutoscaler(this, `${name}-autoscaler`, {
+        server: triton,
+        metric: AutoscalingMetric.queueTimePerRequest({ targetMs: spec.targetQueueMs }),
+        minReplicas: spec.minReplicas,
+        maxReplicas: spec.maxReplicas,
+        gpuPool: props.gpuPool,
+      });
+      return triton;
+    };
     this.servers = { classifier: server('classifier'), segmenter: server('segmenter') };
+    new TritonDashboard(this, 'Dashboard', { namespace: monitoringNamespace, servers: Object.values(this.servers) });
   }
 }

@@ -32,13 +32,17 @@ export type VisionServer = 'classifier' | 'segmenter';
 
 export interface VisionServerSpec {
   readonly models: ModelConfig[];
-  readonly replicas: number;
   readonly gpus: number;
   /** Worst-case model load time, for the startup probe. */
   readonly modelLoadSeconds: number;
+  /** Replicas at rest and at peak: the autoscaler's range, and what the GPU node group is sized for. */
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  /** The autoscaler keeps the average queue time per request near this. */
+  readonly targetQueueMs: number;
 }
 
 export const VISION_SERVERS: Readonly<Record<VisionServer, VisionServerSpec>> = {
-  classifier: { models: [RESNET50], replicas: 2, gpus: 1, modelLoadSeconds: 300 },
-  segmenter: { models: [SEGMENTER], replicas: 2, gpus: 1, modelLoadSeconds: 600 },
+  classifier: { models: [RESNET50], gpus: 1, modelLoadSeconds: 300, minReplicas: 2, maxReplicas: 4, targetQueueMs: 20 },
+  segmenter: { models: [SEGMENTER], gpus: 1, modelLoadSeconds: 600, minReplicas: 2, maxReplicas: 3, targetQueueMs: 50 },
 };

@@ -30,8 +30,11 @@ export interface FleetDescription {
   /** KMS key of the bucket. @default - SSE-S3 */
   readonly kmsKeyArn?: string;
   readonly nodeGroups: NodeGroupDescription[];
-  /** The Kubernetes side: everything but what the AWS side decides (bucket, region, roles). */
-  readonly vision: Omit<VisionFleetProps, 'bucket' | 'region' | 'roleArns'>;
+  /** The Kubernetes side: everything but what the AWS side decides (bucket, region, roles, the node group's size). */
+  readonly vision: Omit<VisionFleetProps, 'bucket' | 'region' | 'roleArns' | 'gpuPool'> & {
+    /** Node group of the GPU servers, one of `nodeGroups`. @default - the first */
+    readonly nodeGroup?: string;
+  };
 }
 
 /** IAM role name of a server's model reader; the infra stack creates it, the serving stacks refer to it. */

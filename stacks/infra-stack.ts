@@ -31,7 +31,7 @@ export class InfraStack extends TerraformStack {
       servers.filter((s) => VISION_SERVERS[s].gpus > 0).map((s) => ({
         // Named as the server's construct path in the chart, so errors point where the YAML errors point.
         server: `${fleet.name}/${s}`, pool: fleet.vision.nodeGroup ?? fleet.nodeGroups[0]?.name ?? '(none)',
-        replicas: VISION_SERVERS[s].replicas, gpusPerPod: VISION_SERVERS[s].gpus,
+        replicas: VISION_SERVERS[s].minReplicas, maxReplicas: VISION_SERVERS[s].maxReplicas, gpusPerPod: VISION_SERVERS[s].gpus,
       })),
     );
     // Node groups first: an unknown instance type is reported before the capacity arithmetic it would skew.

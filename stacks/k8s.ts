@@ -1,7 +1,8 @@
 /** The cdk8s app: synthesizes the default fleet to dist/ (YAML per chart plus the model-repository tree). */
 import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
-import { TritonServer, writeModelRepositories } from 'triton-ops';
+import { join } from 'path';
+import { TritonServer, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
 import { modelReaderRoleArn } from './fleet-description';
 import { DEFAULT_FLEET } from './fleet';
 import { visionChart } from './vision-chart';
@@ -13,6 +14,8 @@ export function synthKubernetes(outdir: string): void {
   visionChart(app, DEFAULT_FLEET, (server) => modelReaderRoleArn(DEFAULT_FLEET, server));
   app.synth();
   writeModelRepositories(app, outdir);
+  // Plain rule files and promtool unit tests of every PrometheusRule, for `.ci/check-prometheus-rules.sh`.
+  writePromtoolFiles(app, join(outdir, 'promtool'));
   for (const server of TritonServer.all(app)) for (const warning of server.warnings) console.warn(`warning: ${warning}`);
 }
 

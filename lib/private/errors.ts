@@ -11,6 +11,8 @@ export class TritonOpsError extends Error {
 export function show(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`;
   if (value === undefined) return 'undefined';
+  // JSON has no Infinity or NaN: it would print them as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return JSON.stringify(value);
 }
 

@@ -46,8 +46,15 @@ const selector = (m: TritonMetric, s: QueryScope) => `${m.name}{${s.matchers}}`;
 const rateOf = (m: TritonMetric, s: QueryScope) => `rate(${selector(m, s)}[${s.window ?? DEFAULT_WINDOW}])`;
 const sumRate = (m: TritonMetric, s: QueryScope) => `sum${by(s)} (${rateOf(m, s)})`;
 const guarded = (numerator: string, denominator: string) => `${numerator} / clamp_min(${denominator}, ${RATE_FLOOR})`;
-/** Requests per second, successful and failed. */
-const allRequests = (s: QueryScope) => `(${sumRate(TRITON_METRICS.requestSuccess, s)} + ${sumRate(TRITON_METRICS.requestFailure, s)})`;
+/**
+ * Requests per second, successful and failed, as one rate over both names: `success + failure` would drop every
+ * model (or pod) that has no failure series yet, since `+` keeps only label sets present on both sides.
+ */
+const allRequests = (s: QueryScope) => {
+  const names = [TRITON_METRICS.requestSuccess.name, TRITON_METRICS.requestFailure.name].join('|');
+  const matchers = s.matchers === '' ? '' : `,${s.matchers}`;
+  return `sum${by(s)} (rate({__name__=~"${names}"${matchers}}[${s.window ?? DEFAULT_WINDOW}]))`;
+};
 
 export const promql = {
   /** Requests per second (successful and failed). */

@@ -14,11 +14,11 @@ const resources = (synth: string, type: string): Record<string, any> => JSON.par
 describe('InfraStack of the default fleet', () => {
   const synth = synthInfra();
 
-  test('the GPU node group is sized for both servers: 2 x 2 one-GPU pods plus a rollout surge', () => {
+  test('the GPU node group is sized for both servers: 2 + 2 one-GPU pods at rest, 4 + 3 at peak plus a rollout surge', () => {
     expect(synth).toHaveResourceWithProperties(EksNodeGroup, {
       node_group_name: 'gpu-a10g',
       instance_types: ['g5.xlarge', 'g5.2xlarge'],
-      scaling_config: { min_size: 4, desired_size: 4, max_size: 5 },
+      scaling_config: { min_size: 4, desired_size: 4, max_size: 8 },
     });
   });
 
@@ -53,7 +53,7 @@ describe('InfraStack refuses fleets that cannot run', () => {
   test('a GPU demand beyond the group capacity', () => {
     const small = { ...DEFAULT_FLEET, nodeGroups: [{ ...DEFAULT_FLEET.nodeGroups[0], maxSize: 3 }] };
     expect(() => synthInfra(small)).toThrow(
-      "node group 'gpu-a10g': its servers need 4 nodes at peak (2 x 1 GPU + 2 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 5 or lower the replicas of vision/classifier, vision/segmenter");
+      "node group 'gpu-a10g': its servers need 7 nodes at peak (4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 8 or lower the replicas of vision/classifier, vision/segmenter");
   });
 
   test('a server targeting a node group that does not exist', () => {

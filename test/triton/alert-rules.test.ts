@@ -58,8 +58,8 @@ describe('alert thresholds', () => {
 
   // show() renders non-finite numbers through JSON as null, so only the prop and the rule are pinned here.
   test.each<[AlertThresholds, string]>([
-    [{ underuseForMinutes: Infinity }, "'underuseForMinutes' (null) must be a finite number of minutes above 0"],
-    [{ queueTimeMs: NaN }, "'queueTimeMs' (null) must be a finite number of milliseconds above 0"],
+    [{ underuseForMinutes: Infinity }, "'underuseForMinutes' (Infinity) must be a finite number of minutes above 0"],
+    [{ queueTimeMs: NaN }, "'queueTimeMs' (NaN) must be a finite number of milliseconds above 0"],
   ])('fails on the non-finite %p', (thresholds, message) => {
     expect(() => build(thresholds)).toThrow(message);
   });
@@ -126,10 +126,10 @@ describe('alerts', () => {
   test('failure ratio: only while the model serves more than the minimum rate', () => {
     expect(alert(groups, N.highFailureRatio).expr).toBe(
       'sum by (model, version, namespace, triton_server) (rate(nv_inference_request_failure{namespace="inference",triton_server="ranker"}[5m]))'
-      + ' / clamp_min((sum by (model, version, namespace, triton_server) (rate(nv_inference_request_success{namespace="inference",triton_server="ranker"}[5m]))'
-      + ' + sum by (model, version, namespace, triton_server) (rate(nv_inference_request_failure{namespace="inference",triton_server="ranker"}[5m]))), 1e-9) > 0.05'
-      + ' and (sum by (model, version, namespace, triton_server) (rate(nv_inference_request_success{namespace="inference",triton_server="ranker"}[5m]))'
-      + ' + sum by (model, version, namespace, triton_server) (rate(nv_inference_request_failure{namespace="inference",triton_server="ranker"}[5m]))) > 1');
+      + ' / clamp_min(sum by (model, version, namespace, triton_server) (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",'
+      + 'namespace="inference",triton_server="ranker"}[5m])), 1e-9) > 0.05'
+      + ' and sum by (model, version, namespace, triton_server) (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",'
+      + 'namespace="inference",triton_server="ranker"}[5m])) > 1');
   });
 
   test('every other expression is a builder compared with its threshold', () => {

@@ -62,8 +62,8 @@ describe('buildTritonDashboard', () => {
   test('the failure ratio panel filters by the three variables and guards idle models', () => {
     expect(panel('Failure ratio').targets[0].expr).toBe(
       'sum by (model, version) (rate(nv_inference_request_failure{namespace=~"$namespace",triton_server=~"$server",model=~"$model"}[$__rate_interval]))'
-      + ' / clamp_min((sum by (model, version) (rate(nv_inference_request_success{namespace=~"$namespace",triton_server=~"$server",model=~"$model"}[$__rate_interval]))'
-      + ' + sum by (model, version) (rate(nv_inference_request_failure{namespace=~"$namespace",triton_server=~"$server",model=~"$model"}[$__rate_interval]))), 1e-9)');
+      + ' / clamp_min(sum by (model, version) (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",'
+      + 'namespace=~"$namespace",triton_server=~"$server",model=~"$model"}[$__rate_interval])), 1e-9)');
   });
 
   test('GPU memory: used and installed bytes per GPU, gauges not rated', () => {

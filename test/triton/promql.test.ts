@@ -22,13 +22,18 @@ describe('promql builders', () => {
   test('failure ratio: rates of counters, guarded against an idle model', () => {
     expect(promql.failureRatio(scope)).toBe(
       'sum by (model, version) (rate(nv_inference_request_failure{namespace="inference",triton_server="classifier"}[5m]))'
-      + ' / clamp_min((sum by (model, version) (rate(nv_inference_request_success{namespace="inference",triton_server="classifier"}[5m]))'
-      + ' + sum by (model, version) (rate(nv_inference_request_failure{namespace="inference",triton_server="classifier"}[5m]))), 1e-9)');
+      + ' / clamp_min(sum by (model, version) (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",'
+      + 'namespace="inference",triton_server="classifier"}[5m])), 1e-9)');
   });
 
   test('average queue time divides the duration rate by the request rate, in seconds', () => {
     expect(promql.avgQueueSeconds({ matchers: 'a="b"', window: '1m' })).toBe(
       'sum (rate(nv_inference_queue_duration_us{a="b"}[1m])) / clamp_min(sum (rate(nv_inference_request_success{a="b"}[1m])), 1e-9) / 1e6');
+  });
+
+  test('the request rate is one rate over both names, so models without failures are kept', () => {
+    expect(promql.requestRate({ matchers: 'a="b"' }))
+      .toBe('sum (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",a="b"}[5m]))');
   });
 
   test('prometheus-adapter templates pass through', () => {

@@ -189,8 +189,8 @@ describe('TritonAutoscaler with KEDA', () => {
       metricType: 'AverageValue',
       metadata: {
         serverAddress: 'https://thanos.monitoring.svc:10902',
-        query: '(sum (rate(nv_inference_request_success{namespace="inference",triton_server="ranker"}[2m]))'
-          + ' + sum (rate(nv_inference_request_failure{namespace="inference",triton_server="ranker"}[2m])))',
+        query: 'sum (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",'
+          + 'namespace="inference",triton_server="ranker"}[2m]))',
         threshold: '12.5',
         ignoreNullValues: 'false',
       },
