@@ -11,9 +11,17 @@ export const ISTIO_EXCLUDE_INBOUND_PORTS = 'traffic.sidecar.istio.io/excludeInbo
  * or another construct's), so that two callers never overwrite each other and a port is listed once.
  */
 export function excludeInboundPort(podMetadata: ApiObjectMetadataDefinition, port: number): void {
-  // cdk8s has no getAnnotation(); toJson() is the only read access to what was added so far.
-  const current: string | undefined = podMetadata.toJson().annotations?.[ISTIO_EXCLUDE_INBOUND_PORTS];
-  const ports = (current ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const ports = excludedInboundPorts(podMetadata);
   if (!ports.includes(String(port))) ports.push(String(port));
   podMetadata.addAnnotation(ISTIO_EXCLUDE_INBOUND_PORTS, ports.join(','));
+}
+
+/**
+ * The ports the pod template's excludeInboundPorts annotation lists so far, as written. A construct that must know
+ * whether the sidecar intercepts a port (an AuthorizationPolicy) reads this at synth, when every writer has run.
+ */
+export function excludedInboundPorts(podMetadata: ApiObjectMetadataDefinition): string[] {
+  // cdk8s has no getAnnotation(); toJson() is the only read access to what was added so far.
+  const current: string | undefined = podMetadata.toJson().annotations?.[ISTIO_EXCLUDE_INBOUND_PORTS];
+  return (current ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
 }

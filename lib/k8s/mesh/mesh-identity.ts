@@ -1,0 +1,49 @@
+/** Mesh identities: namespaces and service accounts as Istio authorization sees them, with their name checks. */
+import { Problems } from '../../private/errors';
+
+/** A Kubernetes service account, the identity a workload presents in the mesh through its mTLS certificate. */
+export interface ServiceAccountRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * Istio's default trust domain, the first part of every principal the policies name. A mesh installed with another
+ * trust domain lists `cluster.local` in `meshConfig.trustDomainAliases`, so that these principals keep matching.
+ * @see https://istio.io/latest/docs/tasks/security/authorization/authz-td-migration/
+ */
+export const ISTIO_TRUST_DOMAIN = 'cluster.local';
+
+/** The service account of the ingress gateway installed by Istio's default profile (istioctl and the gateway chart). */
+export const ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT: ServiceAccountRef = Object.freeze({
+  namespace: 'istio-system', name: 'istio-ingressgateway-service-account',
+});
+
+/** `cluster.local/ns/<namespace>/sa/<name>`: how an AuthorizationPolicy names a service account. */
+export function principalOf(account: ServiceAccountRef): string {
+  return `${ISTIO_TRUST_DOMAIN}/ns/${account.namespace}/sa/${account.name}`;
+}
+
+/** RFC 1123 label: namespace names. */
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** RFC 1123 subdomain: service account names. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const isNamespaceName = (name: string): boolean => DNS_LABEL.test(name);
+
+/** Records a problem for an invalid namespace name; returns whether the name is valid. */
+export function checkNamespaceName(p: Problems, prop: string, name: string): boolean {
+  const ok = isNamespaceName(name);
+  p.check(ok, prop, name, 'is not a valid namespace name',
+    'use up to 63 lowercase letters, digits and -, starting and ending with a letter or digit');
+  return ok;
+}
+
+/** Records problems for an invalid service account reference; returns whether both names are valid. */
+export function checkServiceAccount(p: Problems, prop: string, account: ServiceAccountRef): boolean {
+  const namespaceOk = checkNamespaceName(p, `${prop}.namespace`, account.namespace);
+  const nameOk = DNS_SUBDOMAIN.test(account.name) && account.name.length <= 253;
+  p.check(nameOk, `${prop}.name`, account.name, 'is not a valid service account name',
+    'use lowercase letters, digits, - and ., starting and ending with a letter or digit');
+  return namespaceOk && nameOk;
+}

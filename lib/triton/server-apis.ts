@@ -1,0 +1,42 @@
+/**
+ * Triton's request paths split into what a client needs (inference, health, metadata) and what only an operator
+ * needs (repository, model config, statistics, trace, logging, shared memory), written as Istio
+ * AuthorizationPolicy path patterns: exact, `prefix*` or `*suffix`, nothing else.
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/protocol/README.md
+ * @see https://istio.io/latest/docs/reference/config/security/authorization-policy/#Operation
+ */
+
+/** The gRPC service of Triton's KServe v2 protocol; a gRPC request's HTTP/2 path is `/<service>/<method>`. */
+export const GRPC_INFERENCE_SERVICE = 'inference.GRPCInferenceService';
+
+const grpcPaths = (methods: readonly string[]): readonly string[] =>
+  Object.freeze(methods.map((m) => `/${GRPC_INFERENCE_SERVICE}/${m}`));
+
+/**
+ * HTTP paths a client needs: server metadata (`/v2`), server health (`/v2/health/live|ready`), and per model
+ * readiness, metadata and inference (`/v2/models/<m>[/versions/<v>]`, `.../ready`, `.../infer`, `.../generate`).
+ * `/v2/models/*` also matches the model-config, statistics and trace paths below: Istio globs cannot carve them
+ * out, so they are fenced by a DENY policy (ADMIN_HTTP_PATHS).
+ */
+export const INFERENCE_HTTP_PATHS: readonly string[] = Object.freeze(['/v2', '/v2/health/*', '/v2/models/*']);
+
+/** gRPC methods a client needs: the gRPC counterparts of INFERENCE_HTTP_PATHS, and nothing else. */
+export const INFERENCE_GRPC_METHODS: readonly string[] = Object.freeze([
+  'ModelInfer', 'ModelStreamInfer', 'ServerLive', 'ServerReady', 'ModelReady', 'ServerMetadata', 'ModelMetadata',
+]);
+export const INFERENCE_GRPC_PATHS: readonly string[] = grpcPaths(INFERENCE_GRPC_METHODS);
+
+/**
+ * HTTP paths of the operator APIs: model repository (load/unload/index), model config
+ * (`/v2/models/<m>[/versions/<v>]/config`), statistics (`.../stats`), trace settings (`[.../models/<m>]/trace/setting`),
+ * log settings and shared-memory registration. `*suffix` patterns because the model name sits in the middle.
+ */
+export const ADMIN_HTTP_PATHS: readonly string[] = Object.freeze([
+  '/v2/repository*', '*/config', '*/stats', '*/trace/setting', '/v2/logging', '/v2/systemsharedmemory*', '/v2/cudasharedmemory*',
+]);
+
+/** gRPC methods of the operator APIs (`Repository*` is RepositoryIndex, RepositoryModelLoad and RepositoryModelUnload). */
+export const ADMIN_GRPC_METHODS: readonly string[] = Object.freeze([
+  'Repository*', 'ModelConfig', 'ModelStatistics', 'TraceSetting', 'LogSettings', 'SystemSharedMemory*', 'CudaSharedMemory*',
+]);
+export const ADMIN_GRPC_PATHS: readonly string[] = grpcPaths(ADMIN_GRPC_METHODS);
