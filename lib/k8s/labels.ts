@@ -2,9 +2,12 @@
 
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'triton-ops' } as const;
 
+/** `app.kubernetes.io/name` of every Triton pod. */
+export const TRITON_SERVER_APP_NAME = 'triton-server';
+
 /** Labels that select a server's pods: stable for the life of the Deployment. */
 export function selectorLabels(serverName: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': serverName };
+  return { 'app.kubernetes.io/name': TRITON_SERVER_APP_NAME, 'app.kubernetes.io/instance': serverName };
 }
 
 /** Labels on every object of a server. */

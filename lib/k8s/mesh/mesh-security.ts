@@ -1,7 +1,8 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems } from '../../private/errors';
-import { MANAGED_BY } from '../labels';
+import { k8s } from 'cdk8s-plus-28';
+import { MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from './mesh-identity';
 
@@ -14,6 +15,9 @@ export const MESH_SECURITY_DEFAULTS = {
   peerAuthenticationName: 'default',
   /** Not a prop: a serving namespace accepts mutual TLS only (CHECKLIST M05). */
   mtlsMode: 'STRICT',
+  istiodNamespace: 'istio-system',
+  /** istiod's port for the sidecars' configuration (xDS) and workload certificates. */
+  istiodPort: 15012,
 } as const;
 
 export interface MeshSecurityProps {
@@ -22,6 +26,12 @@ export interface MeshSecurityProps {
    * @default - the namespace of the enclosing Chart
    */
   readonly namespace?: string;
+  /**
+   * Namespace of istiod. The Triton pods' NetworkPolicy restricts egress, so the sidecars get a path to istiod
+   * (port 15012) through an extra NetworkPolicy selecting the Triton pods; without it they never become ready.
+   * @default 'istio-system'
+   */
+  readonly istiodNamespace?: string;
 }
 
 /**
@@ -56,6 +66,8 @@ export class MeshSecurity extends Construct {
   public readonly mtlsMode = MESH_SECURITY_DEFAULTS.mtlsMode;
   /** Escape hatch: the PeerAuthentication. */
   public readonly peerAuthentication: ApiObject;
+  /** Lets the Triton pods' sidecars reach istiod. */
+  public readonly istiodEgress: k8s.KubeNetworkPolicy;
 
   public constructor(scope: Construct, id: string, props: MeshSecurityProps = {}) {
     super(scope, id);
@@ -78,6 +90,21 @@ export class MeshSecurity extends Construct {
       kind: 'PeerAuthentication',
       metadata: { name: MESH_SECURITY_DEFAULTS.peerAuthenticationName, namespace: this.namespace, labels: { ...MANAGED_BY } },
       spec,
+    });
+
+    // NetworkPolicies add up: this one only opens the sidecars' path to istiod for pods whose egress TritonServer's
+    // policy already restricts (it selects the Triton pods only, so other pods of the namespace keep theirs).
+    const istiodNamespace = props.istiodNamespace ?? MESH_SECURITY_DEFAULTS.istiodNamespace;
+    this.istiodEgress = new k8s.KubeNetworkPolicy(this, 'IstiodEgress', {
+      metadata: { name: 'triton-istiod-egress', namespace: this.namespace, labels: { ...MANAGED_BY } },
+      spec: {
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': TRITON_SERVER_APP_NAME } },
+        policyTypes: ['Egress'],
+        egress: [{
+          to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: istiodNamespace } }, podSelector: { matchLabels: { app: 'istiod' } } }],
+          ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromNumber(MESH_SECURITY_DEFAULTS.istiodPort) }],
+        }],
+      },
     });
 
     // Two namespace-wide policies in one namespace would be two objects of the same name: one replaces the other.

@@ -19,7 +19,9 @@ const ofKind = (m: Manifest, kind: string) => m.filter((o) => o.kind === kind);
 
 describe('MeshSecurity', () => {
   test('the default constants', () => {
-    expect(MESH_SECURITY_DEFAULTS).toEqual({ peerAuthenticationName: 'default', mtlsMode: 'STRICT' });
+    expect(MESH_SECURITY_DEFAULTS).toEqual({
+      peerAuthenticationName: 'default', mtlsMode: 'STRICT', istiodNamespace: 'istio-system', istiodPort: 15012,
+    });
   });
 
   test("a namespace-wide STRICT PeerAuthentication named 'default' in the chart's namespace", () => {
@@ -88,7 +90,25 @@ describe('metrics scraping keeps working under STRICT mTLS', () => {
     expect(ports).not.toContain('8002');
     expect(byKind(manifest, 'PeerAuthentication').spec.portLevelMtls).toBeUndefined();
     // The NetworkPolicy still admits only the monitoring namespace on 8002.
-    const metricsIngress = byKind(manifest, 'NetworkPolicy').spec.ingress.find((i: any) => i.ports[0].port === 8002);
+    const serverPolicy = ofKind(manifest, 'NetworkPolicy').find((n) => n.metadata.name === 'ranker');
+    const metricsIngress = serverPolicy.spec.ingress.find((i: any) => i.ports[0].port === 8002);
     expect(metricsIngress.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+  });
+});
+
+describe('MeshSecurity and the Triton NetworkPolicy', () => {
+  test('the sidecars of the Triton pods, and only they, get a path to istiod', () => {
+    const { chart } = serverChart();
+    new MeshSecurity(chart, 'Mesh', { istiodNamespace: 'istio-control' });
+    const policy = Testing.synth(chart).find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'triton-istiod-egress');
+    expect(MESH_SECURITY_DEFAULTS.istiodNamespace).toBe('istio-system');
+    expect(policy.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'triton-server' } },
+      policyTypes: ['Egress'],
+      egress: [{
+        to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'istio-control' } }, podSelector: { matchLabels: { app: 'istiod' } } }],
+        ports: [{ protocol: 'TCP', port: 15012 }],
+      }],
+    });
   });
 });
