@@ -1,0 +1,176 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Problems, show } from '../../private/errors';
+import { serverLabels } from '../labels';
+import { TritonServer } from '../triton-server';
+import { MeshGateway } from './gateway';
+import { claimHost } from './host-registry';
+import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
+import { checkHosts, hostWithin, serviceHost } from './mesh-hosts';
+import {
+  checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
+  TRITON_ROUTE_DEFAULTS,
+} from './route-builders';
+
+/** Istio's name for "the sidecars of the mesh" in a VirtualService's `gateways`. */
+export const MESH_GATEWAY = 'mesh';
+
+export interface TritonRouteProps extends RouteOptions {
+  /** The server the route goes to; the destination is its Service, by FQDN, on the port of `protocol`. */
+  readonly server: TritonServer;
+  /**
+   * Gateway the route is exposed through. Its namespace must be admitted by the server's NetworkPolicy
+   * (`clientNamespaces` of the server), or the gateway's requests would be dropped.
+   * @default - none: the route applies to callers inside the mesh only
+   */
+  readonly gateway?: MeshGateway;
+  /**
+   * Hosts the route answers for. Through a gateway each must fall within the gateway's hosts (the same name, or
+   * under one of its `*.domain` wildcards).
+   * @default - the gateway's hosts when a gateway is given, else the server's in-cluster host
+   * (`<server>.<namespace>.svc.cluster.local`)
+   */
+  readonly hosts?: string[];
+}
+
+interface SharedRule {
+  readonly apiObject: ApiObject;
+  readonly policy: TrafficPolicy;
+  readonly path: string;
+}
+
+/**
+ * The DestinationRule of each server, written by the first route to it. Istio applies one DestinationRule per host,
+ * so an HTTP route and a gRPC route to the same server share one, and must agree on its traffic policy.
+ */
+const rulesByServer = new WeakMap<TritonServer, SharedRule>();
+
+const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * A route to one TritonServer: a VirtualService and the server's DestinationRule, built together so that the
+ * destination host, port and traffic policy always agree (CHECKLIST M02, M03).
+ *
+ * - The VirtualService (named after the construct id, in the server's namespace) matches only the inference, health
+ *   and metadata APIs of `protocol` and sends them to the server's Service with `destination.port` set; everything
+ *   else, the model-repository, model-config and statistics APIs included, gets 404 (CHECKLIST T01, T02). Each
+ *   request has a timeout and retries on connection failures, resets and 5xx, never on 4xx.
+ * - Through a gateway, the VirtualService is bound to the gateway and to `mesh`, so callers inside the mesh that
+ *   use the external host name get the same routes and policy instead of a hairpin through the load balancer.
+ * - The DestinationRule (named after the server) sets the connection pool limits, outlier detection as the circuit
+ *   breaker, ISTIO_MUTUAL TLS, and HTTP/2 on the gRPC port. Routes to the same server share it.
+ *
+ * A VirtualService for the server's in-cluster host governs every call to that host from inside the mesh, on every
+ * port: with protocol 'http', in-mesh gRPC calls to that host match no route and get 404, and a second route for the
+ * same host is refused (one VirtualService per host). When in-mesh clients use gRPC, give the in-cluster route
+ * protocol 'grpc', or leave the in-cluster host without a route.
+ * @see https://istio.io/latest/docs/reference/config/networking/virtual-service/
+ * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/
+ */
+export class TritonRoute extends Construct {
+  public readonly server: TritonServer;
+  public readonly gateway?: MeshGateway;
+  public readonly protocol: RouteProtocol;
+  /** Hosts of the VirtualService. */
+  public readonly hosts: readonly string[];
+  /** The FQDN of the server's Service: the destination host and the DestinationRule host. */
+  public readonly destinationHost: string;
+  /** Escape hatch: the VirtualService object. */
+  public readonly virtualService: ApiObject;
+  /** Escape hatch: the DestinationRule object of the server, shared with the other routes to it. */
+  public readonly destinationRule: ApiObject;
+
+  public constructor(scope: Construct, id: string, props: TritonRouteProps) {
+    super(scope, id);
+    const D = TRITON_ROUTE_DEFAULTS;
+    const { server, gateway } = props;
+    const { name, namespace } = server.settings;
+    this.server = server;
+    this.gateway = gateway;
+    this.protocol = props.protocol ?? D.protocol;
+    this.destinationHost = serviceHost(server);
+    const hosts = [...new Set(props.hosts ?? (gateway !== undefined ? gateway.hosts : [this.destinationHost]))];
+    this.hosts = Object.freeze(hosts);
+
+    const p = new Problems(this.node.path);
+    p.check(DNS_LABEL.test(id), 'id', id, 'is not a valid VirtualService name (it names the VirtualService)',
+      'use at most 63 lowercase letters, digits and -, starting with a letter');
+    checkHosts(p, 'hosts', hosts);
+    if (gateway !== undefined) this.checkGateway(p, gateway, hosts);
+    checkRouteOptions(p, server, props);
+    const policy = trafficPolicy({
+      connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.settings.grpc,
+    });
+    const shared = rulesByServer.get(server);
+    if (shared !== undefined) this.checkSharedRule(p, props, policy, shared);
+    p.throwIfAny();
+
+    const spec: VirtualServiceSpec = {
+      hosts,
+      ...(gateway !== undefined ? { gateways: [gateway.gatewayName, MESH_GATEWAY] } : {}),
+      http: [{
+        name: this.protocol,
+        match: routeMatches(this.protocol),
+        route: [{ destination: destination(server, this.protocol) }],
+        timeout: seconds(props.timeoutSeconds ?? D.timeoutSeconds),
+        retries: retryPolicy(this.protocol, props.retries),
+      }],
+    };
+    this.virtualService = new ApiObject(this, 'VirtualService', {
+      apiVersion: NETWORKING_API_VERSION,
+      kind: 'VirtualService',
+      metadata: { name: id, namespace, labels: serverLabels(name) },
+      spec,
+    });
+    for (const host of hosts) claimHost(this, host);
+
+    this.destinationRule = shared?.apiObject ?? this.createDestinationRule(policy);
+  }
+
+  /** Gateway checks: the hosts fall within its hosts, its traffic is admitted, and it is part of this app. */
+  private checkGateway(p: Problems, gateway: MeshGateway, hosts: readonly string[]) {
+    const { name, namespace, clientNamespaces } = this.server.settings;
+    for (const host of hosts) {
+      p.check(gateway.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
+        `is not within the hosts of gateway '${gateway.gatewayName}' (${show(gateway.hosts)}), so the gateway never routes it (IST0132)`,
+        "use a host within the gateway's hosts, or add it to them");
+    }
+    const admitted = gateway.namespace === namespace || clientNamespaces.includes(gateway.namespace);
+    p.check(admitted, 'gateway', gateway.gatewayName,
+      `runs in namespace '${gateway.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
+      + "so the gateway's requests would be dropped",
+      `add '${gateway.namespace}' to clientNamespaces of server '${name}'`);
+    p.check(gateway.node.root === this.node.root, 'gateway', gateway.gatewayName,
+      'belongs to another app, so its Gateway object is not part of this output', 'create the gateway in the same app as the route');
+  }
+
+  /** A later route to the same server must ask for the policy the shared DestinationRule already has. */
+  private checkSharedRule(p: Problems, props: TritonRouteProps, policy: TrafficPolicy, shared: SharedRule) {
+    const { name } = this.server.settings;
+    const fix = (prop: string) => `give every route to server '${name}' the same ${prop}, or leave it unset on all of them`;
+    const what = `differs from the one of ${shared.path}, which writes the DestinationRule of '${this.destinationHost}' `
+      + 'that routes to the same server share (Istio applies one DestinationRule per host)';
+    p.check(same(policy.connectionPool, shared.policy.connectionPool), 'connectionPool', props.connectionPool, what, fix('connectionPool'));
+    p.check(same(policy.outlierDetection, shared.policy.outlierDetection), 'outlierDetection', props.outlierDetection, what,
+      fix('outlierDetection'));
+  }
+
+  /** The server's DestinationRule, written by its first route; the next routes to the server reuse it. */
+  private createDestinationRule(policy: TrafficPolicy): ApiObject {
+    const { name, namespace } = this.server.settings;
+    const spec: DestinationRuleSpec = { host: this.destinationHost, trafficPolicy: policy };
+    const apiObject = new ApiObject(this, 'DestinationRule', {
+      apiVersion: NETWORKING_API_VERSION,
+      kind: 'DestinationRule',
+      metadata: { name, namespace, labels: serverLabels(name) },
+      spec,
+    });
+    // A CanaryRelease (or anything else) writing a DestinationRule for this Service would conflict with this one.
+    claimHost(this, this.destinationHost, 'server', 'DestinationRule');
+    rulesByServer.set(this.server, { apiObject, policy, path: this.node.path });
+    return apiObject;
+  }
+}
+
+/** Deep equality of two JSON values built by the same function (same key order). */
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
