@@ -5,6 +5,7 @@
  * these, so a canary cannot route a different set of APIs or retry differently than a plain route.
  */
 import { Problems } from '../../private/errors';
+import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../../triton/server-ports';
 import { TritonServer } from '../triton-server';
 import { Destination, HttpMatchRequest, HttpRetry, TrafficPolicy } from './istio-types';
@@ -84,18 +85,6 @@ export const RETRY_ON: Readonly<Record<RouteProtocol, string>> = Object.freeze({
   grpc: 'unavailable,cancelled,resource-exhausted,reset,connect-failure',
 });
 
-/** The gRPC service of Triton's KServe v2 protocol; a call's HTTP/2 path is `/<service>/<method>`. */
-export const TRITON_GRPC_SERVICE = 'inference.GRPCInferenceService';
-
-/**
- * gRPC methods a route admits: health, metadata and inference. Everything else (RepositoryIndex,
- * RepositoryModelLoad/Unload, ModelConfig, ModelStatistics, TraceSetting, LogSettings, shared-memory registration)
- * matches no route and gets 404 from the proxy (CHECKLIST T01, T02).
- */
-export const ROUTED_GRPC_METHODS: readonly string[] = Object.freeze([
-  'ServerLive', 'ServerReady', 'ModelReady', 'ServerMetadata', 'ModelMetadata', 'ModelInfer', 'ModelStreamInfer',
-]);
-
 /**
  * A model-name path segment other than `stats`: `/v2/models/stats` is the statistics of every model, not the
  * metadata of a model named `stats`. RE2 (Envoy's regex engine) has no lookahead, so the exclusion is spelled out:
@@ -127,7 +116,9 @@ export function routePort(protocol: RouteProtocol): TritonPort {
 /** The request matches of a route: only the inference, health and metadata APIs of `protocol`. */
 export function routeMatches(protocol: RouteProtocol): HttpMatchRequest[] {
   if (protocol === 'grpc') {
-    return ROUTED_GRPC_METHODS.map((m) => ({ name: m, uri: { exact: `/${TRITON_GRPC_SERVICE}/${m}` } }));
+    // The same allow-list the AuthorizationPolicy admits: health, metadata and inference methods only. Everything
+    // else (Repository*, ModelConfig, ModelStatistics, TraceSetting, LogSettings, shared memory) gets 404.
+    return INFERENCE_GRPC_METHODS.map((m) => ({ name: m, uri: { exact: `/${GRPC_INFERENCE_SERVICE}/${m}` } }));
   }
   return ROUTED_HTTP_MATCHES.map((m) => ({ ...m, uri: { ...m.uri } }));
 }

@@ -1,8 +1,8 @@
 import { GRPC_PORT, HTTP_PORT } from '../../../lib';
 import {
-  destination, RETRY_ON, retryPolicy, ROUTED_GRPC_METHODS, routeMatches, RouteProtocol, TRITON_GRPC_SERVICE,
-  TRITON_ROUTE_DEFAULTS, trafficPolicy,
+  destination, RETRY_ON, retryPolicy, routeMatches, RouteProtocol, TRITON_ROUTE_DEFAULTS, trafficPolicy,
 } from '../../../lib/k8s/mesh/route-builders';
+import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
 import { CLUSTER_DOMAIN, hostWithin, serviceHost } from '../../../lib/k8s/mesh/mesh-hosts';
 import { serverChart } from '../../helpers';
 import { routed } from './mesh-test-helpers';
@@ -66,12 +66,12 @@ describe('route builders', () => {
 
   test('gRPC routes exactly the health, metadata and inference methods', () => {
     const matches = routeMatches('grpc');
-    expect(matches.map((m) => m.uri)).toEqual(ROUTED_GRPC_METHODS.map((m) => ({ exact: `/inference.GRPCInferenceService/${m}` })));
-    expect([...ROUTED_GRPC_METHODS].sort()).toEqual(
+    expect(matches.map((m) => m.uri)).toEqual(INFERENCE_GRPC_METHODS.map((m) => ({ exact: `/inference.GRPCInferenceService/${m}` })));
+    expect([...INFERENCE_GRPC_METHODS].sort()).toEqual(
       ['ModelInfer', 'ModelMetadata', 'ModelReady', 'ModelStreamInfer', 'ServerLive', 'ServerMetadata', 'ServerReady']);
     for (const refused of ['RepositoryIndex', 'RepositoryModelLoad', 'RepositoryModelUnload', 'ModelConfig', 'ModelStatistics',
       'TraceSetting', 'LogSettings', 'SystemSharedMemoryRegister', 'CudaSharedMemoryStatus']) {
-      expect(routed(matches, `/${TRITON_GRPC_SERVICE}/${refused}`)).toBe(false);
+      expect(routed(matches, `/${GRPC_INFERENCE_SERVICE}/${refused}`)).toBe(false);
     }
   });
 
