@@ -27,6 +27,14 @@ export * from './k8s/monitoring/istio-sidecar-bypass';
 export * from './k8s/monitoring/triton-alerts';
 export * from './k8s/monitoring/triton-dashboard';
 export * from './k8s/autoscaling';
+export * from './k8s/mesh/gateway';
+export * from './k8s/mesh/triton-route';
+export {
+  RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions, RouteOptions,
+  TRITON_ROUTE_DEFAULTS, RETRY_ON, ROUTED_HTTP_MATCHES, routePort, routeMatches, destination, retryPolicy, trafficPolicy,
+} from './k8s/mesh/route-builders';
+export { CLUSTER_DOMAIN, serviceHost, hostWithin } from './k8s/mesh/mesh-hosts';
+export * from './k8s/mesh/istio-types';
 export * from './k8s/mesh/mesh-security';
 export * from './k8s/mesh/triton-authorization';
 export { ServiceAccountRef, ISTIO_TRUST_DOMAIN, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf } from './k8s/mesh/mesh-identity';
