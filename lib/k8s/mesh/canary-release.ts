@@ -1,0 +1,284 @@
+import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { problem, Problems, show } from '../../private/errors';
+import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
+import { MANAGED_BY } from '../labels';
+import { TritonServer } from '../triton-server';
+import { MeshGateway } from './gateway';
+import { claimHost } from './host-registry';
+import { CanaryFault, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
+import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
+import { canaryHttpRoutes } from './canary-routes';
+import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
+import { CLUSTER_DOMAIN, checkHosts, hostWithin } from './mesh-hosts';
+import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
+import { MESH_GATEWAY } from './triton-route';
+
+const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** Istio subset names and label values: a DNS-1123 label (a leading digit is allowed, as in `2024-06`). */
+const VERSION_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** HTTP/2 sends header names in lowercase and Istio only matches lowercase names. */
+const HEADER_NAME = /^[a-z0-9][-a-z0-9_.]*$/;
+
+/** The release each server belongs to: a second release would overwrite its version label. */
+const RELEASED = new WeakMap<TritonServer, CanaryRelease>();
+
+/**
+ * Problems that keep each message once: the route options are checked against every version's server, and all but
+ * the server-specific ones (gRPC on a server without gRPC) would otherwise repeat once per version.
+ */
+class UniqueProblems extends Problems {
+  private readonly seen = new Set<string>();
+
+  public constructor(private readonly where: string) {
+    super(where);
+  }
+
+  public override check(ok: boolean, prop: string, value: unknown, what: string, fix: string): void {
+    if (!ok) this.add(problem(this.where, prop, value, what, fix));
+  }
+
+  public override add(message: string): void {
+    if (this.seen.has(message)) return;
+    this.seen.add(message);
+    super.add(message);
+  }
+}
+
+/**
+ * A canary release of one service over two or more TritonServer versions (e.g. `v1` serving model version 1 and
+ * `v2` serving version 2): a Service over all versions, a DestinationRule with one subset per version, and a
+ * VirtualService that sends header-matched requests to their version and splits the rest by integer weights that
+ * sum to 100 (CHECKLIST M02, M03).
+ *
+ * - Each server's pod template gets `version: <version>` and `triton-ops.io/release: <name>`. Only the pod template:
+ *   a Deployment's selector is immutable, and changing it would make the next apply fail.
+ * - The Service `<name>` (ClusterIP) selects `triton-ops.io/release: <name>` and has the `http` and, when every
+ *   version serves it, `grpc` ports; the metrics port is never part of it, so it can never be routed (CHECKLIST T02).
+ *   Callers without a sidecar would bypass the weights; under STRICT mTLS they cannot call at all.
+ * - The DestinationRule of `<name>.<namespace>.svc.cluster.local` carries the TritonRoute traffic policy (connection
+ *   pool, outlier detection as the circuit breaker, ISTIO_MUTUAL, HTTP/2 on gRPC) for every subset.
+ * - Promotion and rollback change `stage` (or `weights`) and nothing else; the output differs only in the weights.
+ *
+ * The objects are written in the servers' namespace, whatever the enclosing Chart's namespace is; the servers'
+ * NetworkPolicies admit callers of their own namespace and `clientNamespaces` (add the gateway's namespace there).
+ * @see https://istio.io/latest/docs/concepts/traffic-management/#routing-versions
+ */
+export class CanaryRelease extends Construct {
+  /** Every CanaryRelease under `scope`, in construct-tree order. */
+  public static all(scope: Construct): CanaryRelease[] {
+    return scope.node.findAll().filter((c): c is CanaryRelease => c instanceof CanaryRelease);
+  }
+
+  /** The service name. */
+  public readonly name: string;
+  /** Namespace of the servers and of every object of the release. */
+  public readonly namespace: string;
+  /** FQDN of the release Service: every destination's host and the DestinationRule's host. */
+  public readonly destinationHost: string;
+  /** Hosts of the VirtualService. */
+  public readonly hosts: readonly string[];
+  public readonly protocol: RouteProtocol;
+  /** Version names in release order: the stable one first, the canary last. */
+  public readonly versions: readonly string[];
+  /** The weight of every version in percent, zero weights included; they sum to 100. */
+  public readonly weights: readonly VersionWeight[];
+  /** Escape hatches: the release Service, DestinationRule and VirtualService. */
+  public readonly service: kplus.k8s.KubeService;
+  public readonly destinationRule: ApiObject;
+  public readonly virtualService: ApiObject;
+
+  public constructor(scope: Construct, id: string, props: CanaryReleaseProps) {
+    super(scope, id);
+    const p = new UniqueProblems(this.node.path);
+    const versions = props.versions.map((v) => v.version);
+    this.name = props.name;
+    this.versions = Object.freeze(versions);
+    this.protocol = props.protocol ?? TRITON_ROUTE_DEFAULTS.protocol;
+    this.namespace = props.versions[0]?.server.settings.namespace ?? '';
+    this.destinationHost = `${props.name}.${this.namespace}.svc.${CLUSTER_DOMAIN}`;
+    const hosts = [...new Set(props.hosts ?? (props.gateway !== undefined ? props.gateway.hosts : [this.destinationHost]))];
+    this.hosts = Object.freeze(hosts);
+
+    this.checkVersions(p, props);
+    const weights = resolveWeights(p, { versions, stages: props.stages, stage: props.stage, weights: props.weights });
+    (props.headerRoutes ?? []).forEach((h, i) => this.checkHeaderRoute(p, `headerRoutes[${i}]`, h));
+    if (props.mirror !== undefined) {
+      this.checkVersion(p, 'mirror.version', props.mirror.version);
+      p.check(Number.isFinite(props.mirror.percent) && props.mirror.percent > 0 && props.mirror.percent <= 100, 'mirror.percent',
+        props.mirror.percent, 'must be more than 0 and at most 100', 'give the share of requests to copy, e.g. 10; remove mirror to stop mirroring');
+    }
+    if (props.fault !== undefined) checkFault(p, props.fault);
+    // The default host is built from name and namespace, which are checked themselves.
+    if (props.hosts !== undefined) checkHosts(p, 'hosts', hosts);
+    if (props.gateway !== undefined) this.checkGateway(p, props.gateway, props);
+    for (const v of props.versions) checkRouteOptions(p, v.server, props);
+    p.throwIfAny();
+    this.weights = Object.freeze(weights!);
+
+    for (const v of props.versions) {
+      RELEASED.set(v.server, this);
+      v.server.deployment.podMetadata.addLabel(VERSION_LABEL, v.version);
+      v.server.deployment.podMetadata.addLabel(RELEASE_LABEL, props.name);
+    }
+    const labels = { ...MANAGED_BY, [RELEASE_LABEL]: props.name };
+    const metadata = { name: props.name, namespace: this.namespace, labels };
+    // The Service carries gRPC only when every version serves it: otherwise gRPC calls would fail on some pods.
+    const grpc = props.versions.every((v) => v.server.settings.grpc);
+    const ports: TritonPort[] = [HTTP_PORT, ...(grpc ? [GRPC_PORT] : [])];
+    this.service = new kplus.k8s.KubeService(this, 'Service', {
+      metadata,
+      spec: {
+        type: 'ClusterIP',
+        selector: { [RELEASE_LABEL]: props.name },
+        ports: ports.map((port) => ({
+          name: port.name, port: port.port, targetPort: kplus.k8s.IntOrString.fromString(port.name), protocol: 'TCP',
+          appProtocol: port.appProtocol,
+        })),
+      },
+    });
+
+    const rule: DestinationRuleSpec = {
+      host: this.destinationHost,
+      trafficPolicy: trafficPolicy({ connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc }),
+      subsets: versions.map((version) => ({ name: version, labels: { [VERSION_LABEL]: version } })),
+    };
+    this.destinationRule = new ApiObject(this, 'DestinationRule', {
+      apiVersion: NETWORKING_API_VERSION, kind: 'DestinationRule', metadata, spec: rule,
+    });
+    claimHost(this, this.destinationHost, 'name', 'DestinationRule');
+
+    const spec: VirtualServiceSpec = {
+      hosts,
+      ...(props.gateway !== undefined ? { gateways: [props.gateway.gatewayName, MESH_GATEWAY] } : {}),
+      http: canaryHttpRoutes({
+        host: this.destinationHost,
+        protocol: this.protocol,
+        timeoutSeconds: props.timeoutSeconds ?? TRITON_ROUTE_DEFAULTS.timeoutSeconds,
+        retries: props.retries,
+        headerRoutes: props.headerRoutes ?? [],
+        weights: this.weights,
+        mirror: props.mirror,
+        fault: props.fault,
+      }),
+    };
+    this.virtualService = new ApiObject(this, 'VirtualService', {
+      apiVersion: NETWORKING_API_VERSION, kind: 'VirtualService', metadata, spec,
+    });
+    for (const host of hosts) claimHost(this, host);
+  }
+
+  /** The versions: enough of them, distinct, one namespace, the same models, not in another release. */
+  private checkVersions(p: Problems, props: CanaryReleaseProps) {
+    const { name, versions } = props;
+    const names = versions.map((v) => v.version);
+    const servers = versions.map((v) => v.server.settings.name);
+    p.check(DNS_LABEL.test(name), 'name', name, 'is not a valid Service name (it names the Service, DestinationRule and VirtualService)',
+      'use at most 63 lowercase letters, digits and -, starting with a letter');
+    p.check(!servers.includes(name), 'name', name, `is also the name of server '${name}', whose Service has that name already`,
+      "rename the release or the server, e.g. release 'ranker' over servers 'ranker-v1' and 'ranker-v2'");
+    p.check(versions.length >= 2, 'versions', names,
+      'must list at least two versions, the stable one first and the canary last',
+      'add the canary version, or route a single server with TritonRoute');
+    versions.forEach((v, i) => {
+      p.check(VERSION_NAME.test(v.version), `versions[${i}].version`, v.version,
+        'is not a DNS label (it becomes a pod label value and a DestinationRule subset name)', "use lowercase letters, digits and -, e.g. 'v1'");
+    });
+    for (const dup of duplicates(names)) {
+      p.check(false, 'versions', names, `lists version '${dup}' more than once, so two servers would share one subset`,
+        "give each server its own version name, e.g. 'v1' and 'v2'");
+    }
+    for (const dup of duplicates(servers)) {
+      p.check(false, 'versions', servers, `lists server '${dup}' more than once`, 'give each version its own TritonServer');
+    }
+    const first = versions[0]?.server;
+    versions.slice(1).forEach((v, i) => {
+      const s = v.server.settings;
+      p.check(s.namespace === this.namespace, `versions[${i + 1}].server`, s.name,
+        `runs in namespace '${s.namespace}', but '${first.settings.name}' runs in '${this.namespace}'; `
+        + 'a Service selects pods of its own namespace only',
+        'put every version of the release in one namespace');
+      const models = modelNames(v.server);
+      const expected = modelNames(first);
+      p.check(show(models) === show(expected), `versions[${i + 1}].server`, s.name,
+        `serves models ${show(models)}, but '${first.settings.name}' serves ${show(expected)}; `
+        + 'requests for a model would fail on the versions without it',
+        'give every version of the release the same model names (pin model versions with versionPolicy)');
+    });
+    for (const v of versions) {
+      const other = RELEASED.get(v.server);
+      p.check(other === undefined, 'versions', v.server.settings.name,
+        `is already a version of release '${other?.name}' (${other?.node.path}); its pod labels can name one release only`,
+        'give each server to one CanaryRelease');
+    }
+  }
+
+  private checkVersion(p: Problems, prop: string, version: string) {
+    p.check(this.versions.includes(version), prop, version, 'is not a version of the release', `use one of ${show(this.versions)}`);
+  }
+
+  private checkHeaderRoute(p: Problems, prop: string, h: CanaryHeaderRoute) {
+    this.checkVersion(p, `${prop}.version`, h.version);
+    p.check(HEADER_NAME.test(h.header), `${prop}.header`, h.header,
+      'is not a lowercase HTTP header name (HTTP/2 lowercases names and Istio matches lowercase names only)',
+      `use e.g. '${h.header.toLowerCase().replace(/[^-a-z0-9_.]/g, '-')}'`);
+    p.check((h.exact === undefined) !== (h.regex === undefined), prop, { exact: h.exact, regex: h.regex },
+      'must give exactly one of exact and regex', "keep one, e.g. exact: 'B' or regex: '.*[02468]'");
+    if (h.exact !== undefined) {
+      p.check(h.exact.length > 0, `${prop}.exact`, h.exact, 'is empty', 'give the header value to match');
+    }
+    if (h.regex !== undefined) {
+      p.check(h.regex.length > 0 && compiles(h.regex), `${prop}.regex`, h.regex, 'is not a regular expression',
+        'give an RE2 expression that matches the whole header value, e.g. \'.*[02468]\'');
+    }
+  }
+
+  /** Gateway checks: the hosts fall within its hosts, every server admits its namespace, it is part of this app. */
+  private checkGateway(p: Problems, gateway: MeshGateway, props: CanaryReleaseProps) {
+    for (const host of this.hosts) {
+      p.check(gateway.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
+        `is not within the hosts of gateway '${gateway.gatewayName}' (${show(gateway.hosts)}), so the gateway never routes it (IST0132)`,
+        "use a host within the gateway's hosts, or add it to them");
+    }
+    for (const { server } of props.versions) {
+      const { name, namespace, clientNamespaces } = server.settings;
+      p.check(gateway.namespace === namespace || clientNamespaces.includes(gateway.namespace), 'gateway', gateway.gatewayName,
+        `runs in namespace '${gateway.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
+        + "so the gateway's requests would be dropped",
+        `add '${gateway.namespace}' to clientNamespaces of server '${name}'`);
+    }
+    p.check(gateway.node.root === this.node.root, 'gateway', gateway.gatewayName,
+      'belongs to another app, so its Gateway object is not part of this output', 'create the gateway in the same app as the release');
+  }
+}
+
+function checkFault(p: Problems, fault: CanaryFault) {
+  p.check(fault.delayMs !== undefined || fault.abortHttpStatus !== undefined, 'fault', fault,
+    'injects nothing: it has neither delayMs nor abortHttpStatus', 'give one of them, or remove fault');
+  p.check(Number.isFinite(fault.percent) && fault.percent > 0 && fault.percent <= 100, 'fault.percent', fault.percent,
+    'must be more than 0 and at most 100', 'give the share of requests to fault, e.g. 10');
+  if (fault.delayMs !== undefined) {
+    p.check(Number.isInteger(fault.delayMs) && fault.delayMs >= 1, 'fault.delayMs', fault.delayMs, 'must be a whole number >= 1',
+      'give the delay in milliseconds, e.g. 500');
+  }
+  if (fault.abortHttpStatus !== undefined) {
+    p.check(Number.isInteger(fault.abortHttpStatus) && fault.abortHttpStatus >= 200 && fault.abortHttpStatus <= 599,
+      'fault.abortHttpStatus', fault.abortHttpStatus, 'is not an HTTP status Istio can inject (200-599)', 'use e.g. 503');
+  }
+}
+
+const modelNames = (server: TritonServer) => server.models.map((m) => m.name).sort();
+
+function duplicates(values: readonly string[]): string[] {
+  return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
+}
+
+function compiles(regex: string): boolean {
+  try {
+    new RegExp(regex);
+    return true;
+  } catch {
+    return false;
+  }
+}

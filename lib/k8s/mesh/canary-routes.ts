@@ -1,0 +1,77 @@
+/**
+ * The HTTP routes of a canary release's VirtualService, pure: header routes first, then one weighted route. Built
+ * on route-builders, so a release routes exactly the APIs a plain TritonRoute routes (never the repository,
+ * model-config or metrics APIs) with the same retries.
+ */
+import { CanaryFault, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
+import { VersionWeight } from './canary-plan';
+import { Destination, HttpFaultInjection, HttpRoute } from './istio-types';
+import { retryPolicy, RetryOptions, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
+
+/** Name of the weighted route in the VirtualService. */
+export const WEIGHTED_ROUTE = 'weighted';
+
+export interface CanaryRoutesInput {
+  /** FQDN of the release Service: every destination's host. */
+  readonly host: string;
+  readonly protocol: RouteProtocol;
+  readonly timeoutSeconds: number;
+  readonly retries?: RetryOptions;
+  readonly headerRoutes: readonly CanaryHeaderRoute[];
+  /** Every version's weight, zero weights included (they are left out of the route). */
+  readonly weights: readonly VersionWeight[];
+  readonly mirror?: CanaryMirror;
+  readonly fault?: CanaryFault;
+}
+
+/** A destination in the release: the release Service, the version's subset, and always the port (CHECKLIST M02). */
+export function subsetDestination(host: string, protocol: RouteProtocol, version: string): Destination {
+  return { host, subset: version, port: { number: routePort(protocol).port } };
+}
+
+/** The fault block of a route, or nothing when no fault is set. */
+export function faultInjection(fault: CanaryFault | undefined): HttpFaultInjection | undefined {
+  if (fault === undefined) return undefined;
+  const percentage = { value: fault.percent };
+  return {
+    ...(fault.delayMs !== undefined ? { delay: { fixedDelay: `${fault.delayMs}ms`, percentage } } : {}),
+    ...(fault.abortHttpStatus !== undefined ? { abort: { httpStatus: fault.abortHttpStatus, percentage } } : {}),
+  };
+}
+
+/**
+ * The routes, in the order Istio evaluates them: each header route (matching the routed APIs AND its header), then
+ * the weighted route over the routed APIs. Destinations with weight 0 are left out: Istio accepts them, but they
+ * add nothing and would make a promotion diff show destinations that receive no traffic.
+ */
+export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
+  const { host, protocol } = input;
+  const fault = faultInjection(input.fault);
+  const common = {
+    timeout: seconds(input.timeoutSeconds),
+    retries: retryPolicy(protocol, input.retries),
+    ...(fault !== undefined ? { fault } : {}),
+  };
+  const headerRoutes: HttpRoute[] = input.headerRoutes.map((h, i) => ({
+    name: `header-${i}`,
+    // Istio ANDs the fields of one match and ORs the matches: each routed API, with the header.
+    match: routeMatches(protocol).map((m) => ({
+      ...m,
+      headers: { [h.header]: h.exact !== undefined ? { exact: h.exact } : { regex: h.regex } },
+    })),
+    route: [{ destination: subsetDestination(host, protocol, h.version) }],
+    ...common,
+  }));
+  const weighted: HttpRoute = {
+    name: WEIGHTED_ROUTE,
+    match: routeMatches(protocol),
+    route: input.weights.filter((w) => w.weight > 0)
+      .map((w) => ({ destination: subsetDestination(host, protocol, w.version), weight: w.weight })),
+    ...common,
+    ...(input.mirror !== undefined ? {
+      mirror: subsetDestination(host, protocol, input.mirror.version),
+      mirrorPercentage: { value: input.mirror.percent },
+    } : {}),
+  };
+  return [...headerRoutes, weighted];
+}
