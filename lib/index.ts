@@ -36,6 +36,9 @@ export {
 export { CLUSTER_DOMAIN, serviceHost, hostWithin } from './k8s/mesh/mesh-hosts';
 export * from './k8s/mesh/istio-types';
 export * from './k8s/mesh/mesh-security';
+export * from './k8s/mesh/canary-release';
+export * from './k8s/mesh/canary-release-props';
+export { CANARY_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './k8s/mesh/canary-plan';
 export * from './k8s/mesh/triton-authorization';
 export { ServiceAccountRef, ISTIO_TRUST_DOMAIN, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf } from './k8s/mesh/mesh-identity';
 export * from './triton/server-apis';

@@ -19,3 +19,17 @@ export const DEFAULT_FLEET: FleetDescription = {
     nodeGroup: 'gpu-a10g',
   },
 };
+
+/**
+ * The search-ranking fleet of examples/search-ranking.ts, synthesized to YAML beside the default fleet: a 99/1
+ * ranker canary and a 90/10 fraud-scorer canary. Its model bucket and read role (one per server prefix) are
+ * managed outside the default infra stack.
+ */
+export const SEARCH_FLEET = {
+  image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
+  bucket: 'acme-triton-models',
+  prefix: 'search',
+  region: 'us-west-2',
+  roleArn: (server: string) => `arn:aws:iam::123456789012:role/search-${server}-models`,
+  clientNamespaces: ['istio-system', 'web'],
+} as const;

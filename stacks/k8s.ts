@@ -2,9 +2,10 @@
 import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
 import { join } from 'path';
-import { TritonServer, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
+import { ModelRepository, TritonServer, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
+import { SearchRankingFleet } from '../examples/search-ranking';
 import { modelReaderRoleArn } from './fleet-description';
-import { DEFAULT_FLEET } from './fleet';
+import { DEFAULT_FLEET, SEARCH_FLEET } from './fleet';
 import { visionChart } from './vision-chart';
 
 export function synthKubernetes(outdir: string): void {
@@ -12,6 +13,13 @@ export function synthKubernetes(outdir: string): void {
   rmSync(outdir, { recursive: true, force: true });
   const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
   visionChart(app, DEFAULT_FLEET, (server) => modelReaderRoleArn(DEFAULT_FLEET, server));
+  new SearchRankingFleet(app, 'search', {
+    image: SEARCH_FLEET.image,
+    clientNamespaces: [...SEARCH_FLEET.clientNamespaces],
+    repository: (server) => ModelRepository.fromS3({
+      bucket: SEARCH_FLEET.bucket, prefix: `${SEARCH_FLEET.prefix}/${server}`, region: SEARCH_FLEET.region, roleArn: SEARCH_FLEET.roleArn(server),
+    }),
+  });
   app.synth();
   writeModelRepositories(app, outdir);
   // Plain rule files and promtool unit tests of every PrometheusRule, for `.ci/check-prometheus-rules.sh`.
