@@ -12,7 +12,9 @@
  */
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { CanaryRelease, ModelConfig, ModelRepository, ServingNamespace, TritonServer } from 'triton-ops';
+import {
+  CanaryRelease, MeshSecurity, ModelConfig, ModelRepository, ServingNamespace, TritonAuthorization, TritonServer,
+} from 'triton-ops';
 import { fraudModel, rankerModel, SearchRankingServer } from './search-ranking-models';
 
 /** Defaults of SearchRankingFleetProps, one named constant each (asserted by the tests). */
@@ -64,6 +66,8 @@ export class SearchRankingFleet extends Chart {
     super(scope, id, { namespace });
     // Sidecar injection for the whole namespace: the weights, header routes and circuit breaker live in the sidecars.
     new ServingNamespace(this, 'Namespace', { name: namespace, labels: { 'istio-injection': 'enabled' } });
+    // STRICT mTLS for the namespace, and the sidecars' path to istiod through the servers' NetworkPolicies.
+    new MeshSecurity(this, 'Mesh');
     const server = (name: SearchRankingServer, model: ModelConfig) => new TritonServer(this, name, {
       image: props.image,
       repository: props.repository(name),
@@ -81,6 +85,12 @@ export class SearchRankingFleet extends Chart {
       'fraud-v1': server('fraud-v1', fraudModel(1)),
       'fraud-v2': server('fraud-v2', fraudModel(2)),
     };
+    // Only the fleet's own namespace and the named callers reach the inference APIs; nobody the admin APIs.
+    for (const [name, triton] of Object.entries(this.servers)) {
+      new TritonAuthorization(this, `${name}-authz`, {
+        server: triton, callers: { namespaces: [namespace, ...(props.clientNamespaces ?? [])] },
+      });
+    }
 
     this.ranker = new CanaryRelease(this, 'ranker', {
       name: 'ranker',

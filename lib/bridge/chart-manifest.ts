@@ -17,14 +17,13 @@ export class ChartManifest extends Manifest {
     super(scope, id, config);
   }
 
-  public override toTerraform(): any {
-    const terraform = super.toTerraform();
+  // Wrapped here, before cdktf's toTerraform copies the attributes deeply (processDynamicAttributes, deepMerge):
+  // a class instance is neither descended into nor copied, so the body is handed over whole.
+  protected override synthesizeAttributes(): { [name: string]: any } {
+    const attributes = super.synthesizeAttributes();
     const hasOverrides = Object.keys(this.rawOverrides).length > 0;
-    const block = terraform.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId];
-    if (this.holdsTokens || hasOverrides || block?.manifest === undefined) return terraform;
-    // super.toTerraform() built this block for this call only, so replacing the field mutates nothing shared.
-    block.manifest = verbatim(block.manifest);
-    return terraform;
+    if (this.holdsTokens || hasOverrides || attributes.manifest === undefined) return attributes;
+    return { ...attributes, manifest: new VerbatimBody(attributes.manifest) };
   }
 }
 
@@ -32,13 +31,17 @@ export class ChartManifest extends Manifest {
  * A value cdktf takes as it is: resolving gives an empty object (nothing to walk), and a post-processor puts
  * the value in its place once cdktf's recursion is done. The preparing pass keeps the empty object.
  */
-function verbatim(value: unknown): IResolvable {
-  return {
-    creationStack: [],
-    resolve: (context: IResolveContext) => {
-      if (!context.preparing) context.registerPostProcessor({ postProcess: () => value });
-      return {};
-    },
-    toString: () => 'kubernetes_manifest body',
-  };
+class VerbatimBody implements IResolvable {
+  public readonly creationStack: string[] = [];
+
+  public constructor(private readonly value: unknown) {}
+
+  public resolve(context: IResolveContext): unknown {
+    if (!context.preparing) context.registerPostProcessor({ postProcess: () => this.value });
+    return {};
+  }
+
+  public toString(): string {
+    return 'kubernetes_manifest body';
+  }
 }
