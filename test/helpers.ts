@@ -37,3 +37,13 @@ export function byKind(manifest: Manifest, kind: string): any {
 export const podSpec = (m: Manifest) => byKind(m, 'Deployment').spec.template.spec;
 export const container = (m: Manifest) => podSpec(m).containers[0];
 export const args = (m: Manifest): string[] => container(m).args;
+
+/** The whole message, so that a test pins it exactly (toThrow(string) only checks a substring). */
+export function messageOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected an error');
+}

@@ -4,17 +4,8 @@ import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/k8s/mesh/mes
 import { TritonAuthorization } from '../../../lib/k8s/mesh/triton-authorization';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../../../lib/k8s/monitoring/istio-sidecar-bypass';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';
-import { byKind, Manifest, serverChart } from '../../helpers';
+import { byKind, Manifest, serverChart, messageOf } from '../../helpers';
 
-/** The whole message, so that a test pins it exactly (toThrow(string) only checks a substring). */
-function messageOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
 const ofKind = (m: Manifest, kind: string) => m.filter((o) => o.kind === kind);
 
 describe('MeshSecurity', () => {

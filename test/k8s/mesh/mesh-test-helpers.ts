@@ -1,15 +1,7 @@
 /** Fixtures of the mesh tests: the whole message of an error, and a matcher that reads Istio StringMatch like Envoy. */
 import { HttpMatchRequest } from '../../../lib/k8s/mesh/istio-types';
 
-/** The whole message, so that a test pins it exactly (toThrow(string) only checks a substring). */
-export function messageOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
+export { messageOf } from '../../helpers';
 
 /** The message cdk8s gives when `node.addValidation` checks fail at synth. */
 export const synthError = (path: string, message: string) =>

@@ -6,17 +6,7 @@ import { TritonServerProps } from '../../../lib';
 import {
   ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS,
 } from '../../../lib/triton/server-apis';
-import { byKind, Manifest, serverChart } from '../../helpers';
-
-/** The whole message, so that a test pins it exactly (toThrow(string) only checks a substring). */
-function messageOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
+import { byKind, Manifest, serverChart, messageOf } from '../../helpers';
 
 const GATEWAY = ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT;
 const GATEWAY_PRINCIPAL = 'cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account';

@@ -4,7 +4,7 @@ import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../../../lib/k8s/monitoring/istio-s
 import {
   KUBE_PROMETHEUS_STACK_LABELS, TRITON_SCRAPE_DEFAULTS, TritonScrape, TritonScrapeProps,
 } from '../../../lib/k8s/monitoring/triton-scrape';
-import { byKind, Manifest, serverChart } from '../../helpers';
+import { byKind, Manifest, serverChart, messageOf } from '../../helpers';
 
 /** A chart with server `ranker` in namespace `inference` and one TritonScrape `scrape` over it. */
 function scraped(props: Omit<TritonScrapeProps, 'server'> = {}) {
@@ -13,15 +13,6 @@ function scraped(props: Omit<TritonScrapeProps, 'server'> = {}) {
   return { chart, server, scrape, manifest: Testing.synth(chart) };
 }
 const podAnnotations = (m: Manifest) => byKind(m, 'Deployment').spec.template.metadata.annotations;
-/** The whole message, so that a test pins it exactly (toThrow(string) only checks a substring). */
-function messageOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
 const SELECTOR = { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': 'ranker' };
 
 describe('TritonScrape defaults', () => {
