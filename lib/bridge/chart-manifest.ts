@@ -23,7 +23,9 @@ export class ChartManifest extends Manifest {
     const attributes = super.synthesizeAttributes();
     const hasOverrides = Object.keys(this.rawOverrides).length > 0;
     if (this.holdsTokens || hasOverrides || attributes.manifest === undefined) return attributes;
-    return { ...attributes, manifest: new VerbatimBody(attributes.manifest) };
+    // Unset blocks (wait, timeouts, ...) are dropped here rather than visited by each of cdktf's walks.
+    const defined = Object.entries(attributes).filter(([, value]) => value !== undefined);
+    return { ...Object.fromEntries(defined), manifest: new VerbatimBody(attributes.manifest) };
   }
 }
 
