@@ -90,7 +90,7 @@ export class ChartManifests extends Construct {
         manifest: escaped,
         provider: props.provider,
         dependsOn: dependsOn.length === 0 ? undefined : dependsOn,
-      }, scan.holdsTokens));
+      }, scan.holdsTokens, dependsOn));
       // Nested constructs get a path-and-hash logical id by default; the contract is the object's identity.
       manifest.overrideLogicalId(entry.id);
       created.set(entry, manifest);
