@@ -5,13 +5,12 @@ import { problem, Problems, show } from '../../private/errors';
 import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
 import { TritonServer } from '../triton-server';
-import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { CanaryFault, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
 import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
-import { CLUSTER_DOMAIN, checkHosts, hostWithin } from './mesh-hosts';
+import { CLUSTER_DOMAIN, checkHosts } from './mesh-hosts';
 import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 
@@ -112,7 +111,7 @@ export class CanaryRelease extends Construct {
     if (props.fault !== undefined) checkFault(p, props.fault);
     // The default host is built from name and namespace, which are checked themselves.
     if (props.hosts !== undefined) checkHosts(p, 'hosts', hosts);
-    if (props.gateway !== undefined) this.checkGateway(p, props.gateway, props);
+    props.gateway?.checkUse(p, this, 'release', this.hosts, props.versions.map((v) => v.server));
     for (const v of props.versions) checkRouteOptions(p, v.server, props);
     p.throwIfAny();
     this.weights = Object.freeze(weights!);
@@ -234,23 +233,6 @@ export class CanaryRelease extends Construct {
     }
   }
 
-  /** Gateway checks: the hosts fall within its hosts, every server admits its namespace, it is part of this app. */
-  private checkGateway(p: Problems, gateway: MeshGateway, props: CanaryReleaseProps) {
-    for (const host of this.hosts) {
-      p.check(gateway.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
-        `is not within the hosts of gateway '${gateway.gatewayName}' (${show(gateway.hosts)}), so the gateway never routes it (IST0132)`,
-        "use a host within the gateway's hosts, or add it to them");
-    }
-    for (const { server } of props.versions) {
-      const { name, namespace, clientNamespaces } = server.settings;
-      p.check(gateway.namespace === namespace || clientNamespaces.includes(gateway.namespace), 'gateway', gateway.gatewayName,
-        `runs in namespace '${gateway.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
-        + "so the gateway's requests would be dropped",
-        `add '${gateway.namespace}' to clientNamespaces of server '${name}'`);
-    }
-    p.check(gateway.node.root === this.node.root, 'gateway', gateway.gatewayName,
-      'belongs to another app, so its Gateway object is not part of this output', 'create the gateway in the same app as the release');
-  }
 }
 
 function checkFault(p: Problems, fault: CanaryFault) {

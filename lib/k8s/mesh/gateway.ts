@@ -1,9 +1,10 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Problems } from '../../private/errors';
+import { Problems, show } from '../../private/errors';
+import type { TritonServer } from '../triton-server';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
-import { checkHosts } from './mesh-hosts';
+import { checkHosts, hostWithin } from './mesh-hosts';
 
 /** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */
 export const ISTIO_INGRESS_GATEWAY_SELECTOR: Readonly<Record<string, string>> = Object.freeze({ istio: 'ingressgateway' });
@@ -150,5 +151,28 @@ export class MeshGateway extends Construct {
       metadata: { name: id, namespace: this.namespace, labels: { ...MANAGED_BY } },
       spec,
     });
+  }
+
+  /**
+   * Problems of routing `hosts` to `servers` through this gateway, for a route or release (`user`): each host must
+   * fall within the gateway's hosts, each server's NetworkPolicy must admit the gateway's namespace, and the
+   * gateway must belong to the same app.
+   */
+  public checkUse(p: Problems, user: Construct, userKind: 'route' | 'release', hosts: readonly string[],
+    servers: readonly TritonServer[]): void {
+    for (const host of hosts) {
+      p.check(this.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
+        `is not within the hosts of gateway '${this.gatewayName}' (${show(this.hosts)}), so the gateway never routes it (IST0132)`,
+        "use a host within the gateway's hosts, or add it to them");
+    }
+    for (const server of servers) {
+      const { name, namespace, clientNamespaces } = server.settings;
+      p.check(this.namespace === namespace || clientNamespaces.includes(this.namespace), 'gateway', this.gatewayName,
+        `runs in namespace '${this.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
+        + "so the gateway's requests would be dropped",
+        `add '${this.namespace}' to clientNamespaces of server '${name}'`);
+    }
+    p.check(this.node.root === user.node.root, 'gateway', this.gatewayName,
+      'belongs to another app, so its Gateway object is not part of this output', `create the gateway in the same app as the ${userKind}`);
   }
 }

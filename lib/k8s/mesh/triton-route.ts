@@ -1,12 +1,12 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Problems, show } from '../../private/errors';
+import { Problems } from '../../private/errors';
 import { serverLabels } from '../labels';
 import { TritonServer } from '../triton-server';
 import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
-import { checkHosts, hostWithin, serviceHost } from './mesh-hosts';
+import { checkHosts, serviceHost } from './mesh-hosts';
 import {
   checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
   TRITON_ROUTE_DEFAULTS,
@@ -96,7 +96,7 @@ export class TritonRoute extends Construct {
     p.check(DNS_LABEL.test(id), 'id', id, 'is not a valid VirtualService name (it names the VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);
-    if (gateway !== undefined) this.checkGateway(p, gateway, hosts);
+    gateway?.checkUse(p, this, 'route', hosts, [server]);
     checkRouteOptions(p, server, props);
     const policy = trafficPolicy({
       connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.settings.grpc,
@@ -128,21 +128,6 @@ export class TritonRoute extends Construct {
   }
 
   /** Gateway checks: the hosts fall within its hosts, its traffic is admitted, and it is part of this app. */
-  private checkGateway(p: Problems, gateway: MeshGateway, hosts: readonly string[]) {
-    const { name, namespace, clientNamespaces } = this.server.settings;
-    for (const host of hosts) {
-      p.check(gateway.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
-        `is not within the hosts of gateway '${gateway.gatewayName}' (${show(gateway.hosts)}), so the gateway never routes it (IST0132)`,
-        "use a host within the gateway's hosts, or add it to them");
-    }
-    const admitted = gateway.namespace === namespace || clientNamespaces.includes(gateway.namespace);
-    p.check(admitted, 'gateway', gateway.gatewayName,
-      `runs in namespace '${gateway.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
-      + "so the gateway's requests would be dropped",
-      `add '${gateway.namespace}' to clientNamespaces of server '${name}'`);
-    p.check(gateway.node.root === this.node.root, 'gateway', gateway.gatewayName,
-      'belongs to another app, so its Gateway object is not part of this output', 'create the gateway in the same app as the route');
-  }
 
   /** A later route to the same server must ask for the policy the shared DestinationRule already has. */
   private checkSharedRule(p: Problems, props: TritonRouteProps, policy: TrafficPolicy, shared: SharedRule) {
