@@ -4,6 +4,7 @@ import { Problems } from '../private/errors';
 import { GPU_INSTANCE_FAMILIES, GpuInstanceType, gpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
 import type { GpuAmiType, GpuCapacityType, GpuNodeGroupProps } from './gpu-node-group';
+import { LABEL_KEY, LABEL_VALUE } from '../private/kubernetes-names';
 
 /** Every prop of a node group with its default applied, after all checks passed. */
 export interface GpuNodeGroupSettings {
@@ -43,12 +44,6 @@ export const MIN_ROOT_VOLUME_GIB = 50;
 const MAX_GP3_GIB = 16384;
 /** Labels under this prefix are EKS's own. */
 const EKS_LABEL_PREFIX = 'eks.amazonaws.com/';
-/** Kubernetes label name and value: at most 63 alphanumerics, -, _ and ., alphanumeric at both ends. */
-const LABEL_NAME = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
-const DNS_SUBDOMAIN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-/** Kubernetes label key: an optional DNS-subdomain prefix and a name (the tag-key limit bounds the length). */
-const LABEL_KEY = new RegExp(`^(${DNS_SUBDOMAIN}/)?${LABEL_NAME}$`);
-const LABEL_VALUE = new RegExp(`^(${LABEL_NAME})?$`);
 /** An Auto Scaling tag key holds at most 128 characters; the autoscaler's label tag adds this prefix to the key. */
 export const AUTOSCALER_LABEL_TAG_PREFIX = 'k8s.io/cluster-autoscaler/node-template/label/';
 const MAX_ASG_TAG_KEY = 128;

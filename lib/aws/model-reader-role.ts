@@ -11,6 +11,7 @@ import {
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
 import type { ModelBucket } from './model-bucket';
+import { DNS_LABEL, DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
 /** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
 export const IRSA_AUDIENCE = 'sts.amazonaws.com';
@@ -19,8 +20,6 @@ export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system',
 /** Name of the role's inline, read-only policy. */
 export const MODEL_READER_POLICY_NAME = 'read-model-repository';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export interface ModelReaderRoleProps {
   /** The cluster whose OIDC provider issues the ServiceAccount's tokens. */

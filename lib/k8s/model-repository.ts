@@ -2,6 +2,7 @@ import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems } from '../private/errors';
+import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
 /** Where a mounted repository appears inside the Triton container. */
 export const MODEL_MOUNT_PATH = '/models';
@@ -38,7 +39,6 @@ export interface NewClaimRepositoryOptions {
   readonly sizeGiB: number;
 }
 
-const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;

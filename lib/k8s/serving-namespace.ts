@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { problem, TritonOpsError } from '../private/errors';
 import { MANAGED_BY } from './labels';
+import { DNS_LABEL } from '../private/kubernetes-names';
 
 export interface ServingNamespaceProps {
   /** Namespace name; never `default`. */
@@ -24,7 +25,7 @@ export class ServingNamespace extends Construct {
 
   public constructor(scope: Construct, id: string, props: ServingNamespaceProps) {
     super(scope, id);
-    if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(props.name) || props.name === 'default') {
+    if (!DNS_LABEL.test(props.name) || props.name === 'default') {
       throw new TritonOpsError(problem(this.node.path, 'name', props.name,
         'must be a valid namespace name other than default', "use a dedicated name such as 'inference'"));
     }

@@ -7,6 +7,7 @@ import { countInstances } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
 import { TRITON_DEFAULTS as D, TritonServerProps } from './triton-server-props';
+import { DNS_1035_LABEL } from '../private/kubernetes-names';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -42,7 +43,6 @@ export interface TritonServerSettings {
   readonly warnings: string[];
 }
 
-const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
 
@@ -50,7 +50,7 @@ const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
 export function resolveSettings(path: string, name: string, namespace: string | undefined,
   props: TritonServerProps): TritonServerSettings {
   const p = new Problems(path);
-  p.check(DNS_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
+  p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
     'use at most 63 lowercase letters, digits and -, starting with a letter');
   p.check(namespace !== undefined && namespace !== 'default', 'namespace', namespace,
     'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
@@ -128,11 +128,11 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
   const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
   for (const ns of [...clientNamespaces, monitoringNamespace]) {
-    p.check(DNS_LABEL.test(ns), ns === monitoringNamespace ? 'monitoringNamespace' : 'clientNamespaces', ns,
+    p.check(DNS_1035_LABEL.test(ns), ns === monitoringNamespace ? 'monitoringNamespace' : 'clientNamespaces', ns,
       'is not a valid namespace name', 'use lowercase letters, digits and -');
   }
   if (props.priorityClassName !== undefined) {
-    p.check(DNS_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
+    p.check(DNS_1035_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
       'is not a valid PriorityClass name', 'use lowercase letters, digits and -');
   }
 

@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { Problems, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from './autoscaling-metric';
+import { DNS_LABEL } from '../../private/kubernetes-names';
 
 /** Defaults of PrometheusAdapterRulesProps, one named constant each (asserted by the tests). */
 export const PROMETHEUS_ADAPTER_RULES_DEFAULTS = {
@@ -66,9 +67,8 @@ export class PrometheusAdapterRules extends Construct {
       'create one per app, before the first TritonAutoscaler, or use PrometheusAdapterRules.of(scope)');
     this.name = props.name ?? PROMETHEUS_ADAPTER_RULES_DEFAULTS.name;
     this.namespace = props.namespace ?? PROMETHEUS_ADAPTER_RULES_DEFAULTS.namespace;
-    const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-    p.check(dnsLabel.test(this.name), 'name', this.name, 'is not a valid ConfigMap name', 'use lowercase letters, digits and -');
-    p.check(dnsLabel.test(this.namespace), 'namespace', this.namespace, 'is not a valid namespace name', 'use lowercase letters, digits and -');
+    p.check(DNS_LABEL.test(this.name), 'name', this.name, 'is not a valid ConfigMap name', 'use lowercase letters, digits and -');
+    p.check(DNS_LABEL.test(this.namespace), 'namespace', this.namespace, 'is not a valid namespace name', 'use lowercase letters, digits and -');
     p.throwIfAny();
     PER_APP.set(this.node.root, this);
 

@@ -13,10 +13,9 @@ import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from 
 import { CLUSTER_DOMAIN, checkHosts } from './mesh-hosts';
 import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
+import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 
-const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** Istio subset names and label values: a DNS-1123 label (a leading digit is allowed, as in `2024-06`). */
-const VERSION_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** HTTP/2 sends header names in lowercase and Istio only matches lowercase names. */
 const HEADER_NAME = /^[a-z0-9][-a-z0-9_.]*$/;
 
@@ -173,7 +172,7 @@ export class CanaryRelease extends Construct {
     const { name, versions } = props;
     const names = versions.map((v) => v.version);
     const servers = versions.map((v) => v.server.settings.name);
-    p.check(DNS_LABEL.test(name), 'name', name, 'is not a valid Service name (it names the Service, DestinationRule and VirtualService)',
+    p.check(DNS_1035_LABEL.test(name), 'name', name, 'is not a valid Service name (it names the Service, DestinationRule and VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     p.check(!servers.includes(name), 'name', name, `is also the name of server '${name}', whose Service has that name already`,
       "rename the release or the server, e.g. release 'ranker' over servers 'ranker-v1' and 'ranker-v2'");
@@ -181,7 +180,7 @@ export class CanaryRelease extends Construct {
       'must list at least two versions, the stable one first and the canary last',
       'add the canary version, or route a single server with TritonRoute');
     versions.forEach((v, i) => {
-      p.check(VERSION_NAME.test(v.version), `versions[${i}].version`, v.version,
+      p.check(DNS_LABEL.test(v.version), `versions[${i}].version`, v.version,
         'is not a DNS label (it becomes a pod label value and a DestinationRule subset name)', "use lowercase letters, digits and -, e.g. 'v1'");
     });
     for (const dup of duplicates(names)) {

@@ -5,6 +5,7 @@ import type { TritonServer } from '../triton-server';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
 import { checkHosts, hostWithin } from './mesh-hosts';
+import { DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
 /** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */
 export const ISTIO_INGRESS_GATEWAY_SELECTOR: Readonly<Record<string, string>> = Object.freeze({ istio: 'ingressgateway' });
@@ -58,8 +59,6 @@ export interface MeshGatewayProps {
   readonly allowPlainHttp?: boolean;
 }
 
-const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * An Istio Gateway for the ingress gateway: an HTTPS listener (443, TLS from `credentialName`) for specific hosts,
@@ -97,9 +96,9 @@ export class MeshGateway extends Construct {
     const plainHttp = props.allowPlainHttp ?? D.allowPlainHttp;
     const httpsRedirect = props.httpsRedirect ?? (https && !plainHttp);
 
-    p.check(DNS_LABEL.test(id), 'id', id, 'is not a valid Gateway name (it names the Gateway object)',
+    p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid Gateway name (it names the Gateway object)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
-    p.check(namespace !== undefined && namespace !== 'default' && DNS_LABEL.test(namespace), 'namespace', namespace,
+    p.check(namespace !== undefined && namespace !== 'default' && DNS_1035_LABEL.test(namespace), 'namespace', namespace,
       'must name a dedicated namespace, normally the one the ingress gateway pods run in',
       "set `namespace`, e.g. 'istio-system'");
     checkHosts(p, 'hosts', hosts);

@@ -1,5 +1,6 @@
 /** Mesh identities: namespaces and service accounts as Istio authorization sees them, with their name checks. */
 import { Problems } from '../../private/errors';
+import { DNS_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
 /** A Kubernetes service account, the identity a workload presents in the mesh through its mTLS certificate. */
 export interface ServiceAccountRef {
@@ -25,9 +26,7 @@ export function principalOf(account: ServiceAccountRef): string {
 }
 
 /** RFC 1123 label: namespace names. */
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** RFC 1123 subdomain: service account names. */
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const isNamespaceName = (name: string): boolean => DNS_LABEL.test(name);
 

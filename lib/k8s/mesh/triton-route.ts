@@ -11,6 +11,7 @@ import {
   checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
   TRITON_ROUTE_DEFAULTS,
 } from './route-builders';
+import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
 /** Istio's name for "the sidecars of the mesh" in a VirtualService's `gateways`. */
 export const MESH_GATEWAY = 'mesh';
@@ -45,7 +46,6 @@ interface SharedRule {
  */
 const rulesByServer = new WeakMap<TritonServer, SharedRule>();
 
-const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
  * A route to one TritonServer: a VirtualService and the server's DestinationRule, built together so that the
@@ -93,7 +93,7 @@ export class TritonRoute extends Construct {
     this.hosts = Object.freeze(hosts);
 
     const p = new Problems(this.node.path);
-    p.check(DNS_LABEL.test(id), 'id', id, 'is not a valid VirtualService name (it names the VirtualService)',
+    p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid VirtualService name (it names the VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);
     gateway?.checkUse(p, this, 'route', hosts, [server]);

@@ -6,6 +6,7 @@ import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
 import { TritonServer } from '../triton-server';
+import { DNS_LABEL, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
 export interface TritonDashboardProps {
   /**
@@ -58,10 +59,6 @@ export const GRAFANA_FOLDER_ANNOTATION = 'grafana_folder';
 
 // A DNS label (it names the ConfigMap) that also fits Grafana's 40-character uid.
 const DASHBOARD_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const LABEL_NAME = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
-const LABEL_KEY = new RegExp(`^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?${LABEL_NAME}$`);
-const LABEL_VALUE = new RegExp(`^(${LABEL_NAME})?$`);
 
 /**
  * The Triton Grafana dashboard as a ConfigMap that Grafana's dashboard sidecar (kube-prometheus-stack, the
@@ -91,7 +88,7 @@ export class TritonDashboard extends Construct {
     p.check(title.trim() !== '', 'title', title, 'must not be empty', `give the dashboard a title or leave it unset ('${D.title}')`);
     p.check(folder.trim() !== '', 'folder', folder, 'must name a Grafana folder',
       `give a folder name or leave it unset ('${D.folder}')`);
-    p.check(namespace !== undefined && NAMESPACE.test(namespace), 'namespace', namespace,
+    p.check(namespace !== undefined && DNS_LABEL.test(namespace), 'namespace', namespace,
       'must name the namespace Grafana\'s dashboard sidecar searches',
       "set 'namespace' (e.g. 'monitoring') or the namespace of the enclosing Chart");
     const labels = Object.entries(sidecarLabel);

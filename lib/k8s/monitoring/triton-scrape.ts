@@ -7,6 +7,7 @@ import { selectorLabels, serverLabels } from '../labels';
 import { TritonServer } from '../triton-server';
 import { excludeInboundPort } from './istio-sidecar-bypass';
 import { MONITORING_API_VERSION, MonitorKind, monitorSpec, promDuration } from './prometheus-monitor';
+import { LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
 /**
  * Labels kube-prometheus-stack's Prometheus selects monitors by: its chart sets
@@ -161,9 +162,6 @@ export class TritonScrape extends Construct {
       `matches nothing: ${target} has no label ${missing.join(', ')}`, fix);
   }
 }
-
-const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
 /** Kubernetes label syntax: the API server would refuse the whole monitor otherwise. */
 function checkLabels(p: Problems, prop: string, labels: Record<string, string>) {
