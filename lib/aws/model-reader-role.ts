@@ -11,12 +11,12 @@ import {
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
 import type { ModelBucket } from './model-bucket';
-import { DNS_LABEL, DNS_SUBDOMAIN } from '../private/kubernetes-names';
+import { DNS_LABEL, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 
 /** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
 export const IRSA_AUDIENCE = 'sts.amazonaws.com';
-/** Namespaces a model reader is never bound to: Triton belongs in a serving namespace (CHECKLIST S11). */
-export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+// Namespaces a model reader is never bound to: Triton belongs in a serving namespace (CHECKLIST S11).
+export { RESERVED_NAMESPACES } from '../private/kubernetes-names';
 /** Name of the role's inline, read-only policy. */
 export const MODEL_READER_POLICY_NAME = 'read-model-repository';
 

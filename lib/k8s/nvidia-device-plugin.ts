@@ -7,7 +7,7 @@ import { Problems } from '../private/errors';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
-import { DNS_LABEL } from '../private/kubernetes-names';
+import { DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
@@ -67,8 +67,6 @@ const CONFIG_KEY = 'config.yaml';
 const CONTAINER_NAME = 'nvidia-device-plugin';
 const SELECTOR_LABELS = { 'app.kubernetes.io/name': NVIDIA_DEVICE_PLUGIN_NAME } as const;
 const COMMON_LABELS = { ...SELECTOR_LABELS, ...MANAGED_BY } as const;
-/** Names Kubernetes itself owns; the construct creates and relabels its namespace, so it cannot take one of them. */
-const RESERVED_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 /** GPU_TAINT's effect as cdk8s-plus spells it. */
 const TAINT_EFFECTS: Record<typeof GPU_TAINT.effect, kplus.TaintEffect> = {
   NoSchedule: kplus.TaintEffect.NO_SCHEDULE,

@@ -20,3 +20,6 @@ export const LABEL_KEY = new RegExp(`^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?${
 
 /** Label value: empty, or a label name. */
 export const LABEL_VALUE = new RegExp(`^(${LABEL_NAME})?$`);
+
+/** Namespaces Kubernetes itself owns: triton-ops never creates, relabels or binds roles to workloads in them. */
+export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
