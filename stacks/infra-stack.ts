@@ -3,10 +3,10 @@ import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import {
-  EksCluster, GpuNodeGroup, gpuInstanceType, IEksCluster, ModelBucket, ModelReaderRole, planGpuCapacity, TritonOpsError,
+  EksCluster, GpuNodeGroup, IEksCluster, ModelBucket, ModelReaderRole, planGpuCapacity, TritonOpsError,
 } from 'triton-ops/aws';
 import { VISION_SERVERS, VisionServer } from '../examples/vision-servers';
-import { FleetDescription, modelReaderRoleName } from './fleet-description';
+import { FleetDescription, gpuPoolOf, modelReaderRoleName } from './fleet-description';
 import { keepStateOutsideOutdir } from './local-state';
 
 export class InfraStack extends TerraformStack {
@@ -23,18 +23,17 @@ export class InfraStack extends TerraformStack {
       : EksCluster.fromName(this, 'Cluster', fleet.cluster.name);
 
     const servers = Object.keys(VISION_SERVERS) as VisionServer[];
+    // A name that is no node group of the fleet is reported by the plan, against each server that targets it.
+    const pool = fleet.vision.nodeGroup ?? fleet.nodeGroups[0]?.name ?? '(none)';
     const plan = planGpuCapacity(
-      fleet.nodeGroups.map((g) => ({
-        name: g.name, instanceType: g.instanceTypes[0], gpusPerInstance: gpuInstanceType(g.instanceTypes[0])?.gpus ?? 1,
-        minSize: g.minSize, maxSize: g.maxSize,
-      })),
+      fleet.nodeGroups.map((g) => gpuPoolOf(fleet, g)),
       servers.filter((s) => VISION_SERVERS[s].gpus > 0).map((s) => ({
         // Named as the server's construct path in the chart, so errors point where the YAML errors point.
-        server: `${fleet.name}/${s}`, pool: fleet.vision.nodeGroup ?? fleet.nodeGroups[0]?.name ?? '(none)',
+        server: `${fleet.name}/${s}`, pool,
         replicas: VISION_SERVERS[s].minReplicas, maxReplicas: VISION_SERVERS[s].maxReplicas, gpusPerPod: VISION_SERVERS[s].gpus,
       })),
     );
-    // Node groups first: an unknown instance type is reported before the capacity arithmetic it would skew.
+    // Node groups before the capacity problems: the plan caps their sizes, so the capacity error is the one reported.
     this.nodeGroups = fleet.nodeGroups.map((g) => new GpuNodeGroup(this, g.name, {
       cluster: this.cluster, nodeGroupName: g.name, instanceTypes: g.instanceTypes, subnetIds: g.subnetIds,
       capacityType: g.capacityType, ...plan.sizes[g.name],
