@@ -13,7 +13,7 @@ export function writeModelRepositories(scope: Construct, outdir: string): string
   const written: string[] = [];
   const owners = new Map<string, string>();
   for (const server of TritonServer.all(scope)) {
-    const name = server.settings.name;
+    const { name } = server;
     const other = owners.get(name);
     if (other !== undefined) {
       throw new TritonOpsError(`${server.node.path}: server name '${name}' is also used by ${other}; `

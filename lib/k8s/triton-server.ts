@@ -1,16 +1,27 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
+import { TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
 import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
 import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
+import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
+import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
 import { serverLabels, selectorLabels } from './labels';
+import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-authorization';
+import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
+import { serviceHost } from './mesh/mesh-hosts';
 import { MODEL_MOUNT_PATH } from './model-repository';
+import { excludeInboundPort, excludedInboundPorts } from './monitoring/istio-sidecar-bypass';
+import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
+import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tritonNetworkPolicy } from './triton-network-policy';
 import { TRITON_DEFAULTS, TritonServerProps } from './triton-server-props';
+import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
+import { RELEASE_LABEL, VERSION_LABEL } from './mesh/canary-plan';
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';
@@ -22,14 +33,28 @@ export const TRITON_CONTAINER = 'triton';
  * Shutdown is one contract: preStop sleeps `drainSeconds` while endpoints are removed, then Triton gets
  * SIGTERM and lets in-flight requests finish for `exitTimeoutSeconds`, all within the grace period.
  */
-export class TritonServer extends Construct {
+export class TritonServer extends Construct implements ITritonServer {
   /** Finds every TritonServer under `scope`, in construct-tree order. */
   public static all(scope: Construct): TritonServer[] {
     return scope.node.findAll().filter((c): c is TritonServer => c instanceof TritonServer);
   }
 
-  /** Every prop with its default applied. */
-  public readonly settings: TritonServerSettings;
+  public readonly name: string;
+  public readonly namespace: string;
+  public readonly scaleTarget: { readonly apiVersion: string; readonly kind: string; readonly name: string };
+  public readonly host: string;
+  public readonly selectorLabels: Readonly<Record<string, string>>;
+  public readonly labels: Readonly<Record<string, string>>;
+  public readonly ports: readonly TritonPort[];
+  public readonly grpc: boolean;
+  public readonly gpus: number;
+  public readonly gpuMetrics: boolean;
+  public readonly modelNames: readonly string[];
+  public readonly fixedReplicas?: number;
+  public readonly pdbMaxUnavailable: number;
+  public readonly admittedNamespaces: readonly string[];
+  public readonly monitoringNamespace: string;
+  public readonly nodeGroup?: string;
   /** The models this server serves, as given. */
   public readonly models: readonly ModelConfig[];
   /** config.pbtxt text of each model, by model name. */
@@ -42,20 +67,38 @@ export class TritonServer extends Construct {
   public readonly serviceAccount: kplus.ServiceAccount;
   public readonly podDisruptionBudget: kplus.k8s.KubePodDisruptionBudget;
   public readonly networkPolicy: kplus.k8s.KubeNetworkPolicy;
+  private readonly defaultReplicas: number;
+  private membership?: ReleaseMembership;
+  private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
     super(scope, id);
     const s = resolveSettings(this.node.path, id, Chart.of(this).namespace, props);
     const binding = props.repository.bind(this);
-    this.settings = s;
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
     this.models = props.models;
     this.modelConfigs = Object.fromEntries(props.models.map((m) => [m.name, renderModelConfig(m)]));
+    this.name = s.name;
+    this.namespace = s.namespace;
+    this.host = serviceHost(s.name, s.namespace);
+    this.grpc = s.grpc;
+    this.gpus = s.gpus;
+    this.gpuMetrics = s.gpuMetrics;
+    this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
+    this.defaultReplicas = s.replicas;
+    this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
+    this.pdbMaxUnavailable = s.pdbMaxUnavailable;
+    this.admittedNamespaces = Object.freeze([...new Set([s.namespace, ...s.clientNamespaces])].sort());
+    this.monitoringNamespace = s.monitoringNamespace;
+    this.nodeGroup = s.nodeGroup;
 
     const labels = serverLabels(s.name);
     const selector = selectorLabels(s.name);
+    this.labels = Object.freeze(labels);
+    this.selectorLabels = Object.freeze(selector);
     const ports: TritonPort[] = [HTTP_PORT, ...(s.grpc ? [GRPC_PORT] : []), METRICS_PORT];
+    this.ports = Object.freeze(ports);
 
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: s.name, labels, annotations: binding.serviceAccountAnnotations },
@@ -137,6 +180,7 @@ export class TritonServer extends Construct {
       }],
     });
     this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    this.scaleTarget = { apiVersion: this.deployment.apiVersion, kind: this.deployment.kind, name: this.deployment.name };
     this.schedule(s, selector);
 
     this.service = new kplus.k8s.KubeService(this, 'Service', {
@@ -165,6 +209,77 @@ export class TritonServer extends Construct {
       clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
       httpsEgress: binding.needsHttpsEgress,
     });
+  }
+
+  /** Replicas at rest and at peak: the autoscaler's range once one scales the server, else the fixed count. */
+  public get replicas(): ReplicaRange {
+    return this.scaler?.range ?? { min: this.defaultReplicas, max: this.defaultReplicas };
+  }
+
+  public get release(): ReleaseMembership | undefined {
+    return this.membership;
+  }
+
+  public get autoscaler(): IConstruct | undefined {
+    return this.scaler?.autoscaler;
+  }
+
+  public get metricsPortInMesh(): boolean {
+    return !excludedInboundPorts(this.deployment.podMetadata).includes(String(METRICS_PORT.port));
+  }
+
+  /** Scrapes the server with a ServiceMonitor (default) or PodMonitor; see TritonScrape. */
+  public scrape(options: TritonScrapeOptions = {}): TritonScrape {
+    return new TritonScrape(this, 'Scrape', { ...options, server: this });
+  }
+
+  /** Alerts on the server's failures, saturation and queue time; see TritonAlerts. */
+  public alertOn(options: TritonAlertsOptions = {}): TritonAlerts {
+    return new TritonAlerts(this, 'Alerts', { ...options, server: this });
+  }
+
+  /** Scales the server on a Triton metric; the Deployment then omits `replicas`. See TritonAutoscaler. */
+  public autoscale(options: TritonAutoscalerOptions): TritonAutoscaler {
+    return new TritonAutoscaler(this, 'Autoscaler', { ...options, server: this });
+  }
+
+  /**
+   * Routes the inference APIs of one protocol to the server through Istio (a VirtualService and the server's
+   * DestinationRule); see TritonRoute. The VirtualService is named `options.name`, by default the server's name.
+   */
+  public route(options: TritonRouteOptions = {}): TritonRoute {
+    const name = options.name ?? this.name;
+    return new TritonRoute(this, `Route-${name}`, { ...options, name, server: this });
+  }
+
+  /** Admits the gateway and the named callers to the client APIs, denies the admin APIs; see TritonAuthorization. */
+  public authorize(options: TritonAuthorizationOptions): TritonAuthorization {
+    return new TritonAuthorization(this, 'Authorization', { ...options, server: this });
+  }
+
+  public excludeMetricsFromMesh(): void {
+    excludeInboundPort(this.deployment.podMetadata, METRICS_PORT.port);
+  }
+
+  public joinRelease(membership: ReleaseMembership): void {
+    if (this.membership !== undefined) {
+      throw new TritonOpsError(`${membership.path}: 'versions' ('${this.name}') is already a version of release `
+        + `'${this.membership.release}' (${this.membership.path}); its pod labels can name one release only; give each server to one CanaryRelease`);
+    }
+    this.membership = membership;
+    // The pod template only: a Deployment's selector is immutable, and the next apply would fail.
+    this.deployment.podMetadata.addLabel(VERSION_LABEL, membership.version);
+    this.deployment.podMetadata.addLabel(RELEASE_LABEL, membership.release);
+  }
+
+  public scaleWith(autoscaler: IConstruct, range: ReplicaRange): void {
+    if (this.scaler !== undefined) {
+      throw new TritonOpsError(`${autoscaler.node.path}: 'server' ('${this.name}') already has an autoscaler `
+        + `(${this.scaler.autoscaler.node.path}); two would fight over its replicas; give each server one TritonAutoscaler`);
+    }
+    this.scaler = { autoscaler, range };
+    // cdk8s-plus' own API for "an autoscaler owns the replica count": the Deployment is rendered without `replicas`.
+    this.deployment.markHasAutoscaler();
   }
 
   private environment(s: TritonServerSettings, repositoryEnv: Record<string, string>, userEnv: Record<string, string>) {

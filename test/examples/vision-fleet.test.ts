@@ -66,9 +66,9 @@ describe('the vision fleet example', () => {
     expect(fleet.servers.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
     expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
     expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
-    expect(fleet.servers.classifier.settings.gpus).toBe(1);
+    expect(fleet.servers.classifier.gpus).toBe(1);
     expect(fleet.servers.classifier.warnings).toEqual([]);
-    expect(fleet.servers.classifier.settings.nodeGroup).toBe('gpu-a10g');
+    expect(fleet.servers.classifier.nodeGroup).toBe('gpu-a10g');
     const accounts = Testing.synth(fleet).filter((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'classifier');
     expect(accounts[0].metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::123456789012:role/vision-classifier-models');
   });

@@ -1,5 +1,5 @@
 import { GpuPool } from '../../triton/gpu-capacity';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { AutoscalingMetric } from './autoscaling-metric';
 
 /**
@@ -33,9 +33,7 @@ export const HPA_LIMITS = {
   maxPolicyPeriodSeconds: 1800,
 } as const;
 
-export interface TritonAutoscalerProps {
-  /** The server to scale; its Deployment then omits `replicas`, so do not set `replicas` on the server. */
-  readonly server: TritonServer;
+export interface TritonAutoscalerOptions {
   /** What to scale on, with its target. */
   readonly metric: AutoscalingMetric;
   /**
@@ -75,4 +73,9 @@ export interface TritonAutoscalerProps {
    * @default - no capacity check here (the infra stack sizes node groups with planGpuCapacity)
    */
   readonly gpuPool?: GpuPool;
+}
+
+export interface TritonAutoscalerProps extends TritonAutoscalerOptions {
+  /** The server to scale; its Deployment then omits `replicas`, so do not set `replicas` on the server. */
+  readonly server: ITritonServer;
 }

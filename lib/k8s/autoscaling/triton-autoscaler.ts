@@ -3,17 +3,13 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import { GpuPool, planGpuCapacity } from '../../triton/gpu-capacity';
-import { serverLabels } from '../labels';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { AutoscalingMetric } from './autoscaling-metric';
 import { KedaScaledObject } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
 import {
   AutoscalingEngine, HPA_LIMITS, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
 } from './triton-autoscaler-props';
-
-/** Two HPAs on one Deployment fight over its replicas; each server gets at most one autoscaler. */
-const AUTOSCALED = new WeakMap<TritonServer, TritonAutoscaler>();
 
 const isWhole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isInteger(n) && n >= min && n <= max;
 
@@ -26,7 +22,7 @@ const isWhole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Numbe
  * `spec.advanced.horizontalPodAutoscalerConfig.behavior` into the HPA it creates.
  */
 export class TritonAutoscaler extends Construct {
-  public readonly server: TritonServer;
+  public readonly server: ITritonServer;
   public readonly metric: AutoscalingMetric;
   public readonly engine: AutoscalingEngine;
   public readonly minReplicas: number;
@@ -37,7 +33,6 @@ export class TritonAutoscaler extends Construct {
   public constructor(scope: Construct, id: string, props: TritonAutoscalerProps) {
     super(scope, id);
     const { server, metric } = props;
-    const s = server.settings;
     this.server = server;
     this.metric = metric;
     this.engine = props.engine ?? D.engine;
@@ -61,13 +56,10 @@ export class TritonAutoscaler extends Construct {
       this.checkCapacity(p, props.gpuPool);
     }
     p.throwIfAny();
-    AUTOSCALED.set(server, this);
+    server.scaleWith(this, { min: this.minReplicas, max: this.maxReplicas });
 
-    // cdk8s-plus' own API for "an autoscaler owns the replica count": the Deployment is rendered without
-    // `spec.replicas`, with no JSON patch that could fail if the field were already gone.
-    server.deployment.markHasAutoscaler();
-    const metadata = { name: s.name, namespace: s.namespace, labels: serverLabels(s.name) };
-    const scaleTargetRef = { apiVersion: server.deployment.apiVersion, kind: server.deployment.kind, name: server.deployment.name };
+    const metadata = { name: server.name, namespace: server.namespace, labels: { ...server.labels } };
+    const scaleTargetRef = { ...server.scaleTarget };
     const hpaBehavior: kplus.k8s.HorizontalPodAutoscalerBehaviorV2 = {
       scaleUp: {
         stabilizationWindowSeconds: behavior.scaleUpStabilizationSeconds,
@@ -109,7 +101,7 @@ export class TritonAutoscaler extends Construct {
             metricType: metric.kedaMetricType,
             metadata: {
               serverAddress: props.prometheusAddress ?? D.prometheusAddress,
-              query: metric.serverQuery(s.namespace, s.name),
+              query: metric.serverQuery(server.namespace, server.name),
               threshold: metric.threshold,
               // KEDA's default (true) reads an empty result as 0: lost series would scale the server down to min.
               ignoreNullValues: 'false',
@@ -123,19 +115,18 @@ export class TritonAutoscaler extends Construct {
 
   private checkReplicas(p: Problems) {
     const { minReplicas: min, maxReplicas: max, server } = this;
-    const s = server.settings;
     p.check(isWhole(min, 2), 'minReplicas', min, 'must be a whole number >= 2, so that one pod serves while another is drained or restarted',
       'use 2 or more');
     p.check(isWhole(max, 1) && max > min, 'maxReplicas', max, `must be a whole number greater than minReplicas (${min})`,
       `raise it to at least ${Math.max(min + 1, 3)} or lower minReplicas`);
-    p.check(!s.replicasGiven, 'server.replicas', s.replicas, 'is dropped from the Deployment once the server is autoscaled',
+    p.check(server.fixedReplicas === undefined, 'server.replicas', server.fixedReplicas, 'is dropped from the Deployment once the server is autoscaled',
       'remove replicas from the server and set minReplicas instead');
     // The server's PDB uses maxUnavailable (>= 1), so a drain can always evict one pod; it must not evict them all.
-    p.check(!isWhole(min, 2) || min > s.pdbMaxUnavailable, 'minReplicas', min,
-      `must exceed the server's pdbMaxUnavailable (${s.pdbMaxUnavailable}), or a node drain may evict every pod at once`,
-      `raise it to ${s.pdbMaxUnavailable + 1} or lower pdbMaxUnavailable`);
-    const other = AUTOSCALED.get(server);
-    p.check(other === undefined, 'server', s.name, `already has an autoscaler (${other?.node.path}); two would fight over its replicas`,
+    p.check(!isWhole(min, 2) || min > server.pdbMaxUnavailable, 'minReplicas', min,
+      `must exceed the server's pdbMaxUnavailable (${server.pdbMaxUnavailable}), or a node drain may evict every pod at once`,
+      `raise it to ${server.pdbMaxUnavailable + 1} or lower pdbMaxUnavailable`);
+    const other = server.autoscaler;
+    p.check(other === undefined, 'server', server.name, `already has an autoscaler (${other?.node.path}); two would fight over its replicas`,
       'give each server one TritonAutoscaler');
   }
 
@@ -155,20 +146,19 @@ export class TritonAutoscaler extends Construct {
   /** maxReplicas pods (plus the rolling-update surge) must fit the pool's maxSize, counted by planGpuCapacity. */
   private checkCapacity(p: Problems, pool: GpuPool) {
     const { minReplicas: min, maxReplicas: max, server } = this;
-    const s = server.settings;
-    if (s.gpus === 0) {
+    if (server.gpus === 0) {
       p.check(false, 'gpuPool', pool.name, 'is given for a CPU server (gpus: 0)', 'remove gpuPool or give the server GPUs');
       return;
     }
-    if (s.nodeGroup !== undefined && s.nodeGroup !== pool.name) {
-      p.check(false, 'gpuPool', pool.name, `is not the node group the server runs on (${show(s.nodeGroup)})`,
-        `pass the GpuPool of node group ${show(s.nodeGroup)}`);
+    if (server.nodeGroup !== undefined && server.nodeGroup !== pool.name) {
+      p.check(false, 'gpuPool', pool.name, `is not the node group the server runs on (${show(server.nodeGroup)})`,
+        `pass the GpuPool of node group ${show(server.nodeGroup)}`);
       return;
     }
-    const demand = (maxReplicas: number) => ({ server: server.node.path, pool: pool.name, replicas: min, maxReplicas, gpusPerPod: s.gpus });
+    const demand = (maxReplicas: number) => ({ server: server.node.path, pool: pool.name, replicas: min, maxReplicas, gpusPerPod: server.gpus });
     const plan = planGpuCapacity([pool], [demand(max)]);
     if (plan.problems.length === 0) return;
-    if (s.gpus > pool.gpusPerInstance) {
+    if (server.gpus > pool.gpusPerInstance) {
       plan.problems.forEach((x) => p.add(x));
       return;
     }
@@ -178,7 +168,7 @@ export class TritonAutoscaler extends Construct {
     while (fits > 0 && planGpuCapacity([pool], [demand(fits)]).problems.length > 0) fits--;
     const lower = fits > min ? `lower maxReplicas to ${fits} or ` : '';
     p.check(false, 'maxReplicas', max,
-      `x ${s.gpus} GPU per pod needs ${needed} nodes of node group '${pool.name}' (${pool.gpusPerInstance}-GPU ${pool.instanceType}, `
+      `x ${server.gpus} GPU per pod needs ${needed} nodes of node group '${pool.name}' (${pool.gpusPerInstance}-GPU ${pool.instanceType}, `
       + `rolling-update surge included), more than its maxSize (${pool.maxSize})`,
       `${lower}raise the node group's maxSize to ${needed}`);
   }

@@ -1,4 +1,4 @@
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
 import { RouteOptions } from './route-builders';
 
@@ -10,7 +10,7 @@ export interface CanaryVersion {
    */
   readonly version: string;
   /** The server of this version; its pod template gets the version and release labels (never its selector). */
-  readonly server: TritonServer;
+  readonly server: ITritonServer;
 }
 
 /**

@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { problem, Problems, show } from '../../private/errors';
 import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
-import { TritonServer } from '../triton-server';
 import { claimHost } from './host-registry';
 import { CanaryFault, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
 import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
@@ -18,9 +17,6 @@ import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 /** Istio subset names and label values: a DNS-1123 label (a leading digit is allowed, as in `2024-06`). */
 /** HTTP/2 sends header names in lowercase and Istio only matches lowercase names. */
 const HEADER_NAME = /^[a-z0-9][-a-z0-9_.]*$/;
-
-/** The release each server belongs to: a second release would overwrite its version label. */
-const RELEASED = new WeakMap<TritonServer, CanaryRelease>();
 
 /**
  * Problems that keep each message once: the route options are checked against every version's server, and all but
@@ -94,7 +90,7 @@ export class CanaryRelease extends Construct {
     this.name = props.name;
     this.versions = Object.freeze(versions);
     this.protocol = props.protocol ?? TRITON_ROUTE_DEFAULTS.protocol;
-    this.namespace = props.versions[0]?.server.settings.namespace ?? '';
+    this.namespace = props.versions[0]?.server.namespace ?? '';
     this.destinationHost = `${props.name}.${this.namespace}.svc.${CLUSTER_DOMAIN}`;
     const hosts = [...new Set(props.hosts ?? (props.gateway !== undefined ? props.gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
@@ -115,15 +111,11 @@ export class CanaryRelease extends Construct {
     p.throwIfAny();
     this.weights = Object.freeze(weights!);
 
-    for (const v of props.versions) {
-      RELEASED.set(v.server, this);
-      v.server.deployment.podMetadata.addLabel(VERSION_LABEL, v.version);
-      v.server.deployment.podMetadata.addLabel(RELEASE_LABEL, props.name);
-    }
+    for (const v of props.versions) v.server.joinRelease({ release: props.name, version: v.version, path: this.node.path });
     const labels = { ...MANAGED_BY, [RELEASE_LABEL]: props.name };
     const metadata = { name: props.name, namespace: this.namespace, labels };
     // The Service carries gRPC only when every version serves it: otherwise gRPC calls would fail on some pods.
-    const grpc = props.versions.every((v) => v.server.settings.grpc);
+    const grpc = props.versions.every((v) => v.server.grpc);
     const ports: TritonPort[] = [HTTP_PORT, ...(grpc ? [GRPC_PORT] : [])];
     this.service = new kplus.k8s.KubeService(this, 'Service', {
       metadata,
@@ -171,7 +163,7 @@ export class CanaryRelease extends Construct {
   private checkVersions(p: Problems, props: CanaryReleaseProps) {
     const { name, versions } = props;
     const names = versions.map((v) => v.version);
-    const servers = versions.map((v) => v.server.settings.name);
+    const servers = versions.map((v) => v.server.name);
     p.check(DNS_1035_LABEL.test(name), 'name', name, 'is not a valid Service name (it names the Service, DestinationRule and VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     p.check(!servers.includes(name), 'name', name, `is also the name of server '${name}', whose Service has that name already`,
@@ -192,22 +184,22 @@ export class CanaryRelease extends Construct {
     }
     const first = versions[0]?.server;
     versions.slice(1).forEach((v, i) => {
-      const s = v.server.settings;
+      const s = v.server;
       p.check(s.namespace === this.namespace, `versions[${i + 1}].server`, s.name,
-        `runs in namespace '${s.namespace}', but '${first.settings.name}' runs in '${this.namespace}'; `
+        `runs in namespace '${s.namespace}', but '${first.name}' runs in '${this.namespace}'; `
         + 'a Service selects pods of its own namespace only',
         'put every version of the release in one namespace');
-      const models = modelNames(v.server);
-      const expected = modelNames(first);
+      const models = v.server.modelNames;
+      const expected = first.modelNames;
       p.check(show(models) === show(expected), `versions[${i + 1}].server`, s.name,
-        `serves models ${show(models)}, but '${first.settings.name}' serves ${show(expected)}; `
+        `serves models ${show(models)}, but '${first.name}' serves ${show(expected)}; `
         + 'requests for a model would fail on the versions without it',
         'give every version of the release the same model names (pin model versions with versionPolicy)');
     });
     for (const v of versions) {
-      const other = RELEASED.get(v.server);
-      p.check(other === undefined, 'versions', v.server.settings.name,
-        `is already a version of release '${other?.name}' (${other?.node.path}); its pod labels can name one release only`,
+      const other = v.server.release;
+      p.check(other === undefined, 'versions', v.server.name,
+        `is already a version of release '${other?.release}' (${other?.path}); its pod labels can name one release only`,
         'give each server to one CanaryRelease');
     }
   }
@@ -248,8 +240,6 @@ function checkFault(p: Problems, fault: CanaryFault) {
       'fault.abortHttpStatus', fault.abortHttpStatus, 'is not an HTTP status Istio can inject (200-599)', 'use e.g. 503');
   }
 }
-
-const modelNames = (server: TritonServer) => server.models.map((m) => m.name).sort();
 
 function duplicates(values: readonly string[]): string[] {
   return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];

@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
-import type { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
 import { checkHosts, hostWithin } from './mesh-hosts';
@@ -158,15 +158,15 @@ export class MeshGateway extends Construct {
    * gateway must belong to the same app.
    */
   public checkUse(p: Problems, user: Construct, userKind: 'route' | 'release', hosts: readonly string[],
-    servers: readonly TritonServer[]): void {
+    servers: readonly ITritonServer[]): void {
     for (const host of hosts) {
       p.check(this.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
         `is not within the hosts of gateway '${this.gatewayName}' (${show(this.hosts)}), so the gateway never routes it (IST0132)`,
         "use a host within the gateway's hosts, or add it to them");
     }
     for (const server of servers) {
-      const { name, namespace, clientNamespaces } = server.settings;
-      p.check(this.namespace === namespace || clientNamespaces.includes(this.namespace), 'gateway', this.gatewayName,
+      const { name, admittedNamespaces } = server;
+      p.check(admittedNamespaces.includes(this.namespace), 'gateway', this.gatewayName,
         `runs in namespace '${this.namespace}', which the NetworkPolicy of server '${name}' does not admit, `
         + "so the gateway's requests would be dropped",
         `add '${this.namespace}' to clientNamespaces of server '${name}'`);

@@ -3,7 +3,6 @@
  * name of a server's Service. Pure functions, shared by MeshGateway, TritonRoute and CanaryRelease.
  */
 import { Problems } from '../../private/errors';
-import { TritonServer } from '../triton-server';
 
 /** Kubernetes' cluster DNS domain; `<service>.<namespace>.svc.<domain>` is the FQDN Istio knows a Service by. */
 export const CLUSTER_DOMAIN = 'cluster.local';
@@ -16,9 +15,8 @@ const LABEL = '[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?';
 const HOST = new RegExp(`^(?:\\*\\.)?(?:${LABEL}\\.)+${LABEL}$`);
 const MAX_HOST_LENGTH = 253;
 
-/** The in-cluster FQDN of a server's Service, e.g. `ranker.inference.svc.cluster.local`. */
-export function serviceHost(server: TritonServer): string {
-  const { name, namespace } = server.settings;
+/** The in-cluster FQDN of a Service, e.g. `ranker.inference.svc.cluster.local`. */
+export function serviceHost(name: string, namespace: string): string {
   return `${name}.${namespace}.svc.${CLUSTER_DOMAIN}`;
 }
 

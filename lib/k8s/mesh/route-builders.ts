@@ -7,9 +7,8 @@
 import { Problems } from '../../private/errors';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../../triton/server-ports';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { Destination, HttpMatchRequest, HttpRetry, TrafficPolicy } from './istio-types';
-import { serviceHost } from './mesh-hosts';
 
 /** The Triton endpoint a route serves: HTTP/REST (port 8000) or gRPC (port 8001). The metrics port is never routed. */
 export type RouteProtocol = 'http' | 'grpc';
@@ -128,9 +127,9 @@ export function routeMatches(protocol: RouteProtocol): HttpMatchRequest[] {
  * several ports; without `port` Istio cannot tell which one, IST0112). Call checkRouteOptions first: it refuses a
  * gRPC route to a server without gRPC.
  */
-export function destination(server: TritonServer, protocol: RouteProtocol, subset?: string): Destination {
+export function destination(server: ITritonServer, protocol: RouteProtocol, subset?: string): Destination {
   return {
-    host: serviceHost(server),
+    host: server.host,
     ...(subset !== undefined ? { subset } : {}),
     port: { number: routePort(protocol).port },
   };
@@ -203,9 +202,9 @@ const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
  * Checks route options against the server they route to; problems go to `p` (prop names as in RouteOptions).
  * Refuses the metrics port and gRPC to a server without gRPC (CHECKLIST T02), and nonsensical numbers.
  */
-export function checkRouteOptions(p: Problems, server: TritonServer, options: RouteOptions): void {
+export function checkRouteOptions(p: Problems, server: ITritonServer, options: RouteOptions): void {
   const D = TRITON_ROUTE_DEFAULTS;
-  const { name, grpc } = server.settings;
+  const { name, grpc } = server;
   const protocol: string = options.protocol ?? D.protocol;
   if (protocol === METRICS_PORT.name || protocol === 'metrics') {
     p.check(false, 'protocol', protocol,

@@ -5,9 +5,7 @@ import {
   ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS,
 } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
-import { selectorLabels, serverLabels } from '../labels';
-import { excludedInboundPorts } from '../monitoring/istio-sidecar-bypass';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName, checkServiceAccount, principalOf, ServiceAccountRef } from './mesh-identity';
 
@@ -25,9 +23,7 @@ export interface MeshCallers {
   readonly serviceAccounts?: ServiceAccountRef[];
 }
 
-export interface TritonAuthorizationProps {
-  /** The server to protect; the policies go to its namespace and select its pods. */
-  readonly server: TritonServer;
+export interface TritonAuthorizationOptions {
   /**
    * Service account of the ingress gateway that forwards external requests, e.g.
    * ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT (`istio-system/istio-ingressgateway-service-account`).
@@ -39,6 +35,11 @@ export interface TritonAuthorizationProps {
    * @default - no caller besides the gateway
    */
   readonly callers?: MeshCallers;
+}
+
+export interface TritonAuthorizationProps extends TritonAuthorizationOptions {
+  /** The server to protect; the policies go to its namespace and select its pods. */
+  readonly server: ITritonServer;
 }
 
 /**
@@ -74,7 +75,7 @@ export class TritonAuthorization extends Construct {
     return scope.node.findAll().filter((c): c is TritonAuthorization => c instanceof TritonAuthorization);
   }
 
-  public readonly server: TritonServer;
+  public readonly server: ITritonServer;
   /** Principals admitted, sorted: the gateway's and the caller service accounts'. */
   public readonly principals: readonly string[];
   /** Caller namespaces admitted, sorted. */
@@ -86,15 +87,15 @@ export class TritonAuthorization extends Construct {
   public constructor(scope: Construct, id: string, props: TritonAuthorizationProps) {
     super(scope, id);
     this.server = props.server;
-    const { name, namespace, grpc, monitoringNamespace } = props.server.settings;
+    const { name, namespace, grpc, monitoringNamespace } = props.server;
     const p = new Problems(this.node.path);
     const sources = checkCallers(p, this.node.path, props);
     p.throwIfAny();
     this.principals = sources.principals;
     this.namespaces = sources.namespaces;
 
-    const selector = { matchLabels: selectorLabels(name) };
-    const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, namespace, labels: serverLabels(name) });
+    const selector = { matchLabels: { ...props.server.selectorLabels } };
+    const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, namespace, labels: { ...props.server.labels } });
     const callerRule: AuthorizationRule = {
       from: [
         ...(this.principals.length > 0 ? [{ source: { principals: [...this.principals] } }] : []),
@@ -115,7 +116,7 @@ export class TritonAuthorization extends Construct {
       metadata: metadata('allow'),
       // Lazy: a TritonScrape created after this construct may still add the sidecar bypass of the metrics port.
       spec: Lazy.any({ produce: (): AuthorizationPolicySpec => ({
-        selector, action: 'ALLOW', rules: [callerRule, ...(this.metricsPortInMesh ? [metricsRule] : [])],
+        selector, action: 'ALLOW', rules: [callerRule, ...(this.server.metricsPortInMesh ? [metricsRule] : [])],
       }) }),
     });
 
@@ -138,17 +139,11 @@ export class TritonAuthorization extends Construct {
         + `already has its AuthorizationPolicies from ${first.node.path}; keep one TritonAuthorization per server and list every caller there`];
     } });
   }
-
-  /** Whether the sidecar intercepts the metrics port; known for sure only at synth, when every construct exists. */
-  public get metricsPortInMesh(): boolean {
-    return !excludedInboundPorts(this.server.deployment.podMetadata).includes(String(METRICS_PORT.port));
-  }
 }
 
 /** Checks the callers and returns them as sorted, de-duplicated principals and namespaces. */
 function checkCallers(p: Problems, path: string, props: TritonAuthorizationProps) {
-  const { name, namespace: serverNamespace, clientNamespaces } = props.server.settings;
-  const admitted = [...new Set([serverNamespace, ...clientNamespaces])].sort();
+  const { name, admittedNamespaces: admitted } = props.server;
   // A NetworkPolicy drop is a timeout at the caller, far harder to diagnose than this message.
   const checkAdmitted = (prop: string, ns: string) => p.check(admitted.includes(ns), prop, ns,
     `is not admitted by server '${name}': traffic from '${ns}' would be dropped by the NetworkPolicy, which admits `

@@ -1,12 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems } from '../../private/errors';
-import { serverLabels } from '../labels';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
-import { checkHosts, serviceHost } from './mesh-hosts';
+import { checkHosts } from './mesh-hosts';
 import {
   checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
   TRITON_ROUTE_DEFAULTS,
@@ -16,9 +15,12 @@ import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 /** Istio's name for "the sidecars of the mesh" in a VirtualService's `gateways`. */
 export const MESH_GATEWAY = 'mesh';
 
-export interface TritonRouteProps extends RouteOptions {
-  /** The server the route goes to; the destination is its Service, by FQDN, on the port of `protocol`. */
-  readonly server: TritonServer;
+export interface TritonRouteOptions extends RouteOptions {
+  /**
+   * Name of the VirtualService, a DNS-1035 label unique among the app's VirtualServices in the namespace.
+   * @default - the construct id (with `server.route()`, the server's name)
+   */
+  readonly name?: string;
   /**
    * Gateway the route is exposed through. Its namespace must be admitted by the server's NetworkPolicy
    * (`clientNamespaces` of the server), or the gateway's requests would be dropped.
@@ -34,18 +36,10 @@ export interface TritonRouteProps extends RouteOptions {
   readonly hosts?: string[];
 }
 
-interface SharedRule {
-  readonly apiObject: ApiObject;
-  readonly policy: TrafficPolicy;
-  readonly path: string;
+export interface TritonRouteProps extends TritonRouteOptions {
+  /** The server the route goes to; the destination is its Service, by FQDN, on the port of `protocol`. */
+  readonly server: ITritonServer;
 }
-
-/**
- * The DestinationRule of each server, written by the first route to it. Istio applies one DestinationRule per host,
- * so an HTTP route and a gRPC route to the same server share one, and must agree on its traffic policy.
- */
-const rulesByServer = new WeakMap<TritonServer, SharedRule>();
-
 
 /**
  * A route to one TritonServer: a VirtualService and the server's DestinationRule, built together so that the
@@ -68,7 +62,14 @@ const rulesByServer = new WeakMap<TritonServer, SharedRule>();
  * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/
  */
 export class TritonRoute extends Construct {
-  public readonly server: TritonServer;
+  /** Every TritonRoute under `scope`, in construct-tree order. */
+  public static all(scope: Construct): TritonRoute[] {
+    return scope.node.findAll().filter((c): c is TritonRoute => c instanceof TritonRoute);
+  }
+
+  public readonly server: ITritonServer;
+  /** Name of the VirtualService. */
+  public readonly name: string;
   public readonly gateway?: MeshGateway;
   public readonly protocol: RouteProtocol;
   /** Hosts of the VirtualService. */
@@ -79,29 +80,34 @@ export class TritonRoute extends Construct {
   public readonly virtualService: ApiObject;
   /** Escape hatch: the DestinationRule object of the server, shared with the other routes to it. */
   public readonly destinationRule: ApiObject;
+  /** The traffic policy of the DestinationRule, which every route to the server must agree on. */
+  public readonly trafficPolicy: TrafficPolicy;
 
   public constructor(scope: Construct, id: string, props: TritonRouteProps) {
     super(scope, id);
     const D = TRITON_ROUTE_DEFAULTS;
     const { server, gateway } = props;
-    const { name, namespace } = server.settings;
+    const { namespace } = server;
     this.server = server;
+    this.name = props.name ?? id;
     this.gateway = gateway;
     this.protocol = props.protocol ?? D.protocol;
-    this.destinationHost = serviceHost(server);
+    this.destinationHost = server.host;
     const hosts = [...new Set(props.hosts ?? (gateway !== undefined ? gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
 
     const p = new Problems(this.node.path);
-    p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid VirtualService name (it names the VirtualService)',
+    p.check(DNS_1035_LABEL.test(this.name), props.name === undefined ? 'id' : 'name', this.name, 'is not a valid VirtualService name (it names the VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);
     gateway?.checkUse(p, this, 'route', hosts, [server]);
     checkRouteOptions(p, server, props);
     const policy = trafficPolicy({
-      connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.settings.grpc,
+      connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.grpc,
     });
-    const shared = rulesByServer.get(server);
+    this.trafficPolicy = policy;
+    // Istio applies one DestinationRule per host: the first route to the server writes it, later ones share it.
+    const shared = TritonRoute.all(this.node.root).find((r) => r !== this && r.server === server);
     if (shared !== undefined) this.checkSharedRule(p, props, policy, shared);
     p.throwIfAny();
 
@@ -119,40 +125,37 @@ export class TritonRoute extends Construct {
     this.virtualService = new ApiObject(this, 'VirtualService', {
       apiVersion: NETWORKING_API_VERSION,
       kind: 'VirtualService',
-      metadata: { name: id, namespace, labels: serverLabels(name) },
+      metadata: { name: this.name, namespace, labels: { ...server.labels } },
       spec,
     });
     for (const host of hosts) claimHost(this, host);
 
-    this.destinationRule = shared?.apiObject ?? this.createDestinationRule(policy);
+    this.destinationRule = shared?.destinationRule ?? this.createDestinationRule(policy);
   }
 
-  /** Gateway checks: the hosts fall within its hosts, its traffic is admitted, and it is part of this app. */
-
   /** A later route to the same server must ask for the policy the shared DestinationRule already has. */
-  private checkSharedRule(p: Problems, props: TritonRouteProps, policy: TrafficPolicy, shared: SharedRule) {
-    const { name } = this.server.settings;
+  private checkSharedRule(p: Problems, props: TritonRouteProps, policy: TrafficPolicy, shared: TritonRoute) {
+    const { name } = this.server;
     const fix = (prop: string) => `give every route to server '${name}' the same ${prop}, or leave it unset on all of them`;
-    const what = `differs from the one of ${shared.path}, which writes the DestinationRule of '${this.destinationHost}' `
+    const what = `differs from the one of ${shared.node.path}, which writes the DestinationRule of '${this.destinationHost}' `
       + 'that routes to the same server share (Istio applies one DestinationRule per host)';
-    p.check(same(policy.connectionPool, shared.policy.connectionPool), 'connectionPool', props.connectionPool, what, fix('connectionPool'));
-    p.check(same(policy.outlierDetection, shared.policy.outlierDetection), 'outlierDetection', props.outlierDetection, what,
+    p.check(same(policy.connectionPool, shared.trafficPolicy.connectionPool), 'connectionPool', props.connectionPool, what, fix('connectionPool'));
+    p.check(same(policy.outlierDetection, shared.trafficPolicy.outlierDetection), 'outlierDetection', props.outlierDetection, what,
       fix('outlierDetection'));
   }
 
   /** The server's DestinationRule, written by its first route; the next routes to the server reuse it. */
   private createDestinationRule(policy: TrafficPolicy): ApiObject {
-    const { name, namespace } = this.server.settings;
+    const { name, namespace } = this.server;
     const spec: DestinationRuleSpec = { host: this.destinationHost, trafficPolicy: policy };
     const apiObject = new ApiObject(this, 'DestinationRule', {
       apiVersion: NETWORKING_API_VERSION,
       kind: 'DestinationRule',
-      metadata: { name, namespace, labels: serverLabels(name) },
+      metadata: { name, namespace, labels: { ...this.server.labels } },
       spec,
     });
     // A CanaryRelease (or anything else) writing a DestinationRule for this Service would conflict with this one.
     claimHost(this, this.destinationHost, 'server', 'DestinationRule');
-    rulesByServer.set(this.server, { apiObject, policy, path: this.node.path });
     return apiObject;
   }
 }

@@ -6,8 +6,7 @@ import { TritonOpsError } from '../../private/errors';
 import { buildPromtoolTests } from '../../triton/alert-rule-tests';
 import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
 import { AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
-import { serverLabels } from '../labels';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION } from './prometheus-monitor';
 import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
 
@@ -20,9 +19,7 @@ export const TRITON_ALERTS_DEFAULTS = {
   prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
 } as const;
 
-export interface TritonAlertsProps {
-  /** The server to watch; the rule goes to its namespace and is named after it. */
-  readonly server: TritonServer;
+export interface TritonAlertsOptions {
   /** When each alert fires. @default - ALERT_DEFAULTS for every field */
   readonly thresholds?: AlertThresholds;
   /**
@@ -36,6 +33,11 @@ export interface TritonAlertsProps {
    * @default KUBE_PROMETHEUS_STACK_LABELS (`{ release: 'kube-prometheus-stack' }`)
    */
   readonly prometheusLabels?: Record<string, string>;
+}
+
+export interface TritonAlertsProps extends TritonAlertsOptions {
+  /** The server to watch; the rule goes to its namespace and is named after it. */
+  readonly server: ITritonServer;
 }
 
 /** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
@@ -67,7 +69,7 @@ export class TritonAlerts extends Construct {
 
   public constructor(scope: Construct, id: string, props: TritonAlertsProps) {
     super(scope, id);
-    const { name, namespace, gpus, gpuMetrics } = props.server.settings;
+    const { name, namespace, gpus, gpuMetrics } = props.server;
     // Without GPU metrics the GPU series never exist: a GPU alert could never fire (nor a test of it pass).
     this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0 };
     const runbookBaseUrl = props.runbookBaseUrl ?? TRITON_ALERTS_DEFAULTS.runbookBaseUrl;
@@ -79,7 +81,7 @@ export class TritonAlerts extends Construct {
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: MONITORING_API_VERSION,
       kind: 'PrometheusRule',
-      metadata: { name: `${name}-triton`, namespace, labels: { ...serverLabels(name), ...prometheusLabels } },
+      metadata: { name: `${name}-triton`, namespace, labels: { ...props.server.labels, ...prometheusLabels } },
       spec,
     });
     // Two rules for one server would be two PrometheusRules of the same name: the second apply replaces the first.

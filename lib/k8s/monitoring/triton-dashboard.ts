@@ -5,7 +5,7 @@ import { Problems } from '../../private/errors';
 import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
-import { TritonServer } from '../triton-server';
+import type { ITritonServer } from '../triton-server-ref';
 import { DNS_LABEL, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
 export interface TritonDashboardProps {
@@ -43,7 +43,7 @@ export interface TritonDashboardProps {
    * Servers the `server` variable selects when the dashboard opens.
    * @default - every server Prometheus reports in the selected namespace ("All")
    */
-  readonly servers?: readonly TritonServer[];
+  readonly servers?: readonly ITritonServer[];
 }
 
 /** The defaults of TritonDashboardProps. */
@@ -102,7 +102,7 @@ export class TritonDashboard extends Construct {
       'must list at least one TritonServer', 'leave it unset to select every server');
     p.throwIfAny();
 
-    this.dashboard = buildTritonDashboard({ title, uid: name, servers: props.servers?.map((s) => s.settings.name) });
+    this.dashboard = buildTritonDashboard({ title, uid: name, servers: props.servers?.map((s) => s.name) });
     this.configMap = new kplus.ConfigMap(this, 'ConfigMap', {
       metadata: {
         name,

@@ -3,9 +3,7 @@ import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import { METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
-import { selectorLabels, serverLabels } from '../labels';
-import { TritonServer } from '../triton-server';
-import { excludeInboundPort } from './istio-sidecar-bypass';
+import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, MonitorKind, monitorSpec, promDuration } from './prometheus-monitor';
 import { LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
@@ -30,9 +28,7 @@ export const TRITON_SCRAPE_DEFAULTS = {
   bypassIstioSidecar: true,
 } as const;
 
-export interface TritonScrapeProps {
-  /** The server to scrape; the monitor goes to its namespace and is named after it. */
-  readonly server: TritonServer;
+export interface TritonScrapeOptions {
   /**
    * ServiceMonitor scrapes the endpoints of the server's Service (and gets the `service` target label);
    * PodMonitor scrapes the pods directly, for a Prometheus that does not watch Endpoints.
@@ -71,6 +67,11 @@ export interface TritonScrapeProps {
   readonly bypassIstioSidecar?: boolean;
 }
 
+export interface TritonScrapeProps extends TritonScrapeOptions {
+  /** The server to scrape; the monitor goes to its namespace and is named after it. */
+  readonly server: ITritonServer;
+}
+
 /**
  * A prometheus-operator ServiceMonitor (default) or PodMonitor that scrapes one TritonServer's `http-metrics` port.
  * Every sample gets the target label `triton_server` (SERVER_LABEL) with the server name, so that alerts,
@@ -97,12 +98,12 @@ export class TritonScrape extends Construct {
   public constructor(scope: Construct, id: string, props: TritonScrapeProps) {
     super(scope, id);
     const D = TRITON_SCRAPE_DEFAULTS;
-    const { name, namespace } = props.server.settings;
+    const { name, namespace } = props.server;
     this.kind = props.kind ?? D.kind;
     const prometheusLabels = props.prometheusLabels ?? D.prometheusLabels;
     const interval = props.intervalSeconds ?? D.intervalSeconds;
     const timeout = props.scrapeTimeoutSeconds ?? D.scrapeTimeoutSeconds;
-    this.selectorLabels = props.selectorLabels ?? selectorLabels(name);
+    this.selectorLabels = props.selectorLabels ?? props.server.selectorLabels;
 
     const p = new Problems(this.node.path);
     const intervalOk = Number.isInteger(interval) && interval >= D.minIntervalSeconds && interval <= D.maxIntervalSeconds;
@@ -124,7 +125,7 @@ export class TritonScrape extends Construct {
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: MONITORING_API_VERSION,
       kind: this.kind,
-      metadata: { name, namespace, labels: { ...serverLabels(name), ...prometheusLabels } },
+      metadata: { name, namespace, labels: { ...props.server.labels, ...prometheusLabels } },
       spec: monitorSpec(this.kind, {
         selector: { matchLabels: { ...this.selectorLabels } },
         // A monitor only looks in its own namespace by default; say so explicitly rather than rely on it.
@@ -140,22 +141,18 @@ export class TritonScrape extends Construct {
     });
 
     if (props.bypassIstioSidecar ?? D.bypassIstioSidecar) {
-      excludeInboundPort(props.server.deployment.podMetadata, METRICS_PORT.port);
+      props.server.excludeMetricsFromMesh();
     }
   }
 
   /** The selector must pick the server's own Service / pods (CHECKLIST P02): compared with their real labels. */
-  private checkSelector(p: Problems, server: TritonServer) {
+  private checkSelector(p: Problems, server: ITritonServer) {
     const service = this.kind === 'ServiceMonitor';
-    const { name, namespace } = server.settings;
+    const { name, namespace, labels } = server;
     const target = service ? `the Service '${name}'` : `the pod template of server '${name}'`;
-    const labels: Record<string, string> = (service ? server.service.metadata : server.deployment.podMetadata)
-      .toJson().labels ?? {};
     const entries = Object.entries(this.selectorLabels);
     const missing = entries.filter(([k, v]) => labels[k] !== v).map(([k, v]) => `${k}=${v}`);
-    // cdk8s' own address label changes with the construct path: never worth suggesting.
-    const suggested = Object.fromEntries(Object.entries(labels).filter(([k]) => !k.startsWith('cdk8s.io/')));
-    const fix = `leave it unset (selects ${show(selectorLabels(name))}) or use labels of ${target}: ${show(suggested)}`;
+    const fix = `leave it unset (selects ${show(server.selectorLabels)}) or use labels of ${target}: ${show(Object.fromEntries(Object.entries(labels).sort()))}`;
     p.check(entries.length > 0, 'selectorLabels', this.selectorLabels,
       `selects every ${service ? 'Service' : 'pod'} in namespace '${namespace}'`, fix);
     p.check(missing.length === 0, 'selectorLabels', this.selectorLabels,

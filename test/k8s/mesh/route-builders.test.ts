@@ -3,7 +3,7 @@ import {
   destination, RETRY_ON, retryPolicy, routeMatches, RouteProtocol, TRITON_ROUTE_DEFAULTS, trafficPolicy,
 } from '../../../lib/k8s/mesh/route-builders';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
-import { CLUSTER_DOMAIN, hostWithin, serviceHost } from '../../../lib/k8s/mesh/mesh-hosts';
+import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/k8s/mesh/mesh-hosts';
 import { serverChart } from '../../helpers';
 import { routed } from './mesh-test-helpers';
 
@@ -40,7 +40,7 @@ describe('route builders', () => {
     const { server } = serverChart();
     const port = protocol === 'grpc' ? GRPC_PORT.port : HTTP_PORT.port;
     expect(destination(server, protocol)).toEqual({ host: 'ranker.inference.svc.cluster.local', port: { number: port } });
-    expect(destination(server, protocol, 'v2')).toEqual({ host: serviceHost(server), subset: 'v2', port: { number: port } });
+    expect(destination(server, protocol, 'v2')).toEqual({ host: server.host, subset: 'v2', port: { number: port } });
   });
 
   const HTTP_ADMITTED = [

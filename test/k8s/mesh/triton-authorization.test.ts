@@ -92,7 +92,7 @@ describe('TritonAuthorization ALLOW policy', () => {
   });
 
   test('without a TritonScrape the sidecar intercepts 8002: a second rule admits the monitoring namespace there', () => {
-    expect(auth.metricsPortInMesh).toBe(true);
+    expect(auth.server.metricsPortInMesh).toBe(true);
     expect(allow.spec.rules).toHaveLength(2);
     expect(allow.spec.rules[1].from).toEqual([{ source: { namespaces: ['monitoring'] } }]);
   });
@@ -142,7 +142,7 @@ describe('TritonAuthorization options', () => {
     new TritonScrape(chart, 'scrape', { server, bypassIstioSidecar: false });
     const auth = new TritonAuthorization(chart, 'auth', { server, gatewayServiceAccount: GATEWAY });
     const allow = policy(Testing.synth(chart), 'ALLOW');
-    expect(auth.metricsPortInMesh).toBe(true);
+    expect(auth.server.metricsPortInMesh).toBe(true);
     expect(allow.spec.rules).toHaveLength(2);
     expect(allow.spec.rules[1]).toEqual({
       from: [{ source: { namespaces: ['prometheus'] } }],
@@ -154,7 +154,7 @@ describe('TritonAuthorization options', () => {
     const { chart, server } = serverChart({ clientNamespaces: ['istio-system'] });
     const auth = new TritonAuthorization(chart, 'auth', { server, gatewayServiceAccount: GATEWAY });
     new TritonScrape(chart, 'scrape', { server });
-    expect(auth.metricsPortInMesh).toBe(false);
+    expect(auth.server.metricsPortInMesh).toBe(false);
     expect(policy(Testing.synth(chart), 'ALLOW').spec.rules).toHaveLength(1);
   });
 

@@ -1,0 +1,73 @@
+import { IConstruct } from 'constructs';
+import { TritonPort } from '../triton/server-ports';
+
+/** How many replicas a server runs: a fixed count (min = max) or the range its autoscaler moves in. */
+export interface ReplicaRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The release a server runs in as one version (see CanaryRelease). */
+export interface ReleaseMembership {
+  /** The release (service) name: the pod label `triton-ops.io/release`. */
+  readonly release: string;
+  /** The version name: the pod label `version` and the DestinationRule subset. */
+  readonly version: string;
+  /** Construct path of the release, for messages. */
+  readonly path: string;
+}
+
+/**
+ * What other constructs know of a Triton server: the facts it decided (names, labels, ports, GPUs, replicas, who its
+ * NetworkPolicy admits) and nothing of how it decided them. Monitors, alerts, autoscalers, routes, releases and
+ * authorization policies depend on this interface, never on the server's props or objects.
+ */
+export interface ITritonServer extends IConstruct {
+  /** Name of the Deployment, Service and ServiceAccount (the construct id). */
+  readonly name: string;
+  /** The workload an autoscaler scales (`scaleTargetRef`). */
+  readonly scaleTarget: { readonly apiVersion: string; readonly kind: string; readonly name: string };
+  /** Namespace of every object of the server. */
+  readonly namespace: string;
+  /** In-cluster FQDN of the server's Service, e.g. `ranker.search.svc.cluster.local`. */
+  readonly host: string;
+  /** Labels that select the server's pods and Service: stable for the life of the Deployment. */
+  readonly selectorLabels: Readonly<Record<string, string>>;
+  /** Labels on every object of the server. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Container and Service ports: `http`, `grpc` when served, `http-metrics`. */
+  readonly ports: readonly TritonPort[];
+  /** The server serves gRPC (its Service has the `grpc` port). */
+  readonly grpc: boolean;
+  /** GPUs per pod. */
+  readonly gpus: number;
+  /** Triton exports GPU metrics (`--allow-gpu-metrics`). */
+  readonly gpuMetrics: boolean;
+  /** Names of the models the server serves, sorted. */
+  readonly modelNames: readonly string[];
+  /** Replicas at rest and at peak. */
+  readonly replicas: ReplicaRange;
+  /** The `replicas` prop when it was given; an autoscaler would drop it, so it refuses such a server. */
+  readonly fixedReplicas?: number;
+  /** maxUnavailable of the server's PodDisruptionBudget. */
+  readonly pdbMaxUnavailable: number;
+  /** Namespaces the NetworkPolicy admits to the serving ports: the server's own and its client namespaces, sorted. */
+  readonly admittedNamespaces: readonly string[];
+  /** Namespace admitted to the metrics port. */
+  readonly monitoringNamespace: string;
+  /** EKS node group the pods are pinned to, if any. */
+  readonly nodeGroup?: string;
+  /** Whether the Istio sidecar intercepts the metrics port (false once a scrape bypasses it). */
+  readonly metricsPortInMesh: boolean;
+  /** The release the server is a version of, if any. */
+  readonly release?: ReleaseMembership;
+  /** The construct that scales the server, if any. */
+  readonly autoscaler?: IConstruct;
+
+  /** Intent of a Prometheus outside the mesh: the metrics port bypasses the sidecar (the pod annotation). */
+  excludeMetricsFromMesh(): void;
+  /** Intent of a release: the pods carry the release and version labels (never the selector). */
+  joinRelease(membership: ReleaseMembership): void;
+  /** Intent of an autoscaler: it owns the replica count from now on, within `range`. */
+  scaleWith(autoscaler: IConstruct, range: ReplicaRange): void;
+}
