@@ -1,5 +1,6 @@
 /** GpuNodeGroupProps with their defaults applied, checked together so that a user sees every problem at once. */
 import { Token } from 'cdktf';
+import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { GPU_INSTANCE_FAMILIES, GpuInstanceType, gpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
@@ -48,7 +49,6 @@ const EKS_LABEL_PREFIX = 'eks.amazonaws.com/';
 export const AUTOSCALER_LABEL_TAG_PREFIX = 'k8s.io/cluster-autoscaler/node-template/label/';
 const MAX_ASG_TAG_KEY = 128;
 
-const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
 
 /**
  * Construct id of the autoscaler tag for a node label. It becomes part of a Terraform address, which allows
@@ -71,7 +71,7 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
     p.check(EKS_NODE_GROUP_NAME.test(nodeGroupName), 'id', derivedName,
       'does not give a valid EKS node group name',
       'set nodeGroupName: 1-63 letters, digits, - and _, starting with a letter or digit');
-  } else if (!Token.isUnresolved(nodeGroupName)) {
+  } else if (!isReference(nodeGroupName)) {
     p.check(EKS_NODE_GROUP_NAME.test(nodeGroupName), 'nodeGroupName', nodeGroupName, 'is not a valid EKS node group name',
       'use 1-63 letters, digits, - and _, starting with a letter or digit');
   }

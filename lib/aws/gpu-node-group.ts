@@ -7,6 +7,7 @@ import { LaunchTemplate, LaunchTemplateBlockDeviceMappings } from '@cdktf/provid
 import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { nameFromPath } from '../private/aws-names';
+import { isReference } from '../private/checks';
 import { GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { IEksCluster } from './eks-cluster-ref';
@@ -239,7 +240,7 @@ export class GpuNodeGroup extends Construct {
   private nodeRole(s: GpuNodeGroupSettings, partition: DataAwsPartition): IamRole {
     return new IamRole(this, 'NodeRole', {
       // A prefix, not a name: role names are account-wide, node group names only per cluster.
-      namePrefix: `${Token.isUnresolved(s.nodeGroupName) ? 'gpu' : s.nodeGroupName.slice(0, 32)}-node-`,
+      namePrefix: `${isReference(s.nodeGroupName) ? 'gpu' : s.nodeGroupName.slice(0, 32)}-node-`,
       description: `Nodes of the EKS GPU node group ${s.nodeGroupName}`,
       assumeRolePolicy: JSON.stringify({
         Version: '2012-10-17',

@@ -10,7 +10,8 @@ import { Construct } from 'constructs';
 import type { ModelConfig } from '../triton/model-config';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
-import { checkBucketName, checkS3Prefix, isTerraformReference } from '../private/aws-names';
+import { checkBucketName, checkS3Prefix } from '../private/aws-names';
+import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import { escapeTemplate } from '../private/terraform-escape';
 
@@ -86,7 +87,7 @@ export class ModelBucket extends Construct {
     const problems = new Problems(this.node.path);
     checkBucketName(problems, 'bucketName', props.bucketName);
     const key = props.kmsKeyArn;
-    if (key !== undefined && !isTerraformReference(key)) {
+    if (key !== undefined && !isReference(key)) {
       problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
         "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
         '(IAM grants kms:Decrypt on key ARNs, not aliases)');

@@ -6,12 +6,13 @@ import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Construct } from 'constructs';
 import type { S3RepositoryOptions } from '../k8s/model-repository';
 import {
-  IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix, isTerraformReference, nameFromPath,
+  IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix, nameFromPath,
 } from '../private/aws-names';
+import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
 import type { ModelBucket } from './model-bucket';
-import { DNS_LABEL, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
+import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 
 /** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
 export const IRSA_AUDIENCE = 'sts.amazonaws.com';
@@ -114,18 +115,17 @@ export class ModelReaderRole extends Construct {
 function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleName: string }): void {
   const { namespace, serviceAccountName: sa, cluster } = props;
   const problems = new Problems(path);
-  if (!isTerraformReference(namespace)) {
+  if (!isReference(namespace)) {
     problems.check(!RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
       'is not a namespace for a Triton server (CHECKLIST S11)', "bind the role to the serving namespace, e.g. 'inference'");
-    problems.check(namespace.length <= 63 && DNS_LABEL.test(namespace), 'namespace', namespace,
-      'is not a valid namespace name', 'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
+    checkNamespaceName(problems, 'namespace', namespace);
   }
-  if (!isTerraformReference(sa)) {
+  if (!isReference(sa)) {
     problems.check(sa !== '', 'serviceAccountName', sa, 'is empty', "give the Triton server's ServiceAccount name");
     problems.check(sa === '' || (sa.length <= 253 && DNS_SUBDOMAIN.test(sa)), 'serviceAccountName', sa,
       'is not a valid ServiceAccount name', 'use at most 253 lowercase letters, digits, - and .');
   }
-  if (!isTerraformReference(cluster.oidcIssuer)) {
+  if (!isReference(cluster.oidcIssuer)) {
     problems.check(!cluster.oidcIssuer.startsWith('https://'), 'cluster.oidcIssuer', cluster.oidcIssuer,
       'must not start with https://, or the trust conditions name keys that IAM never sets',
       `write it as '${cluster.oidcIssuer.slice('https://'.length)}'`);

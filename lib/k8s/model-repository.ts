@@ -1,6 +1,7 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
@@ -42,8 +43,6 @@ export interface NewClaimRepositoryOptions {
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
-/** Unresolved references (a Terraform token) are checked where they are made, not here. */
-const isToken = (value: string) => value.includes('${');
 
 /**
  * The model repository a Triton server reads. Volumes are always mounted read-only: the server must never
@@ -58,7 +57,7 @@ export abstract class ModelRepository {
   /** A new ReadOnlyMany claim, filled by the training pipeline (e.g. on EFS). */
   public static fromNewClaim(scope: Construct, id: string, options: NewClaimRepositoryOptions): ModelRepository {
     const problems = new Problems(`${scope.node.path}/${id}`);
-    problems.check(Number.isInteger(options.sizeGiB) && options.sizeGiB >= 1, 'sizeGiB', options.sizeGiB,
+    problems.check(isWhole(options.sizeGiB, 1), 'sizeGiB', options.sizeGiB,
       'must be a whole number of GiB >= 1', 'give the size of the model repository, e.g. 100');
     problems.check(options.storageClassName.length > 0, 'storageClassName', options.storageClassName,
       'must name a storage class', 'use a class that supports ReadOnlyMany, such as an EFS class');
@@ -108,13 +107,13 @@ class S3Repository extends ModelRepository {
     const { bucket, region, roleArn } = this.options;
     const prefix = this.options.prefix ?? '';
     const problems = new Problems(server.node.path);
-    problems.check(isToken(bucket) || BUCKET_NAME.test(bucket), 'repository.bucket', bucket,
+    problems.check(isReference(bucket) || BUCKET_NAME.test(bucket), 'repository.bucket', bucket,
       'is not a valid S3 bucket name', 'give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens');
     problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,
       'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
-    problems.check(isToken(region) || REGION.test(region), 'repository.region', region,
+    problems.check(isReference(region) || REGION.test(region), 'repository.region', region,
       'is not an AWS region', "give the bucket's region, e.g. 'us-west-2'");
-    problems.check(isToken(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
+    problems.check(isReference(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
       'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
     problems.throwIfAny();
     return {

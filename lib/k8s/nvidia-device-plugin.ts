@@ -7,7 +7,8 @@ import { Problems } from '../private/errors';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
-import { DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
+import { checkNamespaceName, RESERVED_NAMESPACES } from '../private/kubernetes-names';
+import { isWhole } from '../private/checks';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
@@ -217,7 +218,7 @@ export class NvidiaDevicePlugin extends Construct {
       'is not a MIG strategy', "use 'none', 'single' or 'mixed'");
     if (props.timeSlicing !== undefined) {
       const replicas = props.timeSlicing.replicas;
-      problems.check(Number.isInteger(replicas) && replicas >= 2, 'timeSlicing.replicas', replicas,
+      problems.check(isWhole(replicas, 2), 'timeSlicing.replicas', replicas,
         'must be a whole number >= 2: it is how many pods share one GPU',
         'set it to 2 or more, or leave timeSlicing out to give each pod a whole GPU');
     }
@@ -362,17 +363,15 @@ function checkNamespace(problems: Problems, namespace: string): void {
   problems.check(!RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
     'is a namespace Kubernetes owns, and the construct creates and relabels its namespace',
     `leave it out to use '${DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE}', or name a namespace of its own`);
-  problems.check(namespace.length <= 63 && DNS_LABEL.test(namespace), 'namespace', namespace,
-    'is not a valid namespace name',
-    "use at most 63 lower-case letters, digits and '-', starting and ending alphanumeric");
+  checkNamespaceName(problems, 'namespace', namespace);
 }
 
 function checkResource(
   problems: Problems, requestProp: string, request: number, limitProp: string, limit: number,
 ): void {
-  problems.check(Number.isInteger(request) && request > 0, requestProp, request,
+  problems.check(isWhole(request, 1), requestProp, request,
     'must be a whole number > 0', 'set a positive whole number');
-  problems.check(Number.isInteger(limit) && limit > 0, limitProp, limit,
+  problems.check(isWhole(limit, 1), limitProp, limit,
     'must be a whole number > 0', 'set a positive whole number');
   problems.check(!(limit < request), limitProp, limit, `is below ${requestProp} (${request})`,
     `raise it to at least ${request} or lower ${requestProp}`);

@@ -2,9 +2,9 @@ import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
-import { problem, TritonOpsError } from '../private/errors';
+import { Problems } from '../private/errors';
 import { MANAGED_BY } from './labels';
-import { DNS_LABEL } from '../private/kubernetes-names';
+import { checkNamespaceName } from '../private/kubernetes-names';
 
 export interface ServingNamespaceProps {
   /** Namespace name; never `default`. */
@@ -25,10 +25,11 @@ export class ServingNamespace extends Construct {
 
   public constructor(scope: Construct, id: string, props: ServingNamespaceProps) {
     super(scope, id);
-    if (!DNS_LABEL.test(props.name) || props.name === 'default') {
-      throw new TritonOpsError(problem(this.node.path, 'name', props.name,
-        'must be a valid namespace name other than default', "use a dedicated name such as 'inference'"));
+    const p = new Problems(this.node.path);
+    if (checkNamespaceName(p, 'name', props.name)) {
+      p.check(props.name !== 'default', 'name', props.name, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
     }
+    p.throwIfAny();
     const metadata: ApiObjectMetadata = {
       name: props.name,
       labels: {

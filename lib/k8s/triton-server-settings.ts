@@ -7,7 +7,8 @@ import { countInstances } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
 import { TRITON_DEFAULTS as D, TritonServerProps } from './triton-server-props';
-import { DNS_1035_LABEL } from '../private/kubernetes-names';
+import { checkNamespaceName, DNS_1035_LABEL } from '../private/kubernetes-names';
+import { isWhole } from '../private/checks';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -44,7 +45,6 @@ export interface TritonServerSettings {
 }
 
 const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
-const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
 
 /** Applies the defaults of TritonServerProps and checks them together; throws every problem at once. */
 export function resolveSettings(path: string, name: string, namespace: string | undefined,
@@ -127,10 +127,8 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 
   const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
   const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
-  for (const ns of [...clientNamespaces, monitoringNamespace]) {
-    p.check(DNS_1035_LABEL.test(ns), ns === monitoringNamespace ? 'monitoringNamespace' : 'clientNamespaces', ns,
-      'is not a valid namespace name', 'use lowercase letters, digits and -');
-  }
+  for (const ns of clientNamespaces) checkNamespaceName(p, 'clientNamespaces', ns);
+  checkNamespaceName(p, 'monitoringNamespace', monitoringNamespace);
   if (props.priorityClassName !== undefined) {
     p.check(DNS_1035_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
       'is not a valid PriorityClass name', 'use lowercase letters, digits and -');

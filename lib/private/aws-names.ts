@@ -3,8 +3,9 @@
  * derived from it must be the same on every synth, readable in the console, and valid for the service.
  */
 import { createHash } from 'node:crypto';
-import { TerraformStack, Token } from 'cdktf';
+import { TerraformStack } from 'cdktf';
 import { IConstruct } from 'constructs';
+import { isReference } from './checks';
 import { Problems } from './errors';
 
 
@@ -25,13 +26,6 @@ export function nameFromPath(construct: IConstruct, maxLength: number): string {
   return `${joined.slice(0, maxLength - hash.length - 1)}-${hash}`;
 }
 
-/**
- * True for a value Terraform fills in: a cdktf token, or a `${...}` reference written by hand (the same test as
- * ModelRepository.fromS3). Such values are checked where they are made.
- */
-export function isTerraformReference(value: string): boolean {
-  return Token.isUnresolved(value) || value.includes('${');
-}
 
 const BUCKET_CHARS = /^[a-z0-9.-]*$/;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -45,7 +39,7 @@ const RESERVED_BUCKET_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--t
  * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
  */
 export function checkBucketName(problems: Problems, prop: string, name: string): void {
-  if (isTerraformReference(name)) return;
+  if (isReference(name)) return;
   problems.check(name.length >= 3 && name.length <= 63, prop, name,
     `must be 3-63 characters long (it has ${name.length})`,
     name.length < 3 ? "use a longer name, e.g. 'acme-models'" : 'shorten it to at most 63 characters');
@@ -77,7 +71,7 @@ const IAM_NAME = /^[\w+=,.@-]+$/;
  * @see https://docs.aws.amazon.com/IAM/latest/APIReference/API_CreateRole.html
  */
 export function checkIamRoleName(problems: Problems, prop: string, name: string): void {
-  if (isTerraformReference(name)) return;
+  if (isReference(name)) return;
   problems.check(name.length >= 1 && name.length <= IAM_ROLE_NAME_MAX_LENGTH && IAM_NAME.test(name), prop, name,
     'is not a valid IAM role name', `use 1-${IAM_ROLE_NAME_MAX_LENGTH} letters, digits and + = , . @ _ -`);
 }

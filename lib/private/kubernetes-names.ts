@@ -1,3 +1,5 @@
+import { Problems } from './errors';
+
 /**
  * Kubernetes name rules, one definition each.
  * @see https://kubernetes.io/docs/concepts/overview/working-with-objects/names/
@@ -23,3 +25,11 @@ export const LABEL_VALUE = new RegExp(`^(${LABEL_NAME})?$`);
 
 /** Namespaces Kubernetes itself owns: triton-ops never creates, relabels or binds roles to workloads in them. */
 export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** The namespace-name rule (an RFC 1123 label) with its fix, for every construct that takes a namespace. */
+export function checkNamespaceName(p: Problems, prop: string, name: string): boolean {
+  const ok = DNS_LABEL.test(name);
+  p.check(ok, prop, name, 'is not a valid namespace name',
+    'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
+  return ok;
+}

@@ -343,8 +343,7 @@ describe('NvidiaDevicePlugin validation', () => {
       "test/plugin: 'namespace' ('kube-system') is a namespace Kubernetes owns, and the construct creates and relabels "
       + "its namespace; leave it out to use 'nvidia-device-plugin', or name a namespace of its own"],
     ['an invalid namespace name', { namespace: 'GPU_Plugins' },
-      "test/plugin: 'namespace' ('GPU_Plugins') is not a valid namespace name; "
-      + "use at most 63 lower-case letters, digits and '-', starting and ending alphanumeric"],
+      "test/plugin: 'namespace' ('GPU_Plugins') is not a valid namespace name; use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
     ['a CPU limit below the request', { cpuRequestMillis: 300 },
       "test/plugin: 'cpuLimitMillis' (200) is below cpuRequestMillis (300); raise it to at least 300 or lower cpuRequestMillis"],
     ['a zero memory request', { memoryRequestMiB: 0 },

@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { SERVING_POD_SECURITY, ServingNamespace } from '../../lib';
+import { serverChart } from '../helpers';
 
 describe('ServingNamespace', () => {
   test('enforces, audits and warns the restricted Pod Security level, cluster-scoped', () => {
@@ -24,9 +25,19 @@ describe('ServingNamespace', () => {
     expect(Testing.synth(chart)[0].metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
   });
 
-  test.each(['default', 'Inference'])('fails on name %p', (name) => {
+  test.each([
+    ['default', "test/Namespace: 'name' ('default') must be a dedicated namespace, not default; use a name such as 'inference'"],
+    ['Inference', "test/Namespace: 'name' ('Inference') is not a valid namespace name; use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
+  ])('fails on name %p', (name, message) => {
     const chart = new Chart(Testing.app(), 'test');
-    expect(() => new ServingNamespace(chart, 'Namespace', { name }))
-      .toThrow(`test/Namespace: 'name' ('${name}') must be a valid namespace name other than default; use a dedicated name such as 'inference'`);
+    expect(() => new ServingNamespace(chart, 'Namespace', { name })).toThrow(message);
+  });
+
+  test('a namespace whose name starts with a digit is one every construct accepts (one namespace rule)', () => {
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'serving' });
+    new ServingNamespace(chart, 'Namespace', { name: '2024-x' });
+    const server = serverChart({ clientNamespaces: ['2024-x'], monitoringNamespace: '2024-x' }).server;
+    expect(server.admittedNamespaces).toContain('2024-x');
+    expect(server.monitoringNamespace).toBe('2024-x');
   });
 });

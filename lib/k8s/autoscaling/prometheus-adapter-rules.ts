@@ -4,7 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { Problems, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from './autoscaling-metric';
-import { DNS_LABEL } from '../../private/kubernetes-names';
+import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
 
 /** Defaults of PrometheusAdapterRulesProps, one named constant each (asserted by the tests). */
 export const PROMETHEUS_ADAPTER_RULES_DEFAULTS = {
@@ -68,7 +68,7 @@ export class PrometheusAdapterRules extends Construct {
     this.name = props.name ?? PROMETHEUS_ADAPTER_RULES_DEFAULTS.name;
     this.namespace = props.namespace ?? PROMETHEUS_ADAPTER_RULES_DEFAULTS.namespace;
     p.check(DNS_LABEL.test(this.name), 'name', this.name, 'is not a valid ConfigMap name', 'use lowercase letters, digits and -');
-    p.check(DNS_LABEL.test(this.namespace), 'namespace', this.namespace, 'is not a valid namespace name', 'use lowercase letters, digits and -');
+    checkNamespaceName(p, 'namespace', this.namespace);
     p.throwIfAny();
     PER_APP.set(this.node.root, this);
 

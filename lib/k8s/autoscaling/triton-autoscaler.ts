@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { GpuPool, planGpuCapacity } from '../../triton/gpu-capacity';
 import type { ITritonServer } from '../triton-server-ref';
@@ -11,7 +12,6 @@ import {
   AutoscalingEngine, HPA_LIMITS, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
 } from './triton-autoscaler-props';
 
-const isWhole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isInteger(n) && n >= min && n <= max;
 
 /**
  * Scales a TritonServer on a Triton metric, with an autoscaling/v2 HPA fed by prometheus-adapter (default) or a

@@ -3,6 +3,7 @@
  * plan and a stage index or from explicit weights. Kept apart from the construct so that the rules a promotion
  * must obey (integers, sum 100, stable first and canary last) are readable and testable on their own.
  */
+import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 
 /** Defaults of CanaryReleaseProps, one named constant each (asserted by the tests). */
@@ -34,11 +35,10 @@ export interface WeightInput {
   readonly weights?: Readonly<Record<string, number>>;
 }
 
-const isWhole = (n: number) => Number.isInteger(n);
 
 /** Checks a staged plan: strictly increasing whole percentages in 1..100 that end at 100. */
 export function checkStages(p: Problems, stages: readonly number[]): boolean {
-  const ok = stages.length > 0 && stages.every((s, i) => isWhole(s) && s >= 1 && s <= 100 && (i === 0 || s > stages[i - 1]))
+  const ok = stages.length > 0 && stages.every((s, i) => isWhole(s, 1, 100) && (i === 0 || s > stages[i - 1]))
     && stages[stages.length - 1] === 100;
   p.check(ok, 'stages', stages,
     'must be strictly increasing whole percentages of canary traffic in 1..100 that end at 100 (full promotion)',
@@ -73,7 +73,7 @@ export function resolveWeights(p: Problems, input: WeightInput): VersionWeight[]
     return undefined;
   }
   if (!checkStages(p, stages)) return undefined;
-  const inRange = isWhole(stage) && stage >= 0 && stage < stages.length;
+  const inRange = isWhole(stage, 0, stages.length - 1);
   p.check(inRange, 'stage', stage, `is not an index of stages ${show(stages)}`,
     `use 0 (${stages[0]}% canary) to ${stages.length - 1} (${stages[stages.length - 1]}%, full promotion)`);
   if (!inRange || versions.length < 2) return undefined;
@@ -87,7 +87,7 @@ function explicitWeights(p: Problems, versions: readonly string[], weights: Read
     const known = versions.includes(version);
     p.check(known, `weights.${version}`, weight, 'names a version that is not part of the release',
       `use one of ${show(versions)}`);
-    const whole = isWhole(weight) && weight >= 0 && weight <= 100;
+    const whole = isWhole(weight, 0, 100);
     p.check(whole, `weights.${version}`, weight, 'must be a whole number from 0 to 100 (Istio weights are integers)',
       'give a whole percentage, keeping the sum of all weights at 100');
     valid = valid && known && whole;

@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isWhole } from '../../private/checks';
 import { problem, Problems, show } from '../../private/errors';
 import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
@@ -232,11 +233,11 @@ function checkFault(p: Problems, fault: CanaryFault) {
   p.check(Number.isFinite(fault.percent) && fault.percent > 0 && fault.percent <= 100, 'fault.percent', fault.percent,
     'must be more than 0 and at most 100', 'give the share of requests to fault, e.g. 10');
   if (fault.delayMs !== undefined) {
-    p.check(Number.isInteger(fault.delayMs) && fault.delayMs >= 1, 'fault.delayMs', fault.delayMs, 'must be a whole number >= 1',
+    p.check(isWhole(fault.delayMs, 1), 'fault.delayMs', fault.delayMs, 'must be a whole number >= 1',
       'give the delay in milliseconds, e.g. 500');
   }
   if (fault.abortHttpStatus !== undefined) {
-    p.check(Number.isInteger(fault.abortHttpStatus) && fault.abortHttpStatus >= 200 && fault.abortHttpStatus <= 599,
+    p.check(isWhole(fault.abortHttpStatus, 200, 599),
       'fault.abortHttpStatus', fault.abortHttpStatus, 'is not an HTTP status Istio can inject (200-599)', 'use e.g. 503');
   }
 }

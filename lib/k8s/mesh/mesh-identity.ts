@@ -1,6 +1,6 @@
 /** Mesh identities: namespaces and service accounts as Istio authorization sees them, with their name checks. */
 import { Problems } from '../../private/errors';
-import { DNS_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { checkNamespaceName, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
 /** A Kubernetes service account, the identity a workload presents in the mesh through its mTLS certificate. */
 export interface ServiceAccountRef {
@@ -23,19 +23,6 @@ export const ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT: ServiceAccountRef = Object.f
 /** `cluster.local/ns/<namespace>/sa/<name>`: how an AuthorizationPolicy names a service account. */
 export function principalOf(account: ServiceAccountRef): string {
   return `${ISTIO_TRUST_DOMAIN}/ns/${account.namespace}/sa/${account.name}`;
-}
-
-/** RFC 1123 label: namespace names. */
-/** RFC 1123 subdomain: service account names. */
-
-export const isNamespaceName = (name: string): boolean => DNS_LABEL.test(name);
-
-/** Records a problem for an invalid namespace name; returns whether the name is valid. */
-export function checkNamespaceName(p: Problems, prop: string, name: string): boolean {
-  const ok = isNamespaceName(name);
-  p.check(ok, prop, name, 'is not a valid namespace name',
-    'use up to 63 lowercase letters, digits and -, starting and ending with a letter or digit');
-  return ok;
 }
 
 /** Records problems for an invalid service account reference; returns whether both names are valid. */

@@ -4,7 +4,7 @@ import { Problems } from '../../private/errors';
 import { k8s } from 'cdk8s-plus-28';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
-import { checkNamespaceName } from './mesh-identity';
+import { checkNamespaceName } from '../../private/kubernetes-names';
 
 /** Defaults of MeshSecurity, one named constant each (asserted by the tests). */
 export const MESH_SECURITY_DEFAULTS = {

@@ -4,6 +4,7 @@
  * outlier detection as the circuit breaker, mTLS, HTTP/2 for gRPC). TritonRoute and CanaryRelease both build from
  * these, so a canary cannot route a different set of APIs or retry differently than a plain route.
  */
+import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../../triton/server-ports';
@@ -196,7 +197,6 @@ Record<K, number> {
   return out;
 }
 
-const isWhole = (n: number, min: number) => Number.isInteger(n) && n >= min;
 
 /**
  * Checks route options against the server they route to; problems go to `p` (prop names as in RouteOptions).

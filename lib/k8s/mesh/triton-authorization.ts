@@ -7,7 +7,8 @@ import {
 import { GRPC_PORT, HTTP_PORT, METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
-import { checkNamespaceName, checkServiceAccount, principalOf, ServiceAccountRef } from './mesh-identity';
+import { checkNamespaceName } from '../../private/kubernetes-names';
+import { checkServiceAccount, principalOf, ServiceAccountRef } from './mesh-identity';
 
 /** Workloads inside the mesh allowed to call a server, matched by their mTLS identity. */
 export interface MeshCallers {

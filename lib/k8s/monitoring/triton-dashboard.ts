@@ -6,7 +6,7 @@ import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
-import { DNS_LABEL, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
+import { checkNamespaceName, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
 export interface TritonDashboardProps {
   /**
@@ -88,9 +88,12 @@ export class TritonDashboard extends Construct {
     p.check(title.trim() !== '', 'title', title, 'must not be empty', `give the dashboard a title or leave it unset ('${D.title}')`);
     p.check(folder.trim() !== '', 'folder', folder, 'must name a Grafana folder',
       `give a folder name or leave it unset ('${D.folder}')`);
-    p.check(namespace !== undefined && DNS_LABEL.test(namespace), 'namespace', namespace,
-      'must name the namespace Grafana\'s dashboard sidecar searches',
-      "set 'namespace' (e.g. 'monitoring') or the namespace of the enclosing Chart");
+    if (namespace === undefined) {
+      p.check(false, 'namespace', namespace, 'must name the namespace Grafana\'s dashboard sidecar searches',
+        "set 'namespace' (e.g. 'monitoring') or the namespace of the enclosing Chart");
+    } else {
+      checkNamespaceName(p, 'namespace', namespace);
+    }
     const labels = Object.entries(sidecarLabel);
     p.check(labels.length > 0, 'sidecarLabel', sidecarLabel, 'must hold a label, or no sidecar ever loads the dashboard',
       "give the label your sidecar selects by, e.g. { grafana_dashboard: '1' }");

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
+import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
@@ -106,11 +107,11 @@ export class TritonScrape extends Construct {
     this.selectorLabels = props.selectorLabels ?? props.server.selectorLabels;
 
     const p = new Problems(this.node.path);
-    const intervalOk = Number.isInteger(interval) && interval >= D.minIntervalSeconds && interval <= D.maxIntervalSeconds;
+    const intervalOk = isWhole(interval, D.minIntervalSeconds, D.maxIntervalSeconds);
     p.check(intervalOk, 'intervalSeconds', interval,
       `must be a whole number from ${D.minIntervalSeconds} to ${D.maxIntervalSeconds} (Prometheus marks a series stale `
       + `after ${D.maxIntervalSeconds} s without a sample)`, `use e.g. ${D.intervalSeconds}`);
-    const timeoutOk = Number.isInteger(timeout) && timeout >= 1;
+    const timeoutOk = isWhole(timeout, 1);
     p.check(timeoutOk, 'scrapeTimeoutSeconds', timeout, 'must be a whole number >= 1', `use e.g. ${D.scrapeTimeoutSeconds}`);
     // Compared only when both are valid: otherwise the comparison would just repeat their problems.
     if (timeoutOk && intervalOk) {

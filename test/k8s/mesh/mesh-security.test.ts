@@ -47,7 +47,7 @@ describe('MeshSecurity', () => {
     ['no namespace at all', undefined, {},
       "test/mesh: 'namespace' (undefined) is not set and the enclosing Chart has no namespace; set `namespace`, or the Chart's namespace, to the serving namespace"],
     ['an invalid namespace name', 'inference', { namespace: 'Inference_1' },
-      "test/mesh: 'namespace' ('Inference_1') is not a valid namespace name; use up to 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
+      "test/mesh: 'namespace' ('Inference_1') is not a valid namespace name; use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
   ])('fails for %s', (_, chartNamespace, props, message) => {
     const chart = new Chart(Testing.app(), 'test', { namespace: chartNamespace });
     expect(messageOf(() => new MeshSecurity(chart, 'mesh', props))).toBe(message);

@@ -197,7 +197,7 @@ describe('TritonAuthorization refuses bad input with the path, prop, value and f
     ['an empty service account list', { gatewayServiceAccount: GATEWAY, callers: { serviceAccounts: [] } },
       "test/auth: 'callers.serviceAccounts' ([]) is empty; name at least one service account or remove the prop"],
     ['an invalid caller namespace', { callers: { namespaces: ['Web'] } },
-      "test/auth: 'callers.namespaces' ('Web') is not a valid namespace name; use up to 63 lowercase letters, digits and -, "
+      "test/auth: 'callers.namespaces' ('Web') is not a valid namespace name; use at most 63 lowercase letters, digits and -, "
       + 'starting and ending with a letter or digit'],
     ['an invalid service account name', { gatewayServiceAccount: { namespace: 'istio-system', name: 'Gateway_SA' } },
       "test/auth: 'gatewayServiceAccount.name' ('Gateway_SA') is not a valid service account name; use lowercase letters, "
