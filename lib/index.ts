@@ -1,50 +1,58 @@
 // The public API of triton-ops: re-exports only. This entry point is the Triton domain and the Kubernetes
-// constructs (cdk8s); the Terraform side lives in 'triton-ops/aws' and 'triton-ops/bridge', so that a
-// GitOps user never loads cdktf or provider code.
+// constructs (cdk8s); the Terraform side lives in 'triton-ops/aws' and 'triton-ops/bridge', so that a GitOps user
+// never loads cdktf or provider code. It exports the constructs with their props and options, their factories, one
+// defaults object per construct, the typed model configuration, and the few shared facts a user's own objects must
+// agree on (the GPU taint and label, the ports, the release labels, the metric catalog). Everything else is internal.
+
+// Model configuration (config.pbtxt) and its checks.
 export * from './triton/model-config';
-export * from './triton/model-control';
-export * from './triton/gpu-scheduling';
-export * from './triton/server-ports';
-export * from './triton/server-flags';
-export * from './triton/render-model-config';
-export * from './triton/validate-model-config';
-export * from './triton/model-instances';
-export * from './triton/gpu-instances';
-export * from './triton/gpu-capacity';
-export * from './triton/triton-metrics';
-export * from './triton/promql';
-export * from './k8s/labels';
-export * from './k8s/model-repository';
-export * from './k8s/model-repository-files';
-export * from './k8s/nvidia-device-plugin';
-export * from './k8s/serving-namespace';
-export * from './k8s/triton-server';
-export * from './k8s/triton-server-props';
-export { TritonServerSettings } from './k8s/triton-server-settings';
-export * from './k8s/monitoring/triton-scrape';
-export { MONITORING_API_VERSION, MonitorKind, MonitorEndpoint, RelabelConfig, ServiceMonitorSpec, PodMonitorSpec } from './k8s/monitoring/prometheus-monitor';
-export * from './k8s/monitoring/istio-sidecar-bypass';
-export * from './k8s/monitoring/triton-alerts';
-export * from './k8s/monitoring/triton-dashboard';
-export * from './k8s/autoscaling';
-export * from './k8s/mesh/gateway';
-export * from './k8s/mesh/triton-route';
+export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from './triton/model-control';
+export { LogFormat } from './triton/server-flags';
+export { renderModelConfig } from './triton/render-model-config';
+export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';
+
+// The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
+export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
+export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
+export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
+export { promql, QueryScope } from './triton/promql';
+export { AlertThresholds } from './triton/alert-thresholds';
+export { GpuPool } from './triton/gpu-capacity';
+
+// The Triton server and what it runs on.
+export { TritonServer } from './k8s/triton-server';
+export { TritonServerProps, TRITON_SERVER_DEFAULTS } from './k8s/triton-server-props';
+export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
+export { ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions } from './k8s/model-repository';
+export { writeModelRepositories } from './k8s/model-repository-files';
+export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
+export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
+
+// Observability and autoscaling.
+export { TritonScrape, TritonScrapeOptions, TritonScrapeProps, TRITON_SCRAPE_DEFAULTS } from './k8s/monitoring/triton-scrape';
+export { MonitorKind } from './k8s/monitoring/prometheus-monitor';
+export { TritonAlerts, TritonAlertsOptions, TritonAlertsProps, TRITON_ALERTS_DEFAULTS, writePromtoolFiles } from './k8s/monitoring/triton-alerts';
+export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
+export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions } from './k8s/autoscaling/autoscaling-metric';
+export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export {
-  RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions, RouteOptions,
-  TRITON_ROUTE_DEFAULTS, RETRY_ON, ROUTED_HTTP_MATCHES, routePort, routeMatches, destination, retryPolicy, trafficPolicy,
+  TritonAutoscalerOptions, TritonAutoscalerProps, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine,
+} from './k8s/autoscaling/triton-autoscaler-props';
+export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './k8s/autoscaling/prometheus-adapter-rules';
+
+// Traffic management and security with Istio.
+export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh/gateway';
+export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
+export {
+  RouteOptions, RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions,
+  TRITON_ROUTE_DEFAULTS,
 } from './k8s/mesh/route-builders';
-export { CLUSTER_DOMAIN, serviceHost, hostWithin } from './k8s/mesh/mesh-hosts';
-export * from './k8s/mesh/istio-types';
-export * from './k8s/mesh/mesh-security';
-export * from './k8s/mesh/canary-release';
+export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
-export { CANARY_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './k8s/mesh/canary-plan';
-export * from './k8s/mesh/triton-authorization';
-export { ServiceAccountRef, ISTIO_TRUST_DOMAIN, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf } from './k8s/mesh/mesh-identity';
-export * from './triton/server-apis';
-export * from './triton/grafana-model';
-export * from './triton/dashboard-model';
-export * from './triton/alert-rules';
-export * from './triton/alert-thresholds';
-export * from './triton/alert-rule-tests';
+export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './k8s/mesh/canary-plan';
+export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
+export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps, MeshCallers } from './k8s/mesh/triton-authorization';
+export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './k8s/mesh/mesh-identity';
+
 export { TritonOpsError } from './private/errors';
+export * from './platform';

@@ -13,38 +13,25 @@ import { isWhole } from '../private/checks';
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
 
-/** Default for `NvidiaDevicePluginProps.namespace`. */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE = 'nvidia-device-plugin';
-
-/**
- * Default for `NvidiaDevicePluginProps.image`: a pinned release of NVIDIA's k8s-device-plugin.
- * @see https://github.com/NVIDIA/k8s-device-plugin/releases
- */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE = 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3';
-
-/** Default for `NvidiaDevicePluginProps.migStrategy`. */
-export const DEFAULT_MIG_STRATEGY: MigStrategy = 'none';
-
-/** Default for `NvidiaDevicePluginProps.failOnInitError`. */
-export const DEFAULT_FAIL_ON_INIT_ERROR = true;
-
-/** Default for `TimeSlicingOptions.renameByDefault`. */
-export const DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT = false;
-
-/** Default for `TimeSlicingOptions.failRequestsGreaterThanOne`. */
-export const DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE = true;
-
-/** Default for `NvidiaDevicePluginProps.cpuRequestMillis`. */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS = 50;
-
-/** Default for `NvidiaDevicePluginProps.cpuLimitMillis`. */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS = 200;
-
-/** Default for `NvidiaDevicePluginProps.memoryRequestMiB`. */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB = 128;
-
-/** Default for `NvidiaDevicePluginProps.memoryLimitMiB`. */
-export const DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB = 128;
+/** Defaults of NvidiaDevicePluginProps and TimeSlicingOptions, one named constant each (asserted by the tests). */
+export const NVIDIA_DEVICE_PLUGIN_DEFAULTS = {
+  namespace: 'nvidia-device-plugin',
+  /**
+   * A pinned release of NVIDIA's k8s-device-plugin.
+   * @see https://github.com/NVIDIA/k8s-device-plugin/releases
+   */
+  image: 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3',
+  migStrategy: 'none' as MigStrategy,
+  failOnInitError: true,
+  /** `TimeSlicingOptions.renameByDefault`. */
+  timeSlicingRenameByDefault: false,
+  /** `TimeSlicingOptions.failRequestsGreaterThanOne`. */
+  timeSlicingFailRequestsGreaterThanOne: true,
+  cpuRequestMillis: 50,
+  cpuLimitMillis: 200,
+  memoryRequestMiB: 128,
+  memoryLimitMiB: 128,
+} as const;
 
 /** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */
 export const NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS = 'system-node-critical';
@@ -202,14 +189,14 @@ export class NvidiaDevicePlugin extends Construct {
   public constructor(scope: Construct, id: string, props: NvidiaDevicePluginProps = {}) {
     super(scope, id);
 
-    const namespace = props.namespace ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE;
-    const image = props.image ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE;
-    const migStrategy = props.migStrategy ?? DEFAULT_MIG_STRATEGY;
-    const failOnInitError = props.failOnInitError ?? DEFAULT_FAIL_ON_INIT_ERROR;
-    const cpuRequestMillis = props.cpuRequestMillis ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS;
-    const cpuLimitMillis = props.cpuLimitMillis ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS;
-    const memoryRequestMiB = props.memoryRequestMiB ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB;
-    const memoryLimitMiB = props.memoryLimitMiB ?? DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB;
+    const namespace = props.namespace ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace;
+    const image = props.image ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.image;
+    const migStrategy = props.migStrategy ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.migStrategy;
+    const failOnInitError = props.failOnInitError ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.failOnInitError;
+    const cpuRequestMillis = props.cpuRequestMillis ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuRequestMillis;
+    const cpuLimitMillis = props.cpuLimitMillis ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuLimitMillis;
+    const memoryRequestMiB = props.memoryRequestMiB ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryRequestMiB;
+    const memoryLimitMiB = props.memoryLimitMiB ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryLimitMiB;
 
     const problems = new Problems(this.node.path);
     checkNamespace(problems, namespace);
@@ -226,7 +213,7 @@ export class NvidiaDevicePlugin extends Construct {
     checkResource(problems, 'memoryRequestMiB', memoryRequestMiB, 'memoryLimitMiB', memoryLimitMiB);
     problems.throwIfAny();
 
-    const renamed = props.timeSlicing?.renameByDefault ?? DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT;
+    const renamed = props.timeSlicing?.renameByDefault ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault;
     this.namespaceName = namespace;
     this.advertisedResource = props.timeSlicing !== undefined && renamed ? `${GPU_RESOURCE}.shared` : GPU_RESOURCE;
     this.configYaml = renderDevicePluginConfig(migStrategy, failOnInitError, props.timeSlicing);
@@ -343,9 +330,9 @@ function renderDevicePluginConfig(
   if (timeSlicing !== undefined) {
     config.sharing = {
       timeSlicing: {
-        renameByDefault: timeSlicing.renameByDefault ?? DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT,
+        renameByDefault: timeSlicing.renameByDefault ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault,
         failRequestsGreaterThanOne:
-          timeSlicing.failRequestsGreaterThanOne ?? DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE,
+          timeSlicing.failRequestsGreaterThanOne ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingFailRequestsGreaterThanOne,
         resources: [{ name: GPU_RESOURCE, replicas: timeSlicing.replicas }],
       },
     };
@@ -357,12 +344,12 @@ function checkNamespace(problems: Problems, namespace: string): void {
   if (namespace === 'default') {
     problems.check(false, 'namespace', namespace,
       'must not be the default namespace: the plugin needs a namespace of its own labelled for privileged pods',
-      `leave it out to use '${DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE}', or name a namespace of its own`);
+      `leave it out to use '${NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace}', or name a namespace of its own`);
     return;
   }
   problems.check(!RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
     'is a namespace Kubernetes owns, and the construct creates and relabels its namespace',
-    `leave it out to use '${DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE}', or name a namespace of its own`);
+    `leave it out to use '${NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace}', or name a namespace of its own`);
   checkNamespaceName(problems, 'namespace', namespace);
 }
 

@@ -4,7 +4,7 @@ import { LogFormat } from '../triton/server-flags';
 import { ModelRepository } from './model-repository';
 
 /** Defaults of TritonServerProps, one named constant each (asserted by the tests). */
-export const TRITON_DEFAULTS = {
+export const TRITON_SERVER_DEFAULTS = {
   replicas: 2,
   gpus: 0,
   strictReadiness: true,

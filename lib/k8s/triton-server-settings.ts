@@ -6,7 +6,7 @@ import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
 import { countInstances } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
-import { TRITON_DEFAULTS as D, TritonServerProps } from './triton-server-props';
+import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
 import { checkNamespaceName, DNS_1035_LABEL } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 

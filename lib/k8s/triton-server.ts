@@ -18,7 +18,7 @@ import { excludeInboundPort, excludedInboundPorts } from './monitoring/istio-sid
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tritonNetworkPolicy } from './triton-network-policy';
-import { TRITON_DEFAULTS, TritonServerProps } from './triton-server-props';
+import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from './mesh/canary-plan';
@@ -137,9 +137,9 @@ export class TritonServer extends Construct implements ITritonServer {
       terminationGracePeriod: Duration.seconds(s.terminationGracePeriodSeconds),
       securityContext: {
         ensureNonRoot: true,
-        user: TRITON_DEFAULTS.runAsUser,
-        group: TRITON_DEFAULTS.runAsUser,
-        fsGroup: TRITON_DEFAULTS.runAsUser,
+        user: TRITON_SERVER_DEFAULTS.runAsUser,
+        group: TRITON_SERVER_DEFAULTS.runAsUser,
+        fsGroup: TRITON_SERVER_DEFAULTS.runAsUser,
         fsGroupChangePolicy: kplus.FsGroupChangePolicy.ON_ROOT_MISMATCH,
       },
       containers: [{
@@ -156,8 +156,8 @@ export class TritonServer extends Construct implements ITritonServer {
         },
         securityContext: {
           ensureNonRoot: true,
-          user: TRITON_DEFAULTS.runAsUser,
-          group: TRITON_DEFAULTS.runAsUser,
+          user: TRITON_SERVER_DEFAULTS.runAsUser,
+          group: TRITON_SERVER_DEFAULTS.runAsUser,
           readOnlyRootFilesystem: true,
           allowPrivilegeEscalation: false,
           privileged: false,

@@ -8,7 +8,8 @@ import { ModelBucket } from '../../lib/aws/model-bucket';
 import {
   IRSA_AUDIENCE, MODEL_READER_POLICY_NAME, ModelReaderRole, ModelReaderRoleProps, RESERVED_NAMESPACES,
 } from '../../lib/aws/model-reader-role';
-import { IRSA_ANNOTATION, ModelRepository, TritonOpsError, TritonServer } from '../../lib';
+import { ModelRepository, TritonOpsError, TritonServer } from '../../lib';
+import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
 import { IMAGE, MODEL, byKind } from '../helpers';
 
 const ISSUER = 'oidc.eks.us-west-2.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE';

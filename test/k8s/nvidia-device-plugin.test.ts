@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
-  DEFAULT_FAIL_ON_INIT_ERROR,
-  DEFAULT_MIG_STRATEGY,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB,
-  DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE,
-  DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE,
-  DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT,
   KUBELET_DEVICE_PLUGINS_PATH,
+  NVIDIA_DEVICE_PLUGIN_DEFAULTS,
   NVIDIA_DEVICE_PLUGIN_CONFIG_FILE,
   NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION,
   NVIDIA_DEVICE_PLUGIN_NAME,
@@ -48,16 +39,16 @@ function fails(props: NvidiaDevicePluginProps): () => void {
 
 describe('NvidiaDevicePlugin defaults', () => {
   test.each<[string, unknown, unknown]>([
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE', DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE, 'nvidia-device-plugin'],
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE', DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE, 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3'],
-    ['DEFAULT_MIG_STRATEGY', DEFAULT_MIG_STRATEGY, 'none'],
-    ['DEFAULT_FAIL_ON_INIT_ERROR', DEFAULT_FAIL_ON_INIT_ERROR, true],
-    ['DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT', DEFAULT_TIME_SLICING_RENAME_BY_DEFAULT, false],
-    ['DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE', DEFAULT_TIME_SLICING_FAIL_REQUESTS_GREATER_THAN_ONE, true],
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS', DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_REQUEST_MILLIS, 50],
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS', DEFAULT_NVIDIA_DEVICE_PLUGIN_CPU_LIMIT_MILLIS, 200],
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB', DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_REQUEST_MIB, 128],
-    ['DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB', DEFAULT_NVIDIA_DEVICE_PLUGIN_MEMORY_LIMIT_MIB, 128],
+    ['namespace', NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace, 'nvidia-device-plugin'],
+    ['image', NVIDIA_DEVICE_PLUGIN_DEFAULTS.image, 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3'],
+    ['migStrategy', NVIDIA_DEVICE_PLUGIN_DEFAULTS.migStrategy, 'none'],
+    ['failOnInitError', NVIDIA_DEVICE_PLUGIN_DEFAULTS.failOnInitError, true],
+    ['timeSlicingRenameByDefault', NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault, false],
+    ['timeSlicingFailRequestsGreaterThanOne', NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingFailRequestsGreaterThanOne, true],
+    ['cpuRequestMillis', NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuRequestMillis, 50],
+    ['cpuLimitMillis', NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuLimitMillis, 200],
+    ['memoryRequestMiB', NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryRequestMiB, 128],
+    ['memoryLimitMiB', NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryLimitMiB, 128],
     ['NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS', NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS, 'system-node-critical'],
     ['KUBELET_DEVICE_PLUGINS_PATH', KUBELET_DEVICE_PLUGINS_PATH, '/var/lib/kubelet/device-plugins'],
   ])('%s is %p', (_name, actual, expected) => {
@@ -84,7 +75,7 @@ describe('NvidiaDevicePlugin defaults', () => {
     const manifests = synth({}, new Chart(Testing.app(), 'test', { namespace: 'apps' }));
     expect(find(manifests, 'Namespace').metadata.namespace).toBeUndefined();
     for (const m of manifests.filter((x) => x.kind !== 'Namespace')) {
-      expect([m.kind, m.metadata.namespace]).toEqual([m.kind, DEFAULT_NVIDIA_DEVICE_PLUGIN_NAMESPACE]);
+      expect([m.kind, m.metadata.namespace]).toEqual([m.kind, NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace]);
     }
   });
 
@@ -96,7 +87,7 @@ describe('NvidiaDevicePlugin defaults', () => {
   });
 
   test('uses the pinned image, pulled only when missing', () => {
-    expect(container().image).toBe(DEFAULT_NVIDIA_DEVICE_PLUGIN_IMAGE);
+    expect(container().image).toBe(NVIDIA_DEVICE_PLUGIN_DEFAULTS.image);
     expect(container().imagePullPolicy).toBe('IfNotPresent');
   });
 

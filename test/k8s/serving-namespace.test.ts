@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { SERVING_POD_SECURITY, ServingNamespace } from '../../lib';
+import { ServingNamespace } from '../../lib';
+import { SERVING_POD_SECURITY } from '../../lib/k8s/serving-namespace';
 import { serverChart } from '../helpers';
 
 describe('ServingNamespace', () => {

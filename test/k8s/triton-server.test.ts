@@ -3,9 +3,10 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
-  GPU_NODE_LABEL, GPU_TAINT, IRSA_ANNOTATION, ModelControl, ModelRepository, TRITON_DEFAULTS, TritonServer,
+  GPU_NODE_LABEL, GPU_TAINT, ModelControl, ModelRepository, TRITON_SERVER_DEFAULTS, TritonServer,
   writeModelRepositories,
 } from '../../lib';
+import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
 import { args, byKind, container, IMAGE, MODEL, podSpec, serverChart, synthServer } from '../helpers';
 
 const S3 = { bucket: 'acme-models', prefix: 'vision/ranker', region: 'eu-west-1', roleArn: 'arn:aws:iam::123456789012:role/ranker' };
@@ -14,7 +15,7 @@ describe('TritonServer defaults', () => {
   const m = synthServer();
 
   test('the default constants', () => {
-    expect(TRITON_DEFAULTS).toMatchObject({
+    expect(TRITON_SERVER_DEFAULTS).toMatchObject({
       replicas: 2, gpus: 0, exitTimeoutSeconds: 30, drainSeconds: 10, graceMarginSeconds: 5, modelLoadSeconds: 600,
       startupProbePeriodSeconds: 10, logFormat: 'ISO8601', cpuRequestMillis: 2000, memoryMiB: 8192, shmBaseMiB: 64,
       shmPerPythonInstanceMiB: 64, tmpSizeMiB: 1024, pdbMaxUnavailable: 1, monitoringNamespace: 'monitoring', runAsUser: 10000,

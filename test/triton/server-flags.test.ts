@@ -1,4 +1,5 @@
-import { managedFlagOwner, MANAGED_FLAGS, ModelControl, renderServerFlags, ServerFlagOptions } from '../../lib';
+import { ModelControl } from '../../lib';
+import { managedFlagOwner, MANAGED_FLAGS, renderServerFlags, ServerFlagOptions } from '../../lib/triton/server-flags';
 
 const base: ServerFlagOptions = {
   modelRepository: '/models', modelControl: ModelControl.none(), loadModels: [], strictReadiness: true, exitOnError: true,

@@ -7,7 +7,7 @@ import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 
 /** Defaults of CanaryReleaseProps, one named constant each (asserted by the tests). */
-export const CANARY_DEFAULTS = {
+export const CANARY_RELEASE_DEFAULTS = {
   /** 1% -> 10% -> 50% -> 100%: the usual progressive-delivery ladder (Argo Rollouts, Flagger). */
   stages: [1, 10, 50, 100] as readonly number[],
 } as const;
@@ -42,7 +42,7 @@ export function checkStages(p: Problems, stages: readonly number[]): boolean {
     && stages[stages.length - 1] === 100;
   p.check(ok, 'stages', stages,
     'must be strictly increasing whole percentages of canary traffic in 1..100 that end at 100 (full promotion)',
-    `e.g. ${show(CANARY_DEFAULTS.stages)}`);
+    `e.g. ${show(CANARY_RELEASE_DEFAULTS.stages)}`);
   return ok;
 }
 
@@ -52,7 +52,7 @@ export function checkStages(p: Problems, stages: readonly number[]): boolean {
  */
 export function resolveWeights(p: Problems, input: WeightInput): VersionWeight[] | undefined {
   const { versions, stage, weights } = input;
-  const stages = input.stages ?? CANARY_DEFAULTS.stages;
+  const stages = input.stages ?? CANARY_RELEASE_DEFAULTS.stages;
   const example = show(Object.fromEntries(versions.map((v, i) => [v, i === 0 ? 100 - (versions.length - 1) * 5 : 5])));
   if (weights !== undefined) {
     p.check(stage === undefined, 'stage', stage, `cannot be combined with explicit 'weights' (${show(weights)})`,

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { TritonOpsError } from '../../private/errors';
 import { buildPromtoolTests } from '../../triton/alert-rule-tests';
 import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
-import { AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
+import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION } from './prometheus-monitor';
 import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
@@ -15,6 +15,7 @@ export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/triton-ops/triton-op
 
 /** Defaults of TritonAlertsProps, one named constant each (asserted by the tests). */
 export const TRITON_ALERTS_DEFAULTS = {
+  thresholds: ALERT_DEFAULTS,
   runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL,
   prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
 } as const;

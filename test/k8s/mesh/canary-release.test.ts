@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
-import { ModelRepository, selectorLabels, TritonServer, TritonServerProps } from '../../../lib';
-import { CANARY_DEFAULTS, RELEASE_LABEL, VERSION_LABEL } from '../../../lib/k8s/mesh/canary-plan';
+import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
+import { selectorLabels } from '../../../lib/k8s/labels';
+import { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL } from '../../../lib/k8s/mesh/canary-plan';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { CanaryReleaseProps } from '../../../lib/k8s/mesh/canary-release-props';
 import { WEIGHTED_ROUTE } from '../../../lib/k8s/mesh/canary-routes';
@@ -47,7 +48,7 @@ describe('CanaryRelease defaults', () => {
   const { manifest, canary } = release();
 
   test('the staged plan is 1 -> 10 -> 50 -> 100', () => {
-    expect(CANARY_DEFAULTS.stages).toEqual([1, 10, 50, 100]);
+    expect(CANARY_RELEASE_DEFAULTS.stages).toEqual([1, 10, 50, 100]);
   });
 
   test.each([[0, { v1: 99, v2: 1 }], [1, { v1: 90, v2: 10 }], [2, { v1: 50, v2: 50 }], [3, { v2: 100 }]])(

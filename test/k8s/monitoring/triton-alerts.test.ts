@@ -9,6 +9,7 @@ import {
   DEFAULT_RUNBOOK_BASE_URL, TRITON_ALERTS_DEFAULTS, TritonAlerts, TritonAlertsProps, writePromtoolFiles,
 } from '../../../lib/k8s/monitoring/triton-alerts';
 import { isAlertingRule, TRITON_ALERT_NAMES } from '../../../lib/triton/alert-rules';
+import { ALERT_DEFAULTS } from '../../../lib/triton/alert-thresholds';
 import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
 
 /** A chart with server `ranker` in namespace `inference` and one TritonAlerts `alerts` over it. */
@@ -24,7 +25,9 @@ describe('TritonAlerts defaults', () => {
 
   test('the default constants', () => {
     expect(DEFAULT_RUNBOOK_BASE_URL).toBe('https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md');
-    expect(TRITON_ALERTS_DEFAULTS).toEqual({ runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS });
+    expect(TRITON_ALERTS_DEFAULTS).toEqual({
+      thresholds: ALERT_DEFAULTS, runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
+    });
     expect(KUBE_PROMETHEUS_STACK_LABELS).toEqual({ release: 'kube-prometheus-stack' });
   });
 
