@@ -230,17 +230,17 @@ export class TritonServer extends Construct implements ITritonServer {
 
   /** Scrapes the server with a ServiceMonitor (default) or PodMonitor; see TritonScrape. */
   public scrape(options: TritonScrapeOptions = {}): TritonScrape {
-    return new TritonScrape(this, 'Scrape', { ...options, server: this });
+    return new TritonScrape(this, this.onceId('Scrape', 'scrape', 'monitor'), { ...options, server: this });
   }
 
   /** Alerts on the server's failures, saturation and queue time; see TritonAlerts. */
   public alertOn(options: TritonAlertsOptions = {}): TritonAlerts {
-    return new TritonAlerts(this, 'Alerts', { ...options, server: this });
+    return new TritonAlerts(this, this.onceId('Alerts', 'alertOn', 'PrometheusRule'), { ...options, server: this });
   }
 
   /** Scales the server on a Triton metric; the Deployment then omits `replicas`. See TritonAutoscaler. */
   public autoscale(options: TritonAutoscalerOptions): TritonAutoscaler {
-    return new TritonAutoscaler(this, 'Autoscaler', { ...options, server: this });
+    return new TritonAutoscaler(this, this.onceId('Autoscaler', 'autoscale', 'autoscaler, or two would fight over its replicas'), { ...options, server: this });
   }
 
   /**
@@ -249,12 +249,22 @@ export class TritonServer extends Construct implements ITritonServer {
    */
   public route(options: TritonRouteOptions = {}): TritonRoute {
     const name = options.name ?? this.name;
-    return new TritonRoute(this, `Route-${name}`, { ...options, name, server: this });
+    return new TritonRoute(this, this.onceId(`Route-${name}`, 'route', `VirtualService named '${name}'; give the next route another name`), { ...options, name, server: this });
   }
 
   /** Admits the gateway and the named callers to the client APIs, denies the admin APIs; see TritonAuthorization. */
   public authorize(options: TritonAuthorizationOptions): TritonAuthorization {
-    return new TritonAuthorization(this, 'Authorization', { ...options, server: this });
+    return new TritonAuthorization(this, this.onceId('Authorization', 'authorize', 'pair of AuthorizationPolicies; list every caller in one call'), { ...options, server: this });
+  }
+
+  /** The child id of an intent that a server has once; a second call is refused in words, not by a construct-id clash. */
+  private onceId(id: string, method: string, what: string): string {
+    const existing = this.node.tryFindChild(id);
+    if (existing !== undefined) {
+      throw new TritonOpsError(`${this.node.path}: '${method}()' was already called for server '${this.name}' `
+        + `(${existing.node.path}); a server has one ${what}`);
+    }
+    return id;
   }
 
   public excludeMetricsFromMesh(): void {
