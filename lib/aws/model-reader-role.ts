@@ -16,8 +16,6 @@ import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../priva
 
 /** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
 export const IRSA_AUDIENCE = 'sts.amazonaws.com';
-// Namespaces a model reader is never bound to: Triton belongs in a serving namespace (CHECKLIST S11).
-export { RESERVED_NAMESPACES } from '../private/kubernetes-names';
 /** Name of the role's inline, read-only policy. */
 export const MODEL_READER_POLICY_NAME = 'read-model-repository';
 

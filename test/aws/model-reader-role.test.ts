@@ -6,10 +6,11 @@ import { Fn, TerraformElement, TerraformOutput, TerraformStack, Testing } from '
 import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
 import { ModelBucket } from '../../lib/aws/model-bucket';
 import {
-  IRSA_AUDIENCE, MODEL_READER_POLICY_NAME, ModelReaderRole, ModelReaderRoleProps, RESERVED_NAMESPACES,
+  IRSA_AUDIENCE, MODEL_READER_POLICY_NAME, ModelReaderRole, ModelReaderRoleProps,
 } from '../../lib/aws/model-reader-role';
 import { ModelRepository, TritonOpsError, TritonServer } from '../../lib';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
+import { RESERVED_NAMESPACES } from '../../lib/private/kubernetes-names';
 import { IMAGE, MODEL, byKind } from '../helpers';
 
 const ISSUER = 'oidc.eks.us-west-2.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE';
