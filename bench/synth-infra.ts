@@ -1,11 +1,11 @@
 /**
  * Timed process: `node build/bench/synth-infra.js OUTDIR` synthesizes the default fleet's `infra` stack alone,
  * as `cdktf synth infra` would: the AWS provider submodules, the AWS constructs and the JSON, no cdk8s
- * (so it takes no import from ./fleet, which loads the cdk8s side).
+ * (stacks/fleet.ts and FleetInfraStack import 'triton-ops/aws' only).
  */
 import { App } from 'cdktf';
+import { FleetInfraStack } from '../lib/platform/fleet-infra-stack';
 import { DEFAULT_FLEET } from '../stacks/fleet';
-import { InfraStack } from '../stacks/infra-stack';
 import { report } from './report-line';
 
 const outdir = process.argv[2];
@@ -14,6 +14,6 @@ if (outdir === undefined) {
   process.exit(2);
 }
 const app = new App({ outdir });
-const stack = new InfraStack(app, 'infra', DEFAULT_FLEET);
+const stack = new FleetInfraStack(app, 'infra', { fleet: DEFAULT_FLEET });
 app.synth();
 report(1, stack.node.findAll().length);

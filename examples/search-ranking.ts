@@ -1,113 +1,55 @@
 /**
- * The search-ranking fleet: an ONNX ranker and a fraud scorer, each released gradually from model version 1 to
- * model version 2 behind Istio. Every model version runs on its own CPU Triton server (`ranker-v1`, `ranker-v2`, ...)
- * and a CanaryRelease per service splits the traffic between them:
- *
- * - ranker: 99/1 (stage 0 of the default plan 1 -> 10 -> 50 -> 100), plus every request whose `x-user-id` matches
- *   `canaryUserIds`, over gRPC, with an explicit circuit breaker;
- * - fraud: 90/10 (stage 1 of the same plan), over HTTP.
- *
- * Promotion and rollback are the one number `rankerStage` / `fraudStage`: the synthesized YAML then differs in
- * the route weights only. Copy it, change the image and the repositories, and synthesize.
+ * Seed 004, search ranking: an ONNX ranker and a fraud scorer, each released from model version 1 to 2 behind Istio,
+ * on CPU Triton servers reading S3 through IRSA, autoscaled, alerted on, under STRICT mTLS and authorization.
+ * Promotion and rollback are the one number `stage`: the output then differs in the route weights only.
  */
-import { Chart } from 'cdk8s';
-import { Construct } from 'constructs';
-import {
-  CanaryRelease, MeshSecurity, ModelConfig, ModelRepository, ServingNamespace, TritonAuthorization, TritonServer,
-} from 'triton-ops';
-import { fraudModel, rankerModel, SearchRankingServer } from './search-ranking-models';
+import { App, YamlOutputType } from 'cdk8s';
+import { App as TerraformApp } from 'cdktf';
+import { FleetChart } from 'triton-ops';
+import { AutoscalingMetric, FleetDescription, FleetInfraStack, ModelConfig } from 'triton-ops/aws';
+import { FleetServingStack } from 'triton-ops/bridge';
+import { fraudModel, rankerModel } from './search-ranking-models';
 
-/** Defaults of SearchRankingFleetProps, one named constant each (asserted by the tests). */
-export const SEARCH_RANKING_DEFAULTS = {
-  namespace: 'search',
-  /** 1% canary. */
-  rankerStage: 0,
-  /** 10% canary. */
-  fraudStage: 1,
-  /**
-   * User ids ending in `00`: a fixed 1% of users always get the canary ranker, so a user never flips between
-   * rankings from one query to the next, and the canary's click-through can be compared per user.
-   */
-  canaryUserIds: '.*00',
-} as const;
+// Small ONNX models on CPU: two minutes to load at most, scaled on queue time between 2 and 6 replicas.
+const cpuServer = (model: ModelConfig) => ({
+  models: [model], cpuRequestMillis: 2000, memoryMiB: 4096, modelLoadSeconds: 120,
+  autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 10 }), minReplicas: 2, maxReplicas: 6 },
+});
 
-export interface SearchRankingFleetProps {
-  /** Namespace of the servers and of their releases. @default 'search' */
-  readonly namespace?: string;
-  /** Triton image, pinned. */
-  readonly image: string;
-  /**
-   * The model repository of each server. Give each server its own tree (e.g. `ModelRepository.fromS3` with the
-   * prefix `<prefix>/<server>` and a role per server): config.pbtxt, and with it the version policy that pins the
-   * model version, lives in the model's directory, so two versions cannot share one.
-   */
-  readonly repository: (server: SearchRankingServer) => ModelRepository;
-  /** Index into the ranker's stages [1, 10, 50, 100] (canary percent); the promotion knob. @default 0 */
-  readonly rankerStage?: number;
-  /** Index into the fraud scorer's stages [1, 10, 50, 100] (canary percent); the promotion knob. @default 1 */
-  readonly fraudStage?: number;
-  /** RE2 regex of the `x-user-id` values that always reach the ranker canary. @default '.*00' */
-  readonly canaryUserIds?: string;
-  /**
-   * Namespaces of the callers (the search frontend, the payment service), admitted by the servers' NetworkPolicies.
-   * @default - the fleet's own namespace only
-   */
-  readonly clientNamespaces?: string[];
-}
-
-export class SearchRankingFleet extends Chart {
-  public readonly servers: Readonly<Record<SearchRankingServer, TritonServer>>;
-  public readonly ranker: CanaryRelease;
-  public readonly fraud: CanaryRelease;
-
-  public constructor(scope: Construct, id: string, props: SearchRankingFleetProps) {
-    const D = SEARCH_RANKING_DEFAULTS;
-    const namespace = props.namespace ?? D.namespace;
-    super(scope, id, { namespace });
-    // Sidecar injection for the whole namespace: the weights, header routes and circuit breaker live in the sidecars.
-    new ServingNamespace(this, 'Namespace', { name: namespace, labels: { 'istio-injection': 'enabled' } });
-    // STRICT mTLS for the namespace, and the sidecars' path to istiod through the servers' NetworkPolicies.
-    new MeshSecurity(this, 'Mesh');
-    const server = (name: SearchRankingServer, model: ModelConfig) => new TritonServer(this, name, {
-      image: props.image,
-      repository: props.repository(name),
-      models: [model],
-      gpus: 0,
-      cpuRequestMillis: 2000,
-      memoryMiB: 4096,
-      // Small ONNX models load in seconds; the startup probe still allows two minutes.
-      modelLoadSeconds: 120,
-      clientNamespaces: props.clientNamespaces,
-    });
-    this.servers = {
-      'ranker-v1': server('ranker-v1', rankerModel(1)),
-      'ranker-v2': server('ranker-v2', rankerModel(2)),
-      'fraud-v1': server('fraud-v1', fraudModel(1)),
-      'fraud-v2': server('fraud-v2', fraudModel(2)),
-    };
-    // Only the fleet's own namespace and the named callers reach the inference APIs; nobody the admin APIs.
-    for (const [name, triton] of Object.entries(this.servers)) {
-      new TritonAuthorization(this, `${name}-authz`, {
-        server: triton, callers: { namespaces: [namespace, ...(props.clientNamespaces ?? [])] },
-      });
-    }
-
-    this.ranker = new CanaryRelease(this, 'ranker', {
-      name: 'ranker',
-      versions: [{ version: 'v1', server: this.servers['ranker-v1'] }, { version: 'v2', server: this.servers['ranker-v2'] }],
-      stage: props.rankerStage ?? D.rankerStage,
-      // Opted-in users first; everyone else (health checks, crawlers included) by weight.
-      headerRoutes: [{ header: 'x-user-id', regex: props.canaryUserIds ?? D.canaryUserIds, version: 'v2' }],
-      protocol: 'grpc',
-      // Ranking is on the search latency path: fail fast rather than queue, and eject a failing pod after 3 errors.
-      timeoutSeconds: 2,
-      retries: { attempts: 1, perTryTimeoutSeconds: 1 },
+export const SEARCH_FLEET: FleetDescription = {
+  name: 'search', namespace: 'search', accountId: '123456789012', region: 'us-west-2',
+  cluster: { name: 'ml-serving' },
+  modelBucket: { name: 'acme-search-models' },
+  image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
+  servers: {
+    'ranker-v1': cpuServer(rankerModel(1)), 'ranker-v2': cpuServer(rankerModel(2)),
+    'fraud-v1': cpuServer(fraudModel(1)), 'fraud-v2': cpuServer(fraudModel(2)),
+  },
+  releases: {
+    // 1 % by weight, plus the users whose id ends in 00 (a fixed 1 % that never flips between rankings).
+    ranker: {
+      versions: [{ version: 'v1', server: 'ranker-v1' }, { version: 'v2', server: 'ranker-v2' }], stage: 0,
+      headerRoutes: [{ header: 'x-user-id', regex: '.*00', version: 'v2' }],
+      // On the search latency path: fail fast rather than queue; eject a failing pod after 3 errors.
+      protocol: 'grpc', timeoutSeconds: 2, retries: { attempts: 1, perTryTimeoutSeconds: 1 },
       outlierDetection: { consecutive5xxErrors: 3, intervalSeconds: 5, baseEjectionTimeSeconds: 60, maxEjectionPercent: 50 },
-    });
-    this.fraud = new CanaryRelease(this, 'fraud', {
-      name: 'fraud',
-      versions: [{ version: 'v1', server: this.servers['fraud-v1'] }, { version: 'v2', server: this.servers['fraud-v2'] }],
-      stage: props.fraudStage ?? D.fraudStage,
-    });
-  }
+      exposed: true,
+    },
+    fraud: { versions: [{ version: 'v1', server: 'fraud-v1' }, { version: 'v2', server: 'fraud-v2' }], stage: 1 },
+  },
+  gateway: { hosts: ['ranker.search.example.com'], credentialName: 'search-tls' },
+  callers: { namespaces: ['web'] },
+};
+
+/** dist/search.yaml for GitOps, and the AWS and Kubernetes Terraform stacks in cdktf.out/. */
+export function synthSearch(yamlDir = 'dist', terraformDir = 'cdktf.out'): void {
+  const k8s = new App({ outdir: yamlDir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+  new FleetChart(k8s, 'search', { fleet: SEARCH_FLEET });
+  k8s.synth();
+  const terraform = new TerraformApp({ outdir: terraformDir });
+  const infra = new FleetInfraStack(terraform, 'search-infra', { fleet: SEARCH_FLEET });
+  new FleetServingStack(terraform, 'search-serving', { fleet: SEARCH_FLEET, infra });
+  terraform.synth();
 }
+
+if (require.main === module) synthSearch();

@@ -1,66 +1,54 @@
 /**
- * A GPU fleet for computer vision: an ONNX ResNet-50 classifier and an ONNX semantic-segmentation model
- * (examples/vision-servers.ts), each on its own Triton server reading its own S3 prefix through its own IRSA
- * role, scraped by Prometheus, alerted on, and autoscaled on its queue time; one Grafana dashboard; the NVIDIA
- * device plugin. Copy it, change the bucket, roles and image, and synthesize.
+ * A GPU fleet for computer vision, described once: a ResNet-50 classifier released from model version 1 to 2 as a
+ * 90/10 canary, and a semantic-segmentation model; each on one-GPU Triton servers autoscaled on their queue time,
+ * reading their own S3 prefix through their own IRSA role, under STRICT mTLS, authorized, scraped and alerted on,
+ * both exposed through one HTTPS gateway; a g5 node group sized for their peak, the NVIDIA device plugin, one
+ * Grafana dashboard. FleetChart, FleetInfraStack and FleetServingStack build everything from it.
+ * Imports 'triton-ops/aws' only, so the AWS stack never loads cdk8s.
  */
-import { Chart } from 'cdk8s';
-import { Construct } from 'constructs';
-import {
-  AutoscalingMetric, GpuPool, ModelRepository, NvidiaDevicePlugin, ServingNamespace, TritonAlerts, TritonAutoscaler,
-  TritonDashboard, TritonScrape, TritonServer,
-} from 'triton-ops';
-import { VISION_SERVERS, VisionServer } from './vision-servers';
+import { AutoscalingMetric, FleetDescription } from 'triton-ops/aws';
+import { resnet50, SEGMENTER } from './vision-servers';
 
-export interface VisionFleetProps {
-  readonly namespace: string;
-  /** Triton image, pinned. */
-  readonly image: string;
-  /** Bucket holding the model repositories; each server reads `<prefix>/<server>`. */
-  readonly bucket: string;
-  readonly prefix: string;
-  readonly region: string;
-  /** IRSA role of each server, read-only on its prefix. */
-  readonly roleArns: Readonly<Record<VisionServer, string>>;
-  /** EKS node group of the GPU servers; the autoscalers' maxima must fit it. @default - any GPU node, no check */
-  readonly gpuPool?: GpuPool;
-  /** Namespace of Prometheus, Grafana and prometheus-adapter. @default 'monitoring' */
-  readonly monitoringNamespace?: string;
-}
+const classifier = (version: number) => ({
+  models: [resnet50(version)],
+  gpus: 1,
+  modelLoadSeconds: 300,
+  autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), minReplicas: 2, maxReplicas: 4 },
+});
 
-export class VisionFleet extends Chart {
-  public readonly servers: Readonly<Record<VisionServer, TritonServer>>;
-
-  public constructor(scope: Construct, id: string, props: VisionFleetProps) {
-    super(scope, id, { namespace: props.namespace });
-    new ServingNamespace(this, 'Namespace', { name: props.namespace });
-    new NvidiaDevicePlugin(this, 'DevicePlugin');
-    const monitoringNamespace = props.monitoringNamespace ?? 'monitoring';
-    const server = (name: VisionServer) => {
-      const spec = VISION_SERVERS[name];
-      const triton = new TritonServer(this, name, {
-        models: spec.models,
-        gpus: spec.gpus,
-        modelLoadSeconds: spec.modelLoadSeconds,
-        image: props.image,
-        repository: ModelRepository.fromS3({
-          bucket: props.bucket, prefix: `${props.prefix}/${name}`, region: props.region, roleArn: props.roleArns[name],
-        }),
-        nodeGroup: props.gpuPool?.name,
-        monitoringNamespace,
-      });
-      new TritonScrape(this, `${name}-scrape`, { server: triton });
-      new TritonAlerts(this, `${name}-alerts`, { server: triton });
-      new TritonAutoscaler(this, `${name}-autoscaler`, {
-        server: triton,
-        metric: AutoscalingMetric.queueTimePerRequest({ targetMs: spec.targetQueueMs }),
-        minReplicas: spec.minReplicas,
-        maxReplicas: spec.maxReplicas,
-        gpuPool: props.gpuPool,
-      });
-      return triton;
-    };
-    this.servers = { classifier: server('classifier'), segmenter: server('segmenter') };
-    new TritonDashboard(this, 'Dashboard', { namespace: monitoringNamespace, servers: Object.values(this.servers) });
-  }
-}
+export const VISION_FLEET: FleetDescription = {
+  name: 'vision',
+  namespace: 'inference',
+  accountId: '123456789012',
+  region: 'us-west-2',
+  cluster: { name: 'ml-serving' },
+  nodePools: {
+    'gpu-a10g': {
+      instanceTypes: ['g5.xlarge', 'g5.2xlarge'],
+      subnetIds: ['subnet-0a1b2c3d4e5f60001', 'subnet-0a1b2c3d4e5f60002'],
+    },
+  },
+  modelBucket: { name: 'acme-triton-models', prefix: 'vision' },
+  image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
+  servers: {
+    'classifier-v1': classifier(1),
+    'classifier-v2': classifier(2),
+    'segmenter': {
+      models: [SEGMENTER],
+      gpus: 1,
+      modelLoadSeconds: 600,
+      autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }), minReplicas: 2, maxReplicas: 3 },
+      route: { exposed: true, hosts: ['segment.vision.example.com'] },
+    },
+  },
+  releases: {
+    classifier: {
+      versions: [{ version: 'v1', server: 'classifier-v1' }, { version: 'v2', server: 'classifier-v2' }],
+      stage: 1,
+      exposed: true,
+      hosts: ['classify.vision.example.com'],
+    },
+  },
+  gateway: { hosts: ['classify.vision.example.com', 'segment.vision.example.com'], credentialName: 'vision-tls' },
+  callers: { namespaces: ['web'] },
+};

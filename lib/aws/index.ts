@@ -7,3 +7,4 @@ export * from './model-reader-role';
 export * from '../triton/gpu-capacity';
 export * from '../triton/gpu-instances';
 export { TritonOpsError } from '../private/errors';
+export * from '../platform/aws';

@@ -1,0 +1,127 @@
+/**
+ * FleetChart: the Kubernetes side of a FleetDescription as one cdk8s Chart (plain YAML; no cdktf is loaded). Built
+ * from the constructs and their intent methods, with every derived fact read from planFleet.
+ */
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ADAPTER_RULES_ID, PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
+import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { CanaryRelease } from '../k8s/mesh/canary-release';
+import { MeshGateway } from '../k8s/mesh/gateway';
+import { MeshSecurity } from '../k8s/mesh/mesh-security';
+import { ModelRepository } from '../k8s/model-repository';
+import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
+import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
+import { ServingNamespace } from '../k8s/serving-namespace';
+import { TritonServer } from '../k8s/triton-server';
+import type { FleetDescription, ServerDescription } from './fleet-description';
+import { FleetPlan, planFleet, ServerPlan } from './fleet-plan';
+
+/** The label that turns on Istio sidecar injection for a namespace. */
+export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
+
+export interface FleetChartProps {
+  /** The fleet. */
+  readonly fleet: FleetDescription;
+  /**
+   * The IRSA role ARN of a server that reads the fleet bucket, e.g. a Terraform reference.
+   * @default - the literal `arn:aws:iam::<accountId>:role/<fleet>-<server>-models` (the infra stack's role name)
+   */
+  readonly roleArn?: (server: string) => string;
+}
+
+/**
+ * Every Kubernetes object of a fleet, in the fleet's namespace: the serving namespace (with sidecar injection when
+ * the mesh is on), the NVIDIA device plugin when a server has GPUs, STRICT mTLS, the prometheus-adapter rules, the
+ * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
+ * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
+ */
+export class FleetChart extends Chart {
+  /** The servers by name. */
+  public readonly servers: Readonly<Record<string, TritonServer>>;
+  /** The canary releases by name. */
+  public readonly releases: Readonly<Record<string, CanaryRelease>>;
+  /** The fleet gateway, when described. */
+  public readonly gateway?: MeshGateway;
+  /** The plan the chart was built from (the infra stack builds on the same). */
+  public readonly plan: FleetPlan;
+
+  public constructor(scope: Construct, id: string, props: FleetChartProps) {
+    const plan = planFleet(props.fleet);
+    const fleet = props.fleet;
+    super(scope, id, { namespace: fleet.namespace });
+    this.plan = plan;
+    const { monitoring } = plan;
+
+    new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined });
+    if (plan.devicePlugin !== undefined) new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin);
+    if (plan.mesh) new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh.istiodNamespace });
+    const adapted = Object.values(fleet.servers)
+      .some((s) => s.autoscale !== undefined && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'hpa');
+    // One adapter ConfigMap per app: a second fleet in the same app adds its rules to the first one's.
+    if (adapted && !this.node.root.node.findAll().some((c) => c instanceof PrometheusAdapterRules)) {
+      new PrometheusAdapterRules(this, ADAPTER_RULES_ID, { namespace: monitoring.namespace });
+    }
+    if (plan.gateway) {
+      const { name, namespace, hosts, credentialName, selector, allowPlainHttp } = plan.gateway;
+      this.gateway = new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp });
+    }
+
+    const roleArn = props.roleArn ?? ((server: string) => plan.servers[server].s3!.roleArn);
+    const servers: Record<string, TritonServer> = {};
+    for (const [name, description] of Object.entries(fleet.servers)) {
+      servers[name] = this.server(description, plan.servers[name], roleArn);
+    }
+    this.servers = servers;
+
+    const releases: Record<string, CanaryRelease> = {};
+    for (const [name, { versions, exposed, ...options }] of Object.entries(fleet.releases ?? {})) {
+      releases[name] = new CanaryRelease(this, name, {
+        ...options,
+        name,
+        versions: versions.map((v) => ({ version: v.version, server: servers[v.server] })),
+        gateway: exposed ? this.gateway : undefined,
+      });
+    }
+    this.releases = releases;
+
+    if (monitoring.dashboard) {
+      new TritonDashboard(this, 'Dashboard', { name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers) });
+    }
+  }
+
+  private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: string) => string): TritonServer {
+    const {
+      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, ...props
+    } = description;
+    const { monitoring } = this.plan;
+    const server = new TritonServer(this, plan.name, {
+      ...props,
+      image: image ?? this.plan.fleet.image,
+      repository: plan.s3
+        ? ModelRepository.fromS3({ bucket: plan.s3.bucket, prefix: plan.s3.prefix, region: plan.s3.region, roleArn: roleArn(plan.name) })
+        : ModelRepository.fromClaim(repositoryClaim!),
+      nodeGroup: plan.pool?.name,
+      clientNamespaces: plan.clientNamespaces,
+      monitoringNamespace: monitoring.namespace,
+    });
+    if (monitoring.scrape) server.scrape({ prometheusLabels: monitoring.prometheusLabels });
+    if (monitoring.alerts) server.alertOn({ prometheusLabels: monitoring.prometheusLabels, thresholds: alerts });
+    if (autoscale) {
+      const keda = (autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'keda';
+      server.autoscale({
+        ...autoscale,
+        gpuPool: plan.pool,
+        prometheusAddress: keda ? autoscale.prometheusAddress ?? monitoring.prometheusAddress : autoscale.prometheusAddress,
+      });
+    }
+    if (this.plan.mesh) {
+      server.authorize({ gatewayServiceAccount: plan.exposed ? this.plan.gateway?.serviceAccount : undefined, callers: plan.callers });
+    }
+    if (route) {
+      const { exposed, ...options } = route;
+      server.route({ ...options, gateway: exposed ? this.gateway : undefined });
+    }
+    return server;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The typed description of one inference fleet: the single input from which the platform layer builds the
+ * Kubernetes chart (FleetChart), the AWS stack (FleetInfraStack) and the Terraform serving stack
+ * (FleetServingStack). Types only: this file is read by the cdk8s and the cdktf side alike, so it imports types.
+ */
+import type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-group';
+import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
+import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
+import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
+import type { MeshCallers } from '../k8s/mesh/triton-authorization';
+import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
+import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
+import type { TritonServerProps } from '../k8s/triton-server-props';
+import type { AlertThresholds } from '../triton/alert-thresholds';
+
+/** A managed node group of identical GPU instances; servers name it by its key in `FleetDescription.nodePools`. */
+export interface NodePoolDescription {
+  /** GPU instance types from the catalog (GPU_INSTANCE_TYPES), all with the same GPU count. */
+  readonly instanceTypes: string[];
+  /** Private subnets of the node group. */
+  readonly subnetIds: string[];
+  /** @default 'ON_DEMAND' */
+  readonly capacityType?: GpuCapacityType;
+  /** @default - every replica of its servers at rest (planGpuCapacity) */
+  readonly minSize?: number;
+  /** @default - every replica of its servers at peak plus one node for a rolling update (planGpuCapacity) */
+  readonly maxSize?: number;
+  /** @default - GpuNodeGroup's default (AL2023 NVIDIA) */
+  readonly amiType?: GpuAmiType;
+}
+
+/** The model repository bucket of the fleet, created by the infra stack. */
+export interface ModelBucketDescription {
+  /** Bucket name. */
+  readonly name: string;
+  /** Key prefix of the fleet; each server reads `<prefix>/<server>`. @default - the fleet name */
+  readonly prefix?: string;
+  /** KMS key of the bucket. @default - SSE-S3 */
+  readonly kmsKeyArn?: string;
+}
+
+/** The Istio ingress gateway that exposed servers and releases are reached through. */
+export interface GatewayDescription {
+  /** Host names the gateway accepts; specific names or `*.domain` (never `*`). */
+  readonly hosts: string[];
+  /** TLS Secret of the HTTPS listener. @default - none: refused unless allowPlainHttp */
+  readonly credentialName?: string;
+  /** Name of the Gateway object. @default - the fleet name */
+  readonly name?: string;
+  /** Namespace of the Gateway object and of the ingress gateway pods. @default 'istio-system' */
+  readonly namespace?: string;
+  /**
+   * Mesh identity of the ingress gateway pods, admitted by the exposed servers' AuthorizationPolicies.
+   * @default ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT (`istio-system/istio-ingressgateway-service-account`)
+   */
+  readonly serviceAccount?: ServiceAccountRef;
+  /** Labels of the ingress gateway pods. @default ISTIO_INGRESS_GATEWAY_SELECTOR */
+  readonly selector?: Record<string, string>;
+  /** Plain-HTTP listener that serves traffic. @default false */
+  readonly allowPlainHttp?: boolean;
+}
+
+/** Prometheus, Grafana and prometheus-adapter of the cluster. */
+export interface MonitoringDescription {
+  /**
+   * Namespace of Prometheus, Grafana and prometheus-adapter: admitted to the metrics port, home of the dashboard
+   * and the adapter rules, and the KEDA Prometheus address.
+   * @default 'monitoring'
+   */
+  readonly namespace?: string;
+  /** Labels the Prometheus instance selects monitors and rules by. @default KUBE_PROMETHEUS_STACK_LABELS */
+  readonly prometheusLabels?: Record<string, string>;
+  /** A ServiceMonitor per server. @default true */
+  readonly scrape?: boolean;
+  /** A PrometheusRule per server. @default true */
+  readonly alerts?: boolean;
+  /** One Grafana dashboard over every server. @default true */
+  readonly dashboard?: boolean;
+  /** Name (and uid) of the dashboard ConfigMap, at most 40 characters. @default - `<fleet name>-triton` */
+  readonly dashboardName?: string;
+}
+
+/** A route to one server (TritonRoute), in the mesh or through the fleet gateway. */
+export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gateway'> {
+  /** Route through the fleet gateway (its hosts by default). @default false: callers inside the mesh only */
+  readonly exposed?: boolean;
+}
+
+/** One Triton server: TritonServer props minus what the fleet decides (image, repository, node group, namespaces). */
+export interface ServerDescription extends Omit<TritonServerProps,
+  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'clientNamespaces' | 'monitoringNamespace'> {
+  /** @default - the fleet's image */
+  readonly image?: string;
+  /** Node pool of a GPU server (a key of `nodePools`). @default - the fleet's only pool */
+  readonly nodePool?: string;
+  /** Fixed replica count; not with `autoscale`. @default 2 */
+  readonly replicas?: number;
+  /** Scale on a Triton metric; the node pool is sized for `maxReplicas`. @default - fixed replicas */
+  readonly autoscale?: Omit<TritonAutoscalerOptions, 'gpuPool'>;
+  /** Read the models from this PersistentVolumeClaim instead of the fleet bucket (no role, no S3 objects). @default - the fleet bucket */
+  readonly repositoryClaim?: string;
+  /** A route to this server. @default - none */
+  readonly route?: ServerRouteDescription;
+  /** Callers of this server, besides the fleet's callers and its own namespace. @default - none */
+  readonly callers?: MeshCallers;
+  /** Alert thresholds. @default - ALERT_DEFAULTS */
+  readonly alerts?: AlertThresholds;
+}
+
+/** One version of a release: a version name and a key of `servers`. */
+export interface ReleaseVersionDescription {
+  readonly version: string;
+  readonly server: string;
+}
+
+/** A canary release over two or more servers of the fleet (CanaryRelease); the release name is its key. */
+export interface ReleaseDescription extends Omit<CanaryReleaseProps, 'name' | 'versions' | 'gateway'> {
+  /** The versions, the stable one first and the canary last. */
+  readonly versions: ReleaseVersionDescription[];
+  /** Through the fleet gateway. @default false: callers inside the mesh only */
+  readonly exposed?: boolean;
+}
+
+/** Istio settings of the fleet. */
+export interface MeshDescription {
+  /** Namespace of istiod. @default 'istio-system' */
+  readonly istiodNamespace?: string;
+}
+
+export interface FleetDescription {
+  /** A DNS label: the chart id, the prefix of AWS names; the role of server S is `<name>-<S>-models`. */
+  readonly name: string;
+  /** Namespace of every server and release; never `default`. */
+  readonly namespace: string;
+  readonly accountId: string;
+  readonly region: string;
+  readonly cluster: {
+    readonly name: string;
+    /** Create the cluster in these subnets. @default - the cluster exists */
+    readonly createInSubnets?: string[];
+  };
+  /** GPU node pools by EKS node group name. @default - none (CPU servers only) */
+  readonly nodePools?: Record<string, NodePoolDescription>;
+  /** The model repository bucket. @default - none: every server needs `repositoryClaim` */
+  readonly modelBucket?: ModelBucketDescription;
+  /** Triton image of every server that names none. */
+  readonly image: string;
+  /** The servers by name (Deployment, Service and ServiceAccount name). */
+  readonly servers: Record<string, ServerDescription>;
+  /** Canary releases by release (Service) name. @default - none */
+  readonly releases?: Record<string, ReleaseDescription>;
+  /** The ingress gateway of exposed routes and releases. @default - none: nothing is exposed */
+  readonly gateway?: GatewayDescription;
+  /** Callers admitted to every server besides its own namespace. @default - none */
+  readonly callers?: MeshCallers;
+  /** @default - every default of MonitoringDescription */
+  readonly monitoring?: MonitoringDescription;
+  /**
+   * Istio: STRICT mTLS, authorization per server, sidecar injection. `false` is the explicit opt-out (no release,
+   * route or gateway then).
+   * @default - Istio on, istiod in 'istio-system'
+   */
+  readonly mesh?: false | MeshDescription;
+  /**
+   * The NVIDIA device plugin. `false` when the cluster already runs one.
+   * @default - deployed with its defaults when any server has GPUs
+   */
+  readonly devicePlugin?: false | NvidiaDevicePluginProps;
+}

@@ -1,0 +1,261 @@
+/**
+ * planFleet: the one place where a FleetDescription is checked and every derived fact is computed (namespaces, pools,
+ * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
+ * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
+ */
+import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
+import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
+import type { MeshCallers } from '../k8s/mesh/triton-authorization';
+import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
+import type { ReplicaRange } from '../k8s/triton-server-ref';
+import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { Problems, show } from '../private/errors';
+import { DNS_LABEL } from '../private/kubernetes-names';
+import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
+import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../triton/gpu-instances';
+import type { FleetDescription, GatewayDescription } from './fleet-description';
+
+/** Defaults of FleetDescription, one named constant each (asserted by the tests). */
+export const FLEET_DEFAULTS = {
+  gatewayNamespace: 'istio-system',
+  gatewayServiceAccount: ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT,
+  istiodNamespace: 'istio-system',
+  monitoringNamespace: TRITON_SERVER_DEFAULTS.monitoringNamespace,
+  scrape: true,
+  alerts: true,
+  dashboard: true,
+  /** Suffix of the dashboard name after the fleet name. */
+  dashboardSuffix: '-triton',
+} as const;
+
+/** KEDA's Prometheus: the Service prometheus-operator creates for every Prometheus, in the monitoring namespace. */
+export function prometheusOperatedAddress(namespace: string): string {
+  return `http://prometheus-operated.${namespace}.svc:9090`;
+}
+
+/** Where a server reads its models from S3, and the IRSA role that may read them. */
+export interface ServerS3Plan {
+  readonly bucket: string;
+  /** `<fleet prefix>/<server>`. */
+  readonly prefix: string;
+  readonly region: string;
+  /** `<fleet>-<server>-models`. */
+  readonly roleName: string;
+  /** The role's ARN as a literal (`arn:aws:iam::<account>:role/<roleName>`), for the plain YAML. */
+  readonly roleArn: string;
+}
+
+/** Everything the chart and the stacks need to know about one server, derived once. */
+export interface ServerPlan {
+  readonly name: string;
+  readonly namespace: string;
+  /** Construct path of the server in the FleetChart (`<fleet>/<server>`), as errors name it. */
+  readonly path: string;
+  /** The node pool of a GPU server, with its planned sizes. @default - none: a CPU server */
+  readonly pool?: GpuPool;
+  /** Replicas at rest and at peak: the autoscaler's range, or the fixed count twice. */
+  readonly replicas: ReplicaRange;
+  /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
+  readonly s3?: ServerS3Plan;
+  /** Namespaces the server's NetworkPolicy admits besides its own, sorted. */
+  readonly clientNamespaces: string[];
+  /** Reached through the fleet gateway (its own route or its release is exposed). */
+  readonly exposed: boolean;
+  /** The release the server is a version of. @default - none */
+  readonly release?: string;
+  /** Callers its AuthorizationPolicy admits: its own namespace, the fleet's and its own callers. */
+  readonly callers: MeshCallers;
+}
+
+export interface GatewayPlan extends GatewayDescription {
+  readonly name: string;
+  readonly namespace: string;
+  readonly serviceAccount: ServiceAccountRef;
+}
+
+export interface MonitoringPlan {
+  readonly namespace: string;
+  readonly prometheusLabels?: Record<string, string>;
+  readonly scrape: boolean;
+  readonly alerts: boolean;
+  readonly dashboard: boolean;
+  readonly dashboardName: string;
+  /** The Prometheus KEDA queries. */
+  readonly prometheusAddress: string;
+}
+
+export interface FleetPlan {
+  readonly fleet: FleetDescription;
+  /** By server name, in the description's order. */
+  readonly servers: Readonly<Record<string, ServerPlan>>;
+  /** Every node pool with its planned min/max sizes, by name. */
+  readonly pools: Readonly<Record<string, GpuPool>>;
+  /** Planned min/desired/max size of every node pool, by name. */
+  readonly poolSizes: Readonly<Record<string, PoolSize>>;
+  /** Istio settings. @default - none: mesh off */
+  readonly mesh?: { readonly istiodNamespace: string };
+  readonly gateway?: GatewayPlan;
+  readonly monitoring: MonitoringPlan;
+  /** Props of the device plugin. @default - none: no device plugin */
+  readonly devicePlugin?: NvidiaDevicePluginProps;
+}
+
+const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
+
+/**
+ * Checks the whole description and derives the plan. Every problem is reported in one TritonOpsError, each naming
+ * `<fleet>: '<prop path>' (<value>)`, what is wrong and how to fix it; capacity problems come from planGpuCapacity.
+ */
+export function planFleet(fleet: FleetDescription): FleetPlan {
+  const p = new Problems(fleet.name);
+  p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
+  p.check(DNS_LABEL.test(fleet.namespace) && fleet.namespace !== 'default', 'namespace', fleet.namespace,
+    'must be a valid namespace name other than default', "use a dedicated name such as 'inference'");
+  const serverNames = Object.keys(fleet.servers);
+  p.check(serverNames.length > 0, 'servers', fleet.servers, 'is empty', 'describe at least one server');
+  const meshOn = fleet.mesh !== false;
+
+  // Node pools: instance types from the catalog, one GPU count per pool.
+  const poolDescriptions = fleet.nodePools ?? {};
+  const poolNames = Object.keys(poolDescriptions);
+  const basePools: GpuPool[] = [];
+  for (const [name, pool] of Object.entries(poolDescriptions)) {
+    const unknown = pool.instanceTypes.filter((t) => gpuInstanceType(t) === undefined);
+    p.check(pool.instanceTypes.length > 0 && unknown.length === 0, `nodePools.${name}.instanceTypes`, pool.instanceTypes,
+      unknown.length > 0 ? `holds ${show(unknown)}, not GPU instance types of the catalog` : 'is empty',
+      `use types of the families ${GPU_INSTANCE_FAMILIES.join(', ')}`);
+    const gpuCounts = sorted(pool.instanceTypes.flatMap((t) => gpuInstanceType(t)?.gpus ?? []).map(String));
+    p.check(gpuCounts.length <= 1, `nodePools.${name}.instanceTypes`, pool.instanceTypes,
+      `mixes GPU counts (${gpuCounts.join(', ')}), so capacity cannot be planned`, 'use types with the same GPU count');
+    const first = gpuInstanceType(pool.instanceTypes[0] ?? '');
+    if (first !== undefined && unknown.length === 0) {
+      basePools.push({ name, instanceType: first.name, gpusPerInstance: first.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
+    }
+  }
+
+  // Releases: known servers, each server in one release at most.
+  const releaseOf = new Map<string, string>();
+  const exposed = new Set<string>();
+  for (const [release, r] of Object.entries(fleet.releases ?? {})) {
+    p.check(meshOn, `releases.${release}`, release, 'is a canary release, which needs Istio, but the fleet sets mesh: false',
+      'remove the release or turn the mesh on');
+    p.check(!r.exposed || fleet.gateway !== undefined, `releases.${release}.exposed`, true, 'needs the fleet gateway, which is not described',
+      'describe the fleet gateway or set exposed: false');
+    r.versions.forEach((v, i) => {
+      const prop = `releases.${release}.versions[${i}].server`;
+      if (!(v.server in fleet.servers)) {
+        p.check(false, prop, v.server, 'is not a server of the fleet', `use one of ${show(serverNames)} or describe it`);
+        return;
+      }
+      const other = releaseOf.get(v.server);
+      p.check(other === undefined, prop, v.server, `is already a version of release '${other}'`, 'give each server to one release');
+      if (other === undefined) releaseOf.set(v.server, release);
+      if (r.exposed) exposed.add(v.server);
+    });
+  }
+  if (fleet.gateway !== undefined) {
+    p.check(meshOn, 'gateway', fleet.gateway.hosts, 'is an Istio Gateway, but the fleet sets mesh: false', 'remove the gateway or turn the mesh on');
+  }
+
+  const gateway: GatewayPlan | undefined = fleet.gateway && {
+    ...fleet.gateway,
+    name: fleet.gateway.name ?? fleet.name,
+    namespace: fleet.gateway.namespace ?? FLEET_DEFAULTS.gatewayNamespace,
+    serviceAccount: fleet.gateway.serviceAccount ?? FLEET_DEFAULTS.gatewayServiceAccount,
+  };
+  const prefix = fleet.modelBucket?.prefix ?? fleet.name;
+  const demands: GpuDemand[] = [];
+  const drafts: Omit<ServerPlan, 'pool'>[] = [];
+  const poolOf = new Map<string, string>();
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    const at = `servers.${name}`;
+    const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
+    if (gpus > 0) {
+      const pool = s.nodePool ?? (poolNames.length === 1 ? poolNames[0] : undefined);
+      if (s.nodePool !== undefined && !(s.nodePool in poolDescriptions)) {
+        p.check(false, `${at}.nodePool`, s.nodePool, 'is not a node pool of the fleet', `use one of ${show(poolNames)} or describe it in nodePools`);
+      } else if (pool === undefined) {
+        p.check(false, `${at}.nodePool`, s.nodePool, poolNames.length === 0
+          ? `is needed for a server with ${gpus} GPUs, and the fleet has no node pool` : 'is needed: the fleet has several node pools',
+        poolNames.length === 0 ? 'describe a GPU pool in nodePools' : `name one of ${show(poolNames)}`);
+      } else {
+        poolOf.set(name, pool);
+      }
+    } else {
+      p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',
+        'remove nodePool or give the server gpus');
+    }
+    p.check(s.replicas === undefined || s.autoscale === undefined, `${at}.replicas`, s.replicas,
+      'is set together with autoscale, which owns the replica count', 'remove replicas (autoscale.minReplicas is the count at rest)');
+    p.check(s.repositoryClaim !== undefined || fleet.modelBucket !== undefined, `${at}.repositoryClaim`, s.repositoryClaim,
+      'is not set and the fleet has no modelBucket, so the server has no model repository', 'describe modelBucket or give repositoryClaim');
+    if (s.route !== undefined) {
+      p.check(meshOn, `${at}.route`, s.route.name ?? name, 'is an Istio route, but the fleet sets mesh: false', 'remove the route or turn the mesh on');
+      p.check(!s.route.exposed || fleet.gateway !== undefined, `${at}.route.exposed`, true, 'needs the fleet gateway, which is not described',
+        'describe the fleet gateway or set exposed: false');
+      if (s.route.exposed) exposed.add(name);
+    }
+
+    const replicas: ReplicaRange = s.autoscale
+      ? { min: s.autoscale.minReplicas ?? TRITON_AUTOSCALER_DEFAULTS.minReplicas, max: s.autoscale.maxReplicas }
+      : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
+    const path = `${fleet.name}/${name}`;
+    const pool = poolOf.get(name);
+    if (pool !== undefined) demands.push({ server: path, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus });
+
+    const callers = [fleet.callers ?? {}, s.callers ?? {}];
+    const callerNamespaces = callers.flatMap((c) => c.namespaces ?? []);
+    const serviceAccounts = callers.flatMap((c) => c.serviceAccounts ?? []);
+    const isExposed = exposed.has(name);
+    const clientNamespaces = sorted([
+      ...callerNamespaces, ...serviceAccounts.map((a) => a.namespace),
+      ...(isExposed && gateway ? [gateway.namespace, gateway.serviceAccount.namespace] : []),
+    ]).filter((ns) => ns !== fleet.namespace);
+    const roleName = `${fleet.name}-${name}-models`;
+    drafts.push({
+      name, namespace: fleet.namespace, path, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+      callers: {
+        namespaces: sorted([fleet.namespace, ...callerNamespaces]),
+        ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
+      },
+      s3: s.repositoryClaim !== undefined || fleet.modelBucket === undefined ? undefined : {
+        bucket: fleet.modelBucket.name, prefix: `${prefix}/${name}`, region: fleet.region, roleName,
+        roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
+      },
+    });
+  }
+  p.throwIfAny();
+
+  const capacity = planGpuCapacity(basePools, demands);
+  const capacityProblems = new Problems(fleet.name);
+  capacity.problems.forEach((message) => capacityProblems.add(message));
+  capacityProblems.throwIfAny();
+  const pools = Object.fromEntries(basePools.map((pool) => [pool.name,
+    { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
+  const servers = Object.fromEntries(drafts.map((d) => {
+    const pool = poolOf.get(d.name);
+    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool] }];
+  }));
+
+  const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
+  const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
+  return {
+    fleet,
+    servers,
+    pools,
+    poolSizes: capacity.sizes,
+    mesh: fleet.mesh === false ? undefined : { istiodNamespace: fleet.mesh?.istiodNamespace ?? FLEET_DEFAULTS.istiodNamespace },
+    gateway,
+    monitoring: {
+      namespace: monitoringNamespace,
+      prometheusLabels: fleet.monitoring?.prometheusLabels,
+      scrape: fleet.monitoring?.scrape ?? FLEET_DEFAULTS.scrape,
+      alerts: fleet.monitoring?.alerts ?? FLEET_DEFAULTS.alerts,
+      dashboard: fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard,
+      dashboardName: fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}`,
+      prometheusAddress: prometheusOperatedAddress(monitoringNamespace),
+    },
+    devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * FleetServingStack: the Kubernetes side of a FleetDescription as Terraform (cdktf): the same FleetChart as the
+ * YAML, applied through kubernetes_manifest, with each IRSA role ARN a reference to the role the infra stack made.
+ */
+import { DataAwsEksCluster } from '@cdktf/provider-aws/lib/data-aws-eks-cluster';
+import { DataAwsEksClusterAuth } from '@cdktf/provider-aws/lib/data-aws-eks-cluster-auth';
+import { DataAwsIamRole } from '@cdktf/provider-aws/lib/data-aws-iam-role';
+import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { App as Cdk8sApp } from 'cdk8s';
+import { Fn, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { ChartManifests } from '../bridge/chart-manifests';
+import { FleetChart } from './fleet-chart';
+import type { FleetDescription } from './fleet-description';
+import { planFleet } from './fleet-plan';
+
+export interface FleetServingStackProps {
+  /** The fleet. */
+  readonly fleet: FleetDescription;
+  /** The stack that creates the fleet's AWS resources; this stack is deployed after it. @default - no dependency */
+  readonly infra?: TerraformStack;
+}
+
+/**
+ * The AWS and Kubernetes providers (host, CA and token from the cluster's data sources), the FleetChart of the fleet
+ * in a fresh cdk8s App, and every object of it as a kubernetes_manifest (ChartManifests). Each role is looked up by the
+ * plan's role name (`data.aws_iam_role.<server>-models-role`), so a missing role fails the plan, not the pods.
+ */
+export class FleetServingStack extends TerraformStack {
+  public readonly chart: FleetChart;
+  public readonly manifests: ChartManifests;
+
+  public constructor(scope: Construct, id: string, props: FleetServingStackProps) {
+    super(scope, id);
+    const { fleet } = props;
+    if (props.infra) this.addDependency(props.infra);
+    new AwsProvider(this, 'aws', { region: fleet.region });
+    const cluster = new DataAwsEksCluster(this, 'Cluster', { name: fleet.cluster.name });
+    const auth = new DataAwsEksClusterAuth(this, 'ClusterAuth', { name: fleet.cluster.name });
+    new KubernetesProvider(this, 'kubernetes', {
+      host: cluster.endpoint,
+      clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
+      token: auth.token,
+    });
+    const plan = planFleet(fleet);
+    const roleArn = (server: string): string => new DataAwsIamRole(this, `${server}-models-role`, {
+      name: plan.servers[server].s3!.roleName,
+    }).arn;
+    this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn });
+    this.manifests = new ChartManifests(this, 'Workloads', { chart: this.chart });
+  }
+}
