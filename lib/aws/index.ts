@@ -1,10 +1,12 @@
-// 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use.
-// Imports provider submodules only, and no cdk8s.
-export * from './eks-cluster';
-export * from './gpu-node-group';
-export * from './model-bucket';
-export * from './model-reader-role';
-export * from '../triton/gpu-capacity';
-export * from '../triton/gpu-instances';
+// 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use, and the
+// fleet's infra stack. Imports provider submodules only, and no cdk8s.
+export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from './eks-cluster';
+export {
+  GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuAmiType, GpuCapacityType,
+} from './gpu-node-group';
+export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS } from './model-bucket';
+export { ModelReaderRole, ModelReaderRoleProps } from './model-reader-role';
+export { planGpuCapacity, GpuPool, GpuDemand, PoolSize, CapacityPlan } from '../triton/gpu-capacity';
+export { GPU_INSTANCE_TYPES, gpuInstanceType, GpuInstanceType } from '../triton/gpu-instances';
 export { TritonOpsError } from '../private/errors';
 export * from '../platform/aws';

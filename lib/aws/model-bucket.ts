@@ -15,12 +15,15 @@ import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import { escapeTemplate } from '../private/terraform-escape';
 
-/** Server-side encryption without a KMS key: SSE-S3. */
-export const DEFAULT_SSE_ALGORITHM = 'AES256';
+/** Defaults of ModelBucketProps, one named constant each (asserted by the tests). */
+export const MODEL_BUCKET_DEFAULTS = {
+  /** Server-side encryption without a KMS key: SSE-S3. */
+  sseAlgorithm: 'AES256',
+  /** Terraform refuses to delete a bucket that still holds models. */
+  forceDestroy: false,
+} as const;
 /** Server-side encryption with the given KMS key. */
 export const KMS_SSE_ALGORITHM = 'aws:kms';
-/** `forceDestroy` when none is given: Terraform refuses to delete a bucket that still holds models. */
-export const DEFAULT_FORCE_DESTROY = false;
 /** Object ownership: ACLs are disabled and the bucket owner owns every object (CKV2_AWS_65). */
 export const MODEL_BUCKET_OBJECT_OWNERSHIP = 'BucketOwnerEnforced';
 /** Content type of an uploaded config.pbtxt (protobuf text format). */
@@ -98,7 +101,7 @@ export class ModelBucket extends Construct {
     this.kmsKeyArn = key;
     this.bucket = new S3Bucket(this, 'Bucket', {
       bucket: props.bucketName,
-      forceDestroy: props.forceDestroy ?? DEFAULT_FORCE_DESTROY,
+      forceDestroy: props.forceDestroy ?? MODEL_BUCKET_DEFAULTS.forceDestroy,
     });
     this.bucketArn = this.bucket.arn;
     const bucket = this.bucket.id;
@@ -109,7 +112,7 @@ export class ModelBucket extends Construct {
     this.encryption = new S3BucketServerSideEncryptionConfigurationA(this, 'Encryption', {
       bucket,
       rule: [key === undefined
-        ? { applyServerSideEncryptionByDefault: { sseAlgorithm: DEFAULT_SSE_ALGORITHM } }
+        ? { applyServerSideEncryptionByDefault: { sseAlgorithm: MODEL_BUCKET_DEFAULTS.sseAlgorithm } }
         : { applyServerSideEncryptionByDefault: { sseAlgorithm: KMS_SSE_ALGORITHM, kmsMasterKeyId: key }, bucketKeyEnabled: true }],
     });
     new S3BucketVersioningA(this, 'Versioning', { bucket, versioningConfiguration: { status: 'Enabled' } });

@@ -1,4 +1,3 @@
-// 'triton-ops/bridge': cdk8s charts as Terraform kubernetes_manifest resources (cdktf).
-export * from './chart-manifests';
-export * from './manifest-order';
+// 'triton-ops/bridge': cdk8s charts as Terraform kubernetes_manifest resources (cdktf), and the fleet's serving stack.
+export { ChartManifests, ChartManifestsProps, ManifestQuery } from './chart-manifests';
 export * from '../platform/fleet-serving-stack';

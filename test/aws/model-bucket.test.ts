@@ -4,7 +4,7 @@ import { S3BucketPublicAccessBlock } from '@cdktf/provider-aws/lib/s3-bucket-pub
 import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versioning';
 import { TerraformElement, TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import {
-  DEFAULT_FORCE_DESTROY, DEFAULT_SSE_ALGORITHM, KMS_SSE_ALGORITHM, MODEL_BUCKET_OBJECT_OWNERSHIP,
+  KMS_SSE_ALGORITHM, MODEL_BUCKET_DEFAULTS, MODEL_BUCKET_OBJECT_OWNERSHIP,
   MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE, ModelBucket, ModelBucketProps,
 } from '../../lib/aws/model-bucket';
 import { ModelConfig, ModelConfigError, TritonOpsError, renderModelConfig } from '../../lib';
@@ -29,9 +29,9 @@ function only(json: any, kind: 'resource' | 'data', type: string): any {
 
 describe('ModelBucket', () => {
   test('the named defaults', () => {
-    expect([DEFAULT_SSE_ALGORITHM, KMS_SSE_ALGORITHM, DEFAULT_FORCE_DESTROY, MODEL_BUCKET_OBJECT_OWNERSHIP,
-      MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE])
-      .toEqual(['AES256', 'aws:kms', false, 'BucketOwnerEnforced', 'text/plain', 'config.pbtxt']);
+    expect(MODEL_BUCKET_DEFAULTS).toEqual({ sseAlgorithm: 'AES256', forceDestroy: false });
+    expect([KMS_SSE_ALGORITHM, MODEL_BUCKET_OBJECT_OWNERSHIP, MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE])
+      .toEqual(['aws:kms', 'BucketOwnerEnforced', 'text/plain', 'config.pbtxt']);
   });
 
   test('a bucket with the given name that Terraform will not destroy while it holds objects', () => {
