@@ -1,22 +1,20 @@
-import { createHash } from 'crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
-import { App, Testing, YamlOutputType } from 'cdk8s';
-import { writeModelRepositories } from 'triton-ops';
+import { App, Testing } from 'cdk8s';
+import { FleetChart, writeModelRepositories } from 'triton-ops';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { modelReaderRoleArn } from '../../stacks/fleet-description';
-import { visionChart } from '../../stacks/vision-chart';
+import { synthKubernetes } from '../../stacks/k8s';
+import { VISION_FLEET } from '../../examples/vision-fleet';
+import { reviewable } from './digest';
 
-const defaultFleet = (app: App) => visionChart(app, DEFAULT_FLEET, (server) => modelReaderRoleArn(DEFAULT_FLEET, server));
+const chart = (app: App = Testing.app()) => new FleetChart(app, 'vision', { fleet: VISION_FLEET });
+const find = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
-/** Synthesizes the default fleet the way stacks/k8s.ts does, into a fresh folder; returns file -> bytes. */
+/** Synthesizes the default fleet the way `npm run synth` does, into a fresh folder; returns file -> bytes. */
 function synthToFiles(): Map<string, Buffer> {
   const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-synth-'));
-  const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
-  defaultFleet(app);
-  app.synth();
-  writeModelRepositories(app, outdir);
+  synthKubernetes(outdir);
   const files = new Map<string, Buffer>();
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -30,23 +28,73 @@ function synthToFiles(): Map<string, Buffer> {
 }
 
 describe('the vision fleet example', () => {
-  test('snapshot of the whole stack', () => {
-    const app = Testing.app();
-    // The dashboard JSON (20 KB) is asserted by its own tests; here a digest stands for it, so the snapshot stays
-    // small enough to review and still changes when the dashboard does.
-    const objects = Testing.synth(defaultFleet(app)).map((o) => (o.kind === 'ConfigMap' && o.metadata.name === 'triton-inference'
-      ? { ...o, data: Object.fromEntries(Object.entries(o.data as Record<string, string>)
-        .map(([k, v]) => [k, `sha256:${createHash('sha256').update(v).digest('hex')}`])) }
-      : o));
-    expect(objects).toMatchSnapshot();
+  const objects = Testing.synth(chart());
+
+  test('snapshot of the whole chart', () => {
+    expect(reviewable(objects)).toMatchSnapshot();
   });
 
-  test('synthesizes the YAML and a model-repository tree', () => {
-    expect([...synthToFiles().keys()].sort()).toEqual([
-      'model-repository/classifier/resnet50/config.pbtxt',
+  test('is the default fleet', () => {
+    expect(DEFAULT_FLEET).toBe(VISION_FLEET);
+  });
+
+  test('has every kind the reference platform needs', () => {
+    expect(new Set(objects.map((o) => o.kind))).toEqual(expect.objectContaining(new Set([
+      'Gateway', 'VirtualService', 'DestinationRule', 'PeerAuthentication', 'AuthorizationPolicy', 'ServiceMonitor',
+      'PrometheusRule', 'HorizontalPodAutoscaler', 'DaemonSet', 'Deployment', 'ConfigMap',
+    ])));
+    const gateway = find(objects, 'Gateway', 'vision');
+    expect(gateway.spec.servers[0].tls.credentialName).toBe('vision-tls');
+    expect(gateway.spec.servers.flatMap((s: any) => s.hosts)).not.toContain('*');
+  });
+
+  test('every Triton pod is under STRICT mTLS, authorized and scraped', () => {
+    expect(find(objects, 'PeerAuthentication', 'default').spec.mtls.mode).toBe('STRICT');
+    for (const server of ['classifier-v1', 'classifier-v2', 'segmenter']) {
+      expect(find(objects, 'AuthorizationPolicy', `${server}-allow`)).toBeDefined();
+      for (const kind of ['ServiceMonitor', 'PrometheusRule']) {
+        expect(objects.filter((o) => o.kind === kind && o.metadata.labels['app.kubernetes.io/instance'] === server)).toHaveLength(1);
+      }
+      expect(find(objects, 'HorizontalPodAutoscaler', server)).toBeDefined();
+    }
+  });
+
+  test('the classifier release splits 90/10 on its host through the gateway', () => {
+    const vs = find(objects, 'VirtualService', 'classifier');
+    expect(vs.spec.hosts).toEqual(['classify.vision.example.com']);
+    expect(vs.spec.gateways).toContain('istio-system/vision');
+    expect(vs.spec.http.find((r: any) => r.name === 'weighted').route.map((r: any) => [r.destination.subset, r.weight]))
+      .toEqual([['v1', 90], ['v2', 10]]);
+    expect(find(objects, 'VirtualService', 'segmenter').spec.hosts).toEqual(['segment.vision.example.com']);
+  });
+
+  test('the classifiers pin their model version and use two GPU instances on one GPU', () => {
+    const fleet = chart();
+    expect(fleet.servers['classifier-v1'].modelConfigs.resnet50).toContain('version_policy: { specific: { versions: [ 1 ] } }');
+    expect(fleet.servers['classifier-v2'].modelConfigs.resnet50).toContain('version_policy: { specific: { versions: [ 2 ] } }');
+    expect(fleet.servers['classifier-v1'].modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
+    expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
+    for (const server of Object.values(fleet.servers)) {
+      expect(server.gpus).toBe(1);
+      expect(server.warnings).toEqual([]);
+      expect(server.nodeGroup).toBe('gpu-a10g');
+    }
+  });
+
+  test('writes both fleets, the model-repository tree and the promtool files', () => {
+    const files = [...synthToFiles().keys()].sort();
+    expect(files.filter((f) => !f.startsWith('promtool/'))).toEqual([
+      'model-repository/classifier-v1/resnet50/config.pbtxt',
+      'model-repository/classifier-v2/resnet50/config.pbtxt',
+      'model-repository/fraud-v1/fraud/config.pbtxt',
+      'model-repository/fraud-v2/fraud/config.pbtxt',
+      'model-repository/ranker-v1/ranker/config.pbtxt',
+      'model-repository/ranker-v2/ranker/config.pbtxt',
       'model-repository/segmenter/segmenter/config.pbtxt',
+      'search.yaml',
       'vision.yaml',
     ]);
+    expect(files).toContain('promtool/inference-segmenter.rules.yaml');
   });
 
   test('two synths give byte-identical files with no absolute paths', () => {
@@ -59,17 +107,8 @@ describe('the vision fleet example', () => {
     }
   });
 
-  test('the classifier serves ResNet-50 with two GPU instances on one GPU, the segmenter its model', () => {
-    const app = Testing.app();
-    const fleet = defaultFleet(app);
-    expect(fleet.servers.classifier.modelConfigs.resnet50).toContain('preferred_batch_size: [ 4, 8, 16, 32 ]');
-    expect(fleet.servers.classifier.modelConfigs.resnet50).toContain('max_queue_delay_microseconds: 500');
-    expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_batch_size: 8');
-    expect(fleet.servers.segmenter.modelConfigs.segmenter).toContain('max_queue_delay_microseconds: 200');
-    expect(fleet.servers.classifier.gpus).toBe(1);
-    expect(fleet.servers.classifier.warnings).toEqual([]);
-    expect(fleet.servers.classifier.nodeGroup).toBe('gpu-a10g');
-    const accounts = Testing.synth(fleet).filter((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'classifier');
-    expect(accounts[0].metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::123456789012:role/vision-classifier-models');
+  test('the model repositories of a chart alone are written beside it', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'vision-'));
+    expect(writeModelRepositories(chart(), outdir)).toHaveLength(3);
   });
 });

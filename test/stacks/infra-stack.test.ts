@@ -4,34 +4,42 @@ import { EksNodeGroup } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Testing } from 'cdktf';
+import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { FleetDescription } from '../../stacks/fleet-description';
-import { InfraStack } from '../../stacks/infra-stack';
 
-const synthInfra = (fleet: FleetDescription = DEFAULT_FLEET) => Testing.synth(new InfraStack(Testing.app(), 'infra', fleet));
+const synthInfra = (fleet: FleetDescription = DEFAULT_FLEET) => Testing.synth(new FleetInfraStack(Testing.app(), 'infra', { fleet }));
 const resources = (synth: string, type: string): Record<string, any> => JSON.parse(synth).resource[type] ?? {};
+const pool = DEFAULT_FLEET.nodePools!['gpu-a10g'];
+const withPool = (changes: object): FleetDescription => ({ ...DEFAULT_FLEET, nodePools: { 'gpu-a10g': { ...pool, ...changes } } });
 
-describe('InfraStack of the default fleet', () => {
+describe('FleetInfraStack of the default fleet', () => {
   const synth = synthInfra();
 
-  test('the GPU node group is sized for both servers: 2 + 2 one-GPU pods at rest, 4 + 3 at peak plus a rollout surge', () => {
+  test('the GPU node group is sized for the three servers: 2 + 2 + 2 one-GPU pods at rest, 4 + 4 + 3 at peak plus a rollout surge', () => {
     expect(synth).toHaveResourceWithProperties(EksNodeGroup, {
       node_group_name: 'gpu-a10g',
       instance_types: ['g5.xlarge', 'g5.2xlarge'],
-      scaling_config: { min_size: 4, desired_size: 4, max_size: 8 },
+      scaling_config: { min_size: 6, desired_size: 6, max_size: 12 },
     });
   });
 
-  test('one read-only role per server, named as the YAML expects', () => {
+  test('one read-only role per server, named as the YAML expects, with its ARN as an output', () => {
     const roles = Object.values(resources(synth, 'aws_iam_role')).map((r) => r.name).filter((n) => n?.endsWith('-models'));
-    expect(roles.sort()).toEqual(['vision-classifier-models', 'vision-segmenter-models']);
+    expect(roles.sort()).toEqual(['vision-classifier-v1-models', 'vision-classifier-v2-models', 'vision-segmenter-models']);
     expect(synth).toHaveResource(IamRole);
+    expect(Object.keys(JSON.parse(synth).output).sort()).toEqual(['classifier-v1-role-arn', 'classifier-v2-role-arn', 'segmenter-role-arn']);
   });
 
-  test('every model config is an object under <prefix>/<server>/<model>/config.pbtxt', () => {
+  test('every model config is an object under <prefix>/<server>/<model>/config.pbtxt, the prefix defaulting to the description', () => {
     const keys = Object.values(resources(synth, 'aws_s3_object')).map((o) => o.key).sort();
-    expect(keys).toEqual(['vision/classifier/resnet50/config.pbtxt', 'vision/segmenter/segmenter/config.pbtxt']);
+    expect(keys).toEqual([
+      'vision/classifier-v1/resnet50/config.pbtxt', 'vision/classifier-v2/resnet50/config.pbtxt', 'vision/segmenter/segmenter/config.pbtxt',
+    ]);
     expect(synth).toHaveResourceWithProperties(S3Object, { bucket: expect.stringContaining('aws_s3_bucket') });
+  });
+
+  test('default tags name the tool and the fleet', () => {
+    expect(JSON.parse(synth).provider.aws[0].default_tags).toEqual([{ tags: { 'managed-by': 'triton-ops', fleet: 'vision' } }]);
   });
 
   test('an existing cluster is read, not created', () => {
@@ -49,21 +57,20 @@ describe('InfraStack of the default fleet', () => {
   });
 });
 
-describe('InfraStack refuses fleets that cannot run', () => {
+describe('FleetInfraStack refuses fleets that cannot run', () => {
   test('a GPU demand beyond the group capacity', () => {
-    const small = { ...DEFAULT_FLEET, nodeGroups: [{ ...DEFAULT_FLEET.nodeGroups[0], maxSize: 3 }] };
-    expect(() => synthInfra(small)).toThrow(
-      "node group 'gpu-a10g': its servers need 7 nodes at peak (4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 8 or lower the replicas of vision/classifier, vision/segmenter");
+    expect(() => synthInfra(withPool({ maxSize: 3 }))).toThrow(
+      "node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, vision/classifier-v2, vision/segmenter");
   });
 
   test('a server targeting a node group that does not exist', () => {
-    const lost = { ...DEFAULT_FLEET, vision: { ...DEFAULT_FLEET.vision, nodeGroup: 'gpu-h100' } };
+    const lost = { ...DEFAULT_FLEET, servers: { ...DEFAULT_FLEET.servers, segmenter: { ...DEFAULT_FLEET.servers.segmenter, nodePool: 'gpu-h100' } } };
     expect(() => synthInfra(lost)).toThrow(
-      "vision/classifier: 'nodeGroup' ('gpu-h100') is not a node group of the fleet; use one of [\"gpu-a10g\"] or add it");
+      "vision: 'servers.segmenter.nodePool' ('gpu-h100') is not a node pool of the fleet; use one of [\"gpu-a10g\"] or describe it in nodePools");
   });
 
   test('an instance type without GPUs', () => {
-    const cpu = { ...DEFAULT_FLEET, nodeGroups: [{ ...DEFAULT_FLEET.nodeGroups[0], instanceTypes: ['m5.large'] }] };
-    expect(() => synthInfra(cpu)).toThrow(/'instanceTypes' \(.*m5\.large.*\)/);
+    expect(() => synthInfra(withPool({ instanceTypes: ['m5.large'] }))).toThrow(
+      "vision: 'nodePools.gpu-a10g.instanceTypes' ([\"m5.large\"]) holds [\"m5.large\"], not GPU instance types of the catalog; use types of the families g4dn, g5, g6, g6e, p4d, p4de, p5, p5e, p5en");
   });
 });

@@ -2,11 +2,14 @@ import '../aws/setup-cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { Testing } from 'cdktf';
+import { Testing as Cdk8sTesting } from 'cdk8s';
+import { FleetChart } from 'triton-ops';
+import { FleetServingStack } from 'triton-ops/bridge';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { ServingStack } from '../../stacks/serving-stack';
 
-describe('ServingStack of the default fleet', () => {
-  const synth = Testing.synth(new ServingStack(Testing.app(), 'serving', DEFAULT_FLEET));
+describe('FleetServingStack of the default fleet', () => {
+  const stack = new FleetServingStack(Testing.app(), 'serving', { fleet: DEFAULT_FLEET });
+  const synth = Testing.synth(stack);
   const manifests = Object.values(JSON.parse(synth).resource.kubernetes_manifest) as { manifest: any; depends_on?: string[] }[];
   const find = (kind: string, name: string) => manifests.find((m) => m.manifest.kind === kind && m.manifest.metadata.name === name)!;
 
@@ -18,23 +21,32 @@ describe('ServingStack of the default fleet', () => {
     });
   });
 
-  test('holds the same objects as the YAML: namespace, device plugin and both servers', () => {
+  test('holds the same objects as the YAML of the same description', () => {
     expect(synth).toHaveResource(Manifest);
-    expect(manifests.map((m) => `${m.manifest.kind}/${m.manifest.metadata.name}`)).toEqual(expect.arrayContaining([
-      'Namespace/inference', 'Namespace/nvidia-device-plugin', 'DaemonSet/nvidia-device-plugin',
-      'Deployment/classifier', 'Service/classifier', 'Deployment/segmenter', 'ServiceAccount/segmenter',
+    const yaml = Cdk8sTesting.synth(new FleetChart(Cdk8sTesting.app(), 'vision', { fleet: DEFAULT_FLEET }));
+    const identity = (o: any) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    expect(manifests.map((m) => identity(m.manifest)).sort()).toEqual(yaml.map(identity).sort());
+    expect(new Set(manifests.map((m) => m.manifest.kind))).toEqual(new Set([
+      'Namespace', 'DaemonSet', 'Deployment', 'Service', 'ServiceAccount', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap',
+      'Gateway', 'VirtualService', 'DestinationRule', 'PeerAuthentication', 'AuthorizationPolicy', 'ServiceMonitor',
+      'PrometheusRule', 'HorizontalPodAutoscaler',
     ]));
   });
 
-  test('the IRSA role ARN is a typed reference to the role the infra stack created', () => {
-    expect(find('ServiceAccount', 'classifier').manifest.metadata.annotations['eks.amazonaws.com/role-arn'])
-      .toBe('${data.aws_iam_role.classifier-models-role.arn}');
-    expect(JSON.parse(synth).data.aws_iam_role['classifier-models-role'].name).toBe('vision-classifier-models');
+  test.each(['classifier-v1', 'classifier-v2', 'segmenter'])('the IRSA role ARN of %s is a reference to the role data source, not a literal', (server) => {
+    expect(find('ServiceAccount', server).manifest.metadata.annotations['eks.amazonaws.com/role-arn'])
+      .toBe(`\${data.aws_iam_role.${server}-models-role.arn}`);
+    expect(JSON.parse(synth).data.aws_iam_role[`${server}-models-role`].name).toBe(`vision-${server}-models`);
   });
 
   test('workloads wait for their namespace and service account', () => {
-    const deps = find('Deployment', 'classifier').depends_on ?? [];
+    const deps = find('Deployment', 'segmenter').depends_on ?? [];
     expect(deps.some((d) => d.includes('namespace_inference'))).toBe(true);
-    expect(deps.some((d) => d.includes('serviceaccount_inference_classifier'))).toBe(true);
+    expect(deps.some((d) => d.includes('serviceaccount_inference_segmenter'))).toBe(true);
+  });
+
+  test('exposes the chart and the manifests', () => {
+    expect(Object.keys(stack.chart.servers)).toEqual(['classifier-v1', 'classifier-v2', 'segmenter']);
+    expect(stack.manifests.manifests.length).toBe(manifests.length);
   });
 });
