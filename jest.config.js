@@ -4,6 +4,10 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
-  moduleNameMapper: { '^triton-ops$': '<rootDir>/lib/index.ts', '^triton-ops/(aws|bridge)$': '<rootDir>/lib/$1/index.ts' },
+  moduleNameMapper: {
+    '^triton-ops$': '<rootDir>/lib/index.ts',
+    '^triton-ops/(aws|bridge)$': '<rootDir>/lib/$1/index.ts',
+    '^triton-ops/fleet$': '<rootDir>/lib/platform/fleet.ts',
+  },
   snapshotFormat: { escapeString: false, printBasicPrototype: false },
 };

@@ -4,7 +4,7 @@
  * 2 and nothing else: a server with Triton's default (latest 1) would silently start serving version 3 the moment
  * someone uploads it, outside of any canary.
  */
-import { ModelConfig, VersionPolicy } from 'triton-ops/aws';
+import { ModelConfig, VersionPolicy } from 'triton-ops/fleet';
 
 /** Two-tower ONNX ranker: query and document embeddings plus hand-made features -> scores of the top 10. */
 export function rankerModel(version: number): ModelConfig {

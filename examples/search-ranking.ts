@@ -6,8 +6,9 @@
 import { App, YamlOutputType } from 'cdk8s';
 import { App as TerraformApp } from 'cdktf';
 import { FleetChart } from 'triton-ops';
-import { AutoscalingMetric, FleetDescription, FleetInfraStack, ModelConfig } from 'triton-ops/aws';
+import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';
+import { AutoscalingMetric, FleetDescription, ModelConfig } from 'triton-ops/fleet';
 import { fraudModel, rankerModel } from './search-ranking-models';
 
 // Small ONNX models on CPU: two minutes to load at most, scaled on queue time between 2 and 6 replicas.

@@ -4,9 +4,9 @@
  * reading their own S3 prefix through their own IRSA role, under STRICT mTLS, authorized, scraped and alerted on,
  * both exposed through one HTTPS gateway; a g5 node group sized for their peak, the NVIDIA device plugin, one
  * Grafana dashboard. FleetChart, FleetInfraStack and FleetServingStack build everything from it.
- * Imports 'triton-ops/aws' only, so the AWS stack never loads cdk8s.
+ * Imports 'triton-ops/fleet' only (neither cdk8s nor cdktf), so each side loads just its own framework.
  */
-import { AutoscalingMetric, FleetDescription } from 'triton-ops/aws';
+import { AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
 import { resnet50, SEGMENTER } from './vision-servers';
 
 const classifier = (version: number) => ({

@@ -1,8 +1,8 @@
 /**
  * What the vision fleet serves, as plain data: its models. Imported by the fleet description, which the Kubernetes
- * chart and the AWS stack both read, so it takes only 'triton-ops/aws' (no cdk8s).
+ * chart and the AWS stack both read, so it takes only 'triton-ops/fleet' (neither cdk8s nor cdktf).
  */
-import { ModelConfig, VersionPolicy } from 'triton-ops/aws';
+import { ModelConfig, VersionPolicy } from 'triton-ops/fleet';
 
 /** ResNet-50 (ONNX), pinned to one model version: "v2" in the mesh means model version 2 and nothing else. */
 export function resnet50(version: number): ModelConfig {

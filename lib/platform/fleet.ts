@@ -1,0 +1,15 @@
+// 'triton-ops/fleet': the language of a fleet description, loading neither cdk8s nor cdktf. A description file is
+// read by the YAML side (FleetChart) and by the Terraform side (FleetInfraStack) alike, so it imports from here: the
+// description types and its plan, the typed model configuration, the model-control and autoscaling-metric factories.
+export * from './fleet-description';
+export * from './fleet-plan';
+export * from '../triton/model-config';
+export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
+export {
+  AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions,
+} from '../k8s/autoscaling/autoscaling-metric';
+export type { AlertThresholds } from '../triton/alert-thresholds';
+// Type-only: the module of MeshCallers is a cdk8s construct.
+export type { MeshCallers } from '../k8s/mesh/triton-authorization';
+export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
+export { TritonOpsError } from '../private/errors';
