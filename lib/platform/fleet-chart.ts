@@ -4,7 +4,7 @@
  */
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ADAPTER_RULES_ID, PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
+import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
 import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
 import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
@@ -24,10 +24,11 @@ export interface FleetChartProps {
   /** The fleet. */
   readonly fleet: FleetDescription;
   /**
-   * The IRSA role ARN of a server that reads the fleet bucket, e.g. a Terraform reference.
-   * @default - the literal `arn:aws:iam::<accountId>:role/<fleet>-<server>-models` (the infra stack's role name)
+   * The IRSA role ARN of a server that reads the fleet bucket (`server.s3.roleName` names the role the infra stack
+   * made), e.g. a Terraform reference.
+   * @default - the literal `arn:aws:iam::<accountId>:role/<fleet>-<server>-models` (`server.s3.roleArn`)
    */
-  readonly roleArn?: (server: string) => string;
+  readonly roleArn?: (server: ServerPlan) => string;
 }
 
 /**
@@ -58,16 +59,14 @@ export class FleetChart extends Chart {
     if (plan.mesh) new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh.istiodNamespace });
     const adapted = Object.values(fleet.servers)
       .some((s) => s.autoscale !== undefined && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'hpa');
-    // One adapter ConfigMap per app: a second fleet in the same app adds its rules to the first one's.
-    if (adapted && !this.node.root.node.findAll().some((c) => c instanceof PrometheusAdapterRules)) {
-      new PrometheusAdapterRules(this, ADAPTER_RULES_ID, { namespace: monitoring.namespace });
-    }
+    // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace.
+    if (adapted) PrometheusAdapterRules.of(this, { namespace: monitoring.namespace });
     if (plan.gateway) {
       const { name, namespace, hosts, credentialName, selector, allowPlainHttp } = plan.gateway;
       this.gateway = new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp });
     }
 
-    const roleArn = props.roleArn ?? ((server: string) => plan.servers[server].s3!.roleArn);
+    const roleArn = props.roleArn ?? ((server: ServerPlan) => server.s3!.roleArn);
     const servers: Record<string, TritonServer> = {};
     for (const [name, description] of Object.entries(fleet.servers)) {
       servers[name] = this.server(description, plan.servers[name], roleArn);
@@ -90,7 +89,7 @@ export class FleetChart extends Chart {
     }
   }
 
-  private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: string) => string): TritonServer {
+  private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer {
     const {
       image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, ...props
     } = description;
@@ -99,7 +98,7 @@ export class FleetChart extends Chart {
       ...props,
       image: image ?? this.plan.fleet.image,
       repository: plan.s3
-        ? ModelRepository.fromS3({ bucket: plan.s3.bucket, prefix: plan.s3.prefix, region: plan.s3.region, roleArn: roleArn(plan.name) })
+        ? ModelRepository.fromS3({ bucket: plan.s3.bucket, prefix: plan.s3.prefix, region: plan.s3.region, roleArn: roleArn(plan) })
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
       clientNamespaces: plan.clientNamespaces,

@@ -3,7 +3,7 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
-import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
@@ -11,7 +11,7 @@ import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
 import { Problems, show } from '../private/errors';
-import { DNS_LABEL } from '../private/kubernetes-names';
+import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../triton/gpu-instances';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
@@ -28,11 +28,6 @@ export const FLEET_DEFAULTS = {
   /** Suffix of the dashboard name after the fleet name. */
   dashboardSuffix: '-triton',
 } as const;
-
-/** KEDA's Prometheus: the Service prometheus-operator creates for every Prometheus, in the monitoring namespace. */
-export function prometheusOperatedAddress(namespace: string): string {
-  return `http://prometheus-operated.${namespace}.svc:9090`;
-}
 
 /** Where a server reads its models from S3, and the IRSA role that may read them. */
 export interface ServerS3Plan {
@@ -110,8 +105,9 @@ const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort
 export function planFleet(fleet: FleetDescription): FleetPlan {
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
-  p.check(DNS_LABEL.test(fleet.namespace) && fleet.namespace !== 'default', 'namespace', fleet.namespace,
-    'must be a valid namespace name other than default', "use a dedicated name such as 'inference'");
+  if (checkNamespaceName(p, 'namespace', fleet.namespace)) {
+    p.check(fleet.namespace !== 'default', 'namespace', fleet.namespace, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
+  }
   const serverNames = Object.keys(fleet.servers);
   p.check(serverNames.length > 0, 'servers', fleet.servers, 'is empty', 'describe at least one server');
   const meshOn = fleet.mesh !== false;

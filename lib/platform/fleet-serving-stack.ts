@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { ChartManifests } from '../bridge/chart-manifests';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
-import { planFleet } from './fleet-plan';
+import type { ServerPlan } from './fleet-plan';
 
 export interface FleetServingStackProps {
   /** The fleet. */
@@ -43,9 +43,8 @@ export class FleetServingStack extends TerraformStack {
       clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
       token: auth.token,
     });
-    const plan = planFleet(fleet);
-    const roleArn = (server: string): string => new DataAwsIamRole(this, `${server}-models-role`, {
-      name: plan.servers[server].s3!.roleName,
+    const roleArn = (server: ServerPlan): string => new DataAwsIamRole(this, `${server.name}-models-role`, {
+      name: server.s3!.roleName,
     }).arn;
     this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn });
     this.manifests = new ChartManifests(this, 'Workloads', { chart: this.chart });

@@ -1,11 +1,11 @@
 import '../aws/setup-cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
-import { AutoscalingMetric, FleetChart, FleetDescription, ISTIO_INJECTION_LABEL } from '../../lib';
+import { AutoscalingMetric, FleetChart, FleetDescription, ISTIO_INJECTION_LABEL, ServerPlan } from '../../lib';
 import { FleetInfraStack } from '../../lib/aws';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
-const chartOf = (fleet: FleetDescription, roleArn?: (server: string) => string) =>
+const chartOf = (fleet: FleetDescription, roleArn?: (server: ServerPlan) => string) =>
   new FleetChart(Cdk8sTesting.app(), fleet.name, { fleet, roleArn });
 const synth = (fleet: FleetDescription = SHOP) => Cdk8sTesting.synth(chartOf(fleet));
 const infra = (fleet: FleetDescription = SHOP) => JSON.parse(Testing.synth(new FleetInfraStack(Testing.app(), 'infra', { fleet })));
@@ -69,8 +69,8 @@ describe('FleetChart defaults: secure, observed, scheduled', () => {
   test('each S3 server reads <fleet>/<server> with the literal role ARN the infra stack names; a given roleArn wins', () => {
     expect(find(objects, 'ServiceAccount', 'gpu').metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::111122223333:role/shop-gpu-models');
     expect(find(objects, 'Deployment', 'gpu').spec.template.spec.containers[0].args).toContain('--model-repository=s3://shop-models/shop/gpu');
-    const custom = Cdk8sTesting.synth(chartOf(SHOP, (server) => `arn:aws:iam::111122223333:role/custom-${server}`));
-    expect(find(custom, 'ServiceAccount', 'cpu').metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::111122223333:role/custom-cpu');
+    const custom = Cdk8sTesting.synth(chartOf(SHOP, (server) => `arn:aws:iam::111122223333:role/custom-${server.s3!.roleName}`));
+    expect(find(custom, 'ServiceAccount', 'cpu').metadata.annotations['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::111122223333:role/custom-shop-cpu-models');
   });
 
   test('the public fields', () => {

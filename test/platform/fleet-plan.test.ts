@@ -115,7 +115,7 @@ describe('planFleet refuses a description that cannot run, with the fix', () => 
     expect(() => planFleet({ ...SHOP, name: 'Shop', namespace: 'default' })).toThrow([
       '2 problems:',
       "- Shop: 'name' ('Shop') is not a DNS label; use lowercase letters, digits and -",
-      "- Shop: 'namespace' ('default') must be a valid namespace name other than default; use a dedicated name such as 'inference'",
+      "- Shop: 'namespace' ('default') must be a dedicated namespace, not default; use a name such as 'inference'",
     ].join('\n'));
   });
 });

@@ -1,7 +1,7 @@
 import { Chart, Lazy, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { Problems, TritonOpsError } from '../../private/errors';
+import { Problems, show, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from './autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
@@ -48,9 +48,21 @@ const PER_APP = new WeakMap<IConstruct, PrometheusAdapterRules>();
  * @see https://github.com/kubernetes-sigs/prometheus-adapter/blob/master/docs/config.md
  */
 export class PrometheusAdapterRules extends Construct {
-  /** The app's instance, created in `scope`'s chart on first use. */
-  public static of(scope: Construct): PrometheusAdapterRules {
-    return PER_APP.get(scope.node.root) ?? new PrometheusAdapterRules(Chart.of(scope), ADAPTER_RULES_ID);
+  /**
+   * The app's instance, created in `scope`'s chart with `props` on first use. Props given to a later call must agree
+   * with the instance's: one prometheus-adapter reads one ConfigMap.
+   */
+  public static of(scope: Construct, props: PrometheusAdapterRulesProps = {}): PrometheusAdapterRules {
+    const existing = PER_APP.get(scope.node.root);
+    if (existing === undefined) return new PrometheusAdapterRules(Chart.of(scope), ADAPTER_RULES_ID, props);
+    const p = new Problems(scope.node.path);
+    for (const key of ['name', 'namespace'] as const) {
+      p.check(props[key] === undefined || props[key] === existing[key], `PrometheusAdapterRules.${key}`, props[key],
+        `differs from the app's adapter rules (${existing.node.path}), which are in ${existing.namespace}/${existing.name}`,
+        `use ${show(existing[key])}: prometheus-adapter reads one ConfigMap`);
+    }
+    p.throwIfAny();
+    return existing;
   }
 
   public readonly name: string;

@@ -8,8 +8,13 @@ import { AutoscalingMetric } from './autoscaling-metric';
  */
 export type AutoscalingEngine = 'hpa' | 'keda';
 
-/** The Prometheus that KEDA queries: the Service prometheus-operator creates for every Prometheus in `monitoring`. */
-export const DEFAULT_PROMETHEUS_ADDRESS = 'http://prometheus-operated.monitoring.svc:9090';
+/** The Service prometheus-operator creates for every Prometheus, in the Prometheus' namespace: what KEDA queries. */
+export function prometheusOperatedAddress(namespace: string): string {
+  return `http://prometheus-operated.${namespace}.svc:9090`;
+}
+
+/** The Prometheus that KEDA queries by default: prometheus-operator's Service in `monitoring`. */
+export const DEFAULT_PROMETHEUS_ADDRESS = prometheusOperatedAddress('monitoring');
 
 /** Defaults of TritonAutoscalerProps, one named constant each (asserted by the tests). */
 export const TRITON_AUTOSCALER_DEFAULTS = {

@@ -141,6 +141,17 @@ describe('one prometheus-adapter ConfigMap per app', () => {
     expect(parse(configMap.data[ADAPTER_CONFIG_KEY]).rules).toHaveLength(1);
   });
 
+  test('of(scope, props) creates the app\'s rules with the props, returns them after, and refuses other props', () => {
+    const { chart } = serverChart();
+    const rules = PrometheusAdapterRules.of(chart, { namespace: 'observability' });
+    expect([rules.name, rules.namespace]).toEqual(['triton-ops-adapter-rules', 'observability']);
+    expect(PrometheusAdapterRules.of(chart, { namespace: 'observability' })).toBe(rules);
+    expect(PrometheusAdapterRules.of(chart)).toBe(rules);
+    expect(() => PrometheusAdapterRules.of(chart, { namespace: 'monitoring' })).toThrow(
+      "test: 'PrometheusAdapterRules.namespace' ('monitoring') differs from the app's adapter rules (test/PrometheusAdapterRules), "
+      + "which are in observability/triton-ops-adapter-rules; use 'observability': prometheus-adapter reads one ConfigMap");
+  });
+
   test('KEDA autoscalers add no adapter rule', () => {
     const { chart, server } = serverChart();
     new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4, engine: 'keda' });
