@@ -14,7 +14,7 @@ import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-a
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { MODEL_MOUNT_PATH } from './model-repository';
-import { excludeInboundPort, excludedInboundPorts } from './monitoring/istio-sidecar-bypass';
+import { excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tritonNetworkPolicy } from './triton-network-policy';
@@ -69,6 +69,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly networkPolicy: kplus.k8s.KubeNetworkPolicy;
   private readonly defaultReplicas: number;
   private membership?: ReleaseMembership;
+  private metricsBypassSidecar = false;
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
@@ -225,7 +226,7 @@ export class TritonServer extends Construct implements ITritonServer {
   }
 
   public get metricsPortInMesh(): boolean {
-    return !excludedInboundPorts(this.deployment.podMetadata).includes(String(METRICS_PORT.port));
+    return !this.metricsBypassSidecar;
   }
 
   /** Scrapes the server with a ServiceMonitor (default) or PodMonitor; see TritonScrape. */
@@ -268,6 +269,7 @@ export class TritonServer extends Construct implements ITritonServer {
   }
 
   public excludeMetricsFromMesh(): void {
+    this.metricsBypassSidecar = true;
     excludeInboundPort(this.deployment.podMetadata, METRICS_PORT.port);
   }
 

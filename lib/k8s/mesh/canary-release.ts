@@ -10,7 +10,7 @@ import { CanaryFault, CanaryHeaderRoute, CanaryReleaseProps } from './canary-rel
 import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
-import { CLUSTER_DOMAIN, checkHosts } from './mesh-hosts';
+import { checkHosts, serviceHost } from './mesh-hosts';
 import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
@@ -92,7 +92,7 @@ export class CanaryRelease extends Construct {
     this.versions = Object.freeze(versions);
     this.protocol = props.protocol ?? TRITON_ROUTE_DEFAULTS.protocol;
     this.namespace = props.versions[0]?.server.namespace ?? '';
-    this.destinationHost = `${props.name}.${this.namespace}.svc.${CLUSTER_DOMAIN}`;
+    this.destinationHost = serviceHost(props.name, this.namespace);
     const hosts = [...new Set(props.hosts ?? (props.gateway !== undefined ? props.gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
 

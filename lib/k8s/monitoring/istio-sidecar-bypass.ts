@@ -16,11 +16,8 @@ export function excludeInboundPort(podMetadata: ApiObjectMetadataDefinition, por
   podMetadata.addAnnotation(ISTIO_EXCLUDE_INBOUND_PORTS, ports.join(','));
 }
 
-/**
- * The ports the pod template's excludeInboundPorts annotation lists so far, as written. A construct that must know
- * whether the sidecar intercepts a port (an AuthorizationPolicy) reads this at synth, when every writer has run.
- */
-export function excludedInboundPorts(podMetadata: ApiObjectMetadataDefinition): string[] {
+/** The ports the pod template's excludeInboundPorts annotation lists so far, as written (a user's included). */
+function excludedInboundPorts(podMetadata: ApiObjectMetadataDefinition): string[] {
   // cdk8s has no getAnnotation(); toJson() is the only read access to what was added so far.
   const current: string | undefined = podMetadata.toJson().annotations?.[ISTIO_EXCLUDE_INBOUND_PORTS];
   return (current ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
