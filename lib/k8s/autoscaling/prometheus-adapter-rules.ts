@@ -25,7 +25,10 @@ export interface PrometheusAdapterRulesProps {
   readonly namespace?: string;
 }
 
-/** One instance per app: two ConfigMaps with the same name would overwrite each other's rules. */
+/**
+ * One instance per app: two ConfigMaps with the same name would overwrite each other's rules. A registry rather than a
+ * walk of the construct tree, because every autoscaler asks for it and a walk of the whole app each time is quadratic.
+ */
 const PER_APP = new WeakMap<IConstruct, PrometheusAdapterRules>();
 
 /**

@@ -15,7 +15,11 @@ interface Claim {
   readonly prop: string;
 }
 
-/** Claims by app root, then by `<kind> <host>`, in claim order. Weak: an app that is gone takes its claims along. */
+/**
+ * Claims by app root, then by `<kind> <host>`, in claim order. Weak: an app that is gone takes its claims along.
+ * A registry rather than a walk of the construct tree: claimants are of several kinds and in any chart of the app,
+ * and each claim would otherwise walk the whole app (quadratic in the number of routes).
+ */
 const claimsByRoot = new WeakMap<IConstruct, Map<string, Claim[]>>();
 
 /**
