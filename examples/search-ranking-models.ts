@@ -40,6 +40,3 @@ export function fraudModel(version: number): ModelConfig {
     versionPolicy: VersionPolicy.specific(version),
   };
 }
-
-/** The servers of the fleet; each name is also its Deployment, Service and ServiceAccount name. */
-export type SearchRankingServer = 'ranker-v1' | 'ranker-v2' | 'fraud-v1' | 'fraud-v2';
