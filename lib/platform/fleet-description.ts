@@ -12,9 +12,18 @@ import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import type { AlertThresholds } from '../triton/alert-thresholds';
+import type { AddonsDescription } from './addons-description';
 
-/** A managed node group of identical GPU instances; servers name it by its key in `FleetDescription.nodePools`. */
+/**
+ * How a GPU pool gets its nodes: an EKS managed node group sized by the capacity plan, or a Karpenter NodePool and
+ * EC2NodeClass whose `nvidia.com/gpu` limit is the capacity plan's maximum.
+ */
+export type NodePoolProvisioner = 'managed-node-group' | 'karpenter';
+
+/** A pool of identical GPU instances; servers name it by its key in `FleetDescription.nodePools`. */
 export interface NodePoolDescription {
+  /** @default 'managed-node-group' */
+  readonly provisioner?: NodePoolProvisioner;
   /** GPU instance types from the catalog (GPU_INSTANCE_TYPES), all with the same GPU count. */
   readonly instanceTypes: string[];
   /** Private subnets of the node group. */
@@ -31,6 +40,18 @@ export interface NodePoolDescription {
 
 /** The model repository bucket of the fleet, created by the infra stack. */
 export interface ModelBucketDescription {
+  /**
+   * Account that owns the bucket. Another account than the fleet's is refused unless `crossAccountAccess` declares
+   * that the owner grants the readers access; the infra stack then creates no bucket.
+   * @default - the fleet's account
+   */
+  readonly accountId?: string;
+  /**
+   * Declares that the bucket's own account grants each model reader role `s3:GetObject`/`s3:ListBucket` on its
+   * prefix in the bucket policy (and `kms:Decrypt` in the key policy). Only read with a bucket of another account.
+   * @default false
+   */
+  readonly crossAccountAccess?: boolean;
   /** Bucket name. */
   readonly name: string;
   /** Key prefix of the fleet; each server reads `<prefix>/<server>`. @default - the fleet name */
@@ -121,6 +142,22 @@ export interface ReleaseDescription extends Omit<CanaryReleaseProps, 'name' | 'v
   readonly exposed?: boolean;
 }
 
+/**
+ * How a model reader gets its AWS credentials: IRSA (the ServiceAccount annotation and an OIDC trust) or EKS Pod
+ * Identity (an `aws_eks_pod_identity_association`, the `pods.eks.amazonaws.com` trust, no annotation).
+ */
+export type ModelAccess = 'irsa' | 'pod-identity';
+
+/** The AWS provider of every stack of the fleet. */
+export interface AwsProviderDescription {
+  /** Named profile of the AWS config files. @default - the default credential chain */
+  readonly profile?: string;
+  /** Role every stack assumes for its AWS calls. @default - none: the caller's own identity */
+  readonly assumeRoleArn?: string;
+  /** Tags on every AWS resource, besides `managed-by` and `fleet`. @default - none */
+  readonly defaultTags?: Record<string, string>;
+}
+
 /** Istio settings of the fleet. */
 export interface MeshDescription {
   /** Namespace of istiod. @default 'istio-system' */
@@ -138,7 +175,17 @@ export interface FleetDescription {
     readonly name: string;
     /** Create the cluster in these subnets. @default - the cluster exists */
     readonly createInSubnets?: string[];
+    /**
+     * Kubernetes minor version of the cluster: the version a created cluster gets, and the one every add-on's chart
+     * must support.
+     * @default '1.33'
+     */
+    readonly kubernetesVersion?: string;
   };
+  /** Credentials and tags of the AWS provider of every stack. @default - the default credential chain, no extra tags */
+  readonly aws?: AwsProviderDescription;
+  /** How model readers get AWS credentials. @default 'irsa' */
+  readonly modelAccess?: ModelAccess;
   /** GPU node pools by EKS node group name. @default - none (CPU servers only) */
   readonly nodePools?: Record<string, NodePoolDescription>;
   /** The model repository bucket. @default - none: every server needs `repositoryClaim` */
@@ -161,6 +208,8 @@ export interface FleetDescription {
    * @default - Istio on, istiod in 'istio-system'
    */
   readonly mesh?: false | MeshDescription;
+  /** Cluster add-ons the serving objects need. @default - every add-on the fleet needs */
+  readonly addons?: AddonsDescription;
   /**
    * The NVIDIA device plugin. `false` when the cluster already runs one.
    * @default - deployed with its defaults when any server has GPUs

@@ -2,6 +2,7 @@
 // read by the YAML side (FleetChart) and by the Terraform side (FleetInfraStack) alike, so it imports from here: the
 // description types and its plan, the typed model configuration, the model-control and autoscaling-metric factories.
 export * from './fleet-description';
+export * from './addons-description';
 export * from './fleet-plan';
 export * from '../triton/model-config';
 export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
