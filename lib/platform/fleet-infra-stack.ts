@@ -2,7 +2,6 @@
  * FleetInfraStack: the AWS side of a FleetDescription (cdktf). Exported from 'triton-ops/aws', so it never loads
  * cdk8s: the model configs come from the description, the sizes and names from planFleet.
  */
-import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { EksCluster } from '../aws/eks-cluster';
@@ -12,9 +11,7 @@ import { ModelBucket } from '../aws/model-bucket';
 import { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
-
-/** Default tags of every AWS resource of a fleet (plus `fleet: <name>`). */
-export const FLEET_MANAGED_BY_TAG = { 'managed-by': 'triton-ops' } as const;
+import { fleetAwsProvider } from './providers';
 
 export interface FleetInfraStackProps {
   /** The fleet. */
@@ -42,9 +39,11 @@ export class FleetInfraStack extends TerraformStack {
     const { fleet } = props;
     const plan = planFleet(fleet);
     this.plan = plan;
-    new AwsProvider(this, 'aws', { region: fleet.region, defaultTags: [{ tags: { ...FLEET_MANAGED_BY_TAG, fleet: fleet.name } }] });
+    fleetAwsProvider(this, fleet);
     this.cluster = fleet.cluster.createInSubnets
-      ? new EksCluster(this, 'Cluster', { clusterName: fleet.cluster.name, subnetIds: fleet.cluster.createInSubnets })
+      ? new EksCluster(this, 'Cluster', {
+        clusterName: fleet.cluster.name, subnetIds: fleet.cluster.createInSubnets, kubernetesVersion: fleet.cluster.kubernetesVersion,
+      })
       : EksCluster.fromName(this, 'Cluster', fleet.cluster.name);
 
     const nodeGroups: Record<string, GpuNodeGroup> = {};

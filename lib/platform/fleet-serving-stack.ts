@@ -2,18 +2,16 @@
  * FleetServingStack: the Kubernetes side of a FleetDescription as Terraform (cdktf): the same FleetChart as the
  * YAML, applied through kubernetes_manifest, with each IRSA role ARN a reference to the role the infra stack made.
  */
-import { DataAwsEksCluster } from '@cdktf/provider-aws/lib/data-aws-eks-cluster';
-import { DataAwsEksClusterAuth } from '@cdktf/provider-aws/lib/data-aws-eks-cluster-auth';
 import { DataAwsIamRole } from '@cdktf/provider-aws/lib/data-aws-iam-role';
-import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { App as Cdk8sApp } from 'cdk8s';
-import { Fn, TerraformStack } from 'cdktf';
+import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ChartManifests } from '../bridge/chart-manifests';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
+import { clusterAccess, fleetAwsProvider } from './providers';
 
 export interface FleetServingStackProps {
   /** The fleet. */
@@ -35,14 +33,8 @@ export class FleetServingStack extends TerraformStack {
     super(scope, id);
     const { fleet } = props;
     if (props.infra) this.addDependency(props.infra);
-    new AwsProvider(this, 'aws', { region: fleet.region });
-    const cluster = new DataAwsEksCluster(this, 'Cluster', { name: fleet.cluster.name });
-    const auth = new DataAwsEksClusterAuth(this, 'ClusterAuth', { name: fleet.cluster.name });
-    new KubernetesProvider(this, 'kubernetes', {
-      host: cluster.endpoint,
-      clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
-      token: auth.token,
-    });
+    fleetAwsProvider(this, fleet);
+    new KubernetesProvider(this, 'kubernetes', clusterAccess(this, fleet));
     const roleArn = (server: ServerPlan): string => new DataAwsIamRole(this, `${server.name}-models-role`, {
       name: server.s3!.roleName,
     }).arn;

@@ -1,0 +1,44 @@
+/**
+ * The providers every Terraform stack of a fleet shares, from the description: the AWS provider (region, profile or
+ * assumed role, default tags) and the cluster's API endpoint with a short-lived token, which the Kubernetes and Helm
+ * providers of the add-ons and serving stacks use. One place, so the stacks cannot disagree on an account or a tag.
+ */
+import { DataAwsEksCluster } from '@cdktf/provider-aws/lib/data-aws-eks-cluster';
+import { DataAwsEksClusterAuth } from '@cdktf/provider-aws/lib/data-aws-eks-cluster-auth';
+import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
+import { Fn } from 'cdktf';
+import { Construct } from 'constructs';
+import type { FleetDescription } from './fleet-description';
+
+/** Tag on every AWS resource of a fleet, beside `fleet: <name>` and the description's `aws.defaultTags`. */
+export const FLEET_MANAGED_BY_TAG = { 'managed-by': 'triton-ops' } as const;
+
+/** The AWS provider of a fleet's stack. */
+export function fleetAwsProvider(scope: Construct, fleet: FleetDescription): AwsProvider {
+  const aws = fleet.aws ?? {};
+  return new AwsProvider(scope, 'aws', {
+    region: fleet.region,
+    profile: aws.profile,
+    assumeRole: aws.assumeRoleArn !== undefined ? [{ roleArn: aws.assumeRoleArn, sessionName: `triton-ops-${fleet.name}` }] : undefined,
+    // The fleet's own tags last: a user tag cannot hide which tool and fleet own a resource.
+    defaultTags: [{ tags: { ...aws.defaultTags, ...FLEET_MANAGED_BY_TAG, fleet: fleet.name } }],
+  });
+}
+
+/** How the Kubernetes and Helm providers reach the cluster: its endpoint, CA and a token from `aws eks get-token`. */
+export interface ClusterAccess {
+  readonly host: string;
+  readonly clusterCaCertificate: string;
+  readonly token: string;
+}
+
+/** The cluster's endpoint and CA (data source) and a fresh token (aws_eks_cluster_auth) for the in-cluster providers. */
+export function clusterAccess(scope: Construct, fleet: FleetDescription): ClusterAccess {
+  const cluster = new DataAwsEksCluster(scope, 'Cluster', { name: fleet.cluster.name });
+  const auth = new DataAwsEksClusterAuth(scope, 'ClusterAuth', { name: fleet.cluster.name });
+  return {
+    host: cluster.endpoint,
+    clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
+    token: auth.token,
+  };
+}
