@@ -16,6 +16,8 @@ const SCHEMA_PACKAGES = {
   'telemetry.istio.io': '@kubernetes-models/istio',
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
   'keda.sh': '@kubernetes-models/keda',
+  'karpenter.sh': '@kubernetes-models/karpenter',
+  'karpenter.k8s.aws': '@kubernetes-models/karpenter',
 };
 const DEFAULT_PACKAGE = 'kubernetes-models';
 
@@ -25,7 +27,7 @@ const CLUSTER_SCOPED = new Set([
   'CSIDriver', 'CSINode', 'VolumeAttachment', 'RuntimeClass', 'IngressClass', 'CustomResourceDefinition',
   'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy',
   'ValidatingAdmissionPolicyBinding', 'CertificateSigningRequest', 'FlowSchema', 'PriorityLevelConfiguration',
-  'DeviceClass', 'ResourceSlice', 'IPAddress', 'ServiceCIDR', 'ClusterTriggerAuthentication',
+  'DeviceClass', 'ResourceSlice', 'IPAddress', 'ServiceCIDR', 'ClusterTriggerAuthentication', 'NodePool', 'EC2NodeClass',
 ]);
 // Workloads whose selector must pick their own pods (CHECKLIST R05); the API server only checks this on create.
 const POD_TEMPLATE_KINDS = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet']);
