@@ -18,6 +18,11 @@ export interface FleetServingStackProps {
   readonly fleet: FleetDescription;
   /** The stack that creates the fleet's AWS resources; this stack is deployed after it. @default - no dependency */
   readonly infra?: TerraformStack;
+  /**
+   * The stack that installs the cluster add-ons (FleetAddonsStack: CRDs, controllers, the custom metrics API) the
+   * objects of this stack need; this stack is deployed after it. @default - no dependency: the add-ons are in the cluster
+   */
+  readonly addons?: TerraformStack;
 }
 
 /**
@@ -33,6 +38,7 @@ export class FleetServingStack extends TerraformStack {
     super(scope, id);
     const { fleet } = props;
     if (props.infra) this.addDependency(props.infra);
+    if (props.addons) this.addDependency(props.addons);
     fleetAwsProvider(this, fleet);
     new KubernetesProvider(this, 'kubernetes', clusterAccess(this, fleet));
     const roleArn = (server: ServerPlan): string => new DataAwsIamRole(this, `${server.name}-models-role`, {

@@ -21,8 +21,10 @@ function synthToFiles(): Map<string, string> {
 describe('the cdktf app', () => {
   const first = synthToFiles();
 
-  test('writes the infra and serving stacks', () => {
-    expect([...first.keys()].sort()).toEqual(['manifest.json', 'stacks/infra/cdk.tf.json', 'stacks/serving/cdk.tf.json']);
+  test('writes the infra, addons and serving stacks', () => {
+    expect([...first.keys()].sort()).toEqual([
+      'manifest.json', 'stacks/addons/cdk.tf.json', 'stacks/infra/cdk.tf.json', 'stacks/serving/cdk.tf.json',
+    ]);
   });
 
   test('two synths are byte-identical and hold no absolute path', () => {
@@ -39,8 +41,11 @@ describe('the cdktf app', () => {
     expect(infra.terraform.backend.local.path).toBe('../../../terraform.infra.tfstate');
   });
 
-  test('the serving stack is deployed after the infra stack', () => {
+  test('deploy order: infra, then addons, then serving', () => {
     const manifest = JSON.parse(first.get('manifest.json')!);
-    expect(manifest.stacks.serving.dependencies).toEqual(['infra']);
+    expect(manifest.stacks.addons.dependencies).toEqual(['infra']);
+    expect([...manifest.stacks.serving.dependencies].sort()).toEqual(['addons', 'infra']);
+    const addons = JSON.parse(first.get('stacks/addons/cdk.tf.json')!);
+    expect(addons.terraform.backend.local.path).toBe('../../../terraform.addons.tfstate');
   });
 });

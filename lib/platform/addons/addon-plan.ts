@@ -1,0 +1,247 @@
+/**
+ * planAddons: which cluster add-ons a fleet needs, and how each is configured, derived from the same FleetPlan the
+ * FleetChart is built from (labels, namespaces, names are read from the plan and the constructs' constants, never
+ * typed twice). Pure data: the add-ons stack turns it into helm_release and aws_eks_addon resources, and the tests read
+ * it without Terraform.
+ */
+import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
+import { TRITON_AUTOSCALER_DEFAULTS } from '../../k8s/autoscaling/triton-autoscaler-props';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
+import { ISTIO_TRUST_DOMAIN } from '../../k8s/mesh/mesh-identity';
+import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/monitoring/triton-dashboard';
+import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
+import { Problems, problem } from '../../private/errors';
+import { EFS_CSI_DEFAULTS } from '../addons-description';
+import type { FleetPlan } from '../fleet-plan';
+import type { KarpenterPlan } from '../plan-karpenter';
+import { ADDON_PROVIDES, AddonName, AddonProvides } from './addon-catalog';
+import { ADDON_CHARTS, chartSupportProblem, karpenterChartSupport, KARPENTER_SUPPORT, SupportedChart } from './chart-support';
+
+/** Names and namespaces the add-ons stack gives its releases, one named constant each (asserted by the tests). */
+export const ADDON_DEFAULTS = {
+  /** The ingress gateway release: the gateway chart labels its pods `istio: <release without istio->`, i.e. `istio: ingressgateway`. */
+  gatewayReleaseName: 'istio-ingressgateway',
+  /** kube-prometheus-stack's release, unless the fleet's prometheusLabels name another `release`. */
+  prometheusReleaseName: 'kube-prometheus-stack',
+  prometheusAdapterReleaseName: 'prometheus-adapter',
+  kedaNamespace: 'keda',
+  /** Label every namespace carries with its own name (Kubernetes 1.21+), for namespace selectors. */
+  namespaceNameLabel: 'kubernetes.io/metadata.name',
+  /** The EFS CSI controller's ServiceAccount, bound to the driver's IAM role. */
+  efsControllerServiceAccount: { namespace: 'kube-system', name: 'efs-csi-controller-sa' },
+  /** AWS managed policy of the EFS CSI driver. */
+  efsDriverPolicyArn: 'arn:aws:iam::aws:policy/service-role/AmazonEFSCSIDriverPolicy',
+} as const;
+
+/** EKS add-on names (`aws eks describe-addon-versions`). */
+export const EKS_ADDON_NAMES = {
+  /** @see https://docs.aws.amazon.com/eks/latest/userguide/efs-csi.html */
+  efsCsi: 'aws-efs-csi-driver',
+  /** @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html */
+  podIdentityAgent: 'eks-pod-identity-agent',
+} as const;
+
+/** One Helm release the add-ons stack installs. */
+export interface HelmReleasePlan {
+  /** Construct id, i.e. the Terraform address `helm_release.<id>`. */
+  readonly id: string;
+  readonly addon: AddonName;
+  readonly releaseName: string;
+  readonly namespace: string;
+  readonly chart: SupportedChart;
+  /** Chart values, written as one JSON (YAML) document. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Ids of releases (or EKS add-ons) installed before it. */
+  readonly after: readonly string[];
+}
+
+/** One `aws_eks_addon`. */
+export interface EksAddonPlan {
+  /** Construct id. */
+  readonly id: string;
+  readonly addon: AddonName;
+  readonly addonName: string;
+}
+
+/** The EFS StorageClass. */
+export interface EfsStorageClassPlan {
+  readonly name: string;
+  readonly fileSystemId?: string;
+}
+
+export interface AddonsPlan {
+  /** The cluster's Kubernetes version every chart was checked against. */
+  readonly kubernetesVersion: string;
+  readonly releases: readonly HelmReleasePlan[];
+  readonly eksAddons: readonly EksAddonPlan[];
+  /** @default - none: no server reads a claim, or efsCsi is off */
+  readonly efsStorageClass?: EfsStorageClassPlan;
+  /** The add-ons installed, with what they provide. */
+  readonly installed: readonly AddonProvides[];
+  /** The add-ons the fleet needs that the description switches off: the cluster must already have them. */
+  readonly assumes: readonly AddonProvides[];
+}
+
+const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
+
+/** The Karpenter plan, when planFleet derives one (a pool provisioned by Karpenter). */
+const karpenterOf = (plan: FleetPlan): KarpenterPlan | undefined => (plan as { readonly karpenter?: KarpenterPlan }).karpenter;
+
+/**
+ * Derives the add-ons of a fleet from its plan. Refuses, with every problem at once, a pinned chart that does not
+ * support the cluster's Kubernetes version, and a gateway whose service account is not in the gateway's namespace
+ * (the gateway chart runs its pods under a ServiceAccount of its own namespace).
+ */
+export function planAddons(plan: FleetPlan): AddonsPlan {
+  const { fleet, monitoring } = plan;
+  const off = fleet.addons ?? {};
+  const kubernetesVersion = fleet.cluster.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
+  const p = new Problems(fleet.name);
+  const releases: HelmReleasePlan[] = [];
+  const eksAddons: EksAddonPlan[] = [];
+  const installed: AddonProvides[] = [];
+  const assumes: AddonProvides[] = [];
+  /** Records the add-on as installed (true) or assumed (false) when the fleet needs it. */
+  const need = (needed: boolean, key: AddonName, catalog: AddonProvides = ADDON_PROVIDES[key]): boolean => {
+    if (!needed) return false;
+    const on = off[key] !== false;
+    (on ? installed : assumes).push(catalog);
+    return on;
+  };
+  const release = (r: HelmReleasePlan, optOut: AddonName): void => {
+    const refused = chartSupportProblem(fleet.name, r.id, optOut, r.chart, kubernetesVersion);
+    if (refused !== undefined) p.add(refused);
+    releases.push(r);
+  };
+
+  // Istio: base (CRDs) -> istiod -> the ingress gateway of the fleet's Gateway.
+  if (need(plan.mesh !== undefined, 'istio')) {
+    const istioNamespace = plan.mesh!.istiodNamespace;
+    release({
+      id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ADDON_CHARTS.istioBase,
+      values: { global: { istioNamespace } }, after: [],
+    }, 'istio');
+    release({
+      id: 'istiod', addon: 'istio', releaseName: 'istiod', namespace: istioNamespace, chart: ADDON_CHARTS.istiod,
+      // The AuthorizationPolicies name principals in ISTIO_TRUST_DOMAIN.
+      values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } }, after: ['istio-base'],
+    }, 'istio');
+    if (plan.gateway !== undefined) {
+      const { namespace, serviceAccount } = plan.gateway;
+      const selector = plan.gateway.selector ?? ISTIO_INGRESS_GATEWAY_SELECTOR;
+      p.check(serviceAccount.namespace === namespace, 'gateway.serviceAccount.namespace', serviceAccount.namespace,
+        `is not the gateway's namespace ('${namespace}'), but the ingress gateway pods the add-ons stack installs run there`,
+        `set gateway.serviceAccount.namespace to '${namespace}', or set addons.istio: false and run the gateway yourself`);
+      release({
+        id: 'istio-ingressgateway', addon: 'istio', releaseName: ADDON_DEFAULTS.gatewayReleaseName, namespace,
+        chart: ADDON_CHARTS.istioGateway, after: ['istiod'],
+        // `labels` go on the pods (the Gateway's selector); the ServiceAccount is the principal the policies admit.
+        values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } },
+      }, 'istio');
+    }
+  }
+
+  // kube-prometheus-stack: selectors equal to the labels the monitors and rules carry.
+  const labels: Record<string, string> = { ...(monitoring.prometheusLabels ?? TRITON_SCRAPE_DEFAULTS.prometheusLabels) };
+  const prometheusOn = need(monitoring.scrape || monitoring.alerts || monitoring.dashboard, 'prometheus');
+  if (prometheusOn) {
+    // The chart labels its own monitors and rules `release: <release name>`, and `commonLabels` on everything: with
+    // both, the chart's monitors match the same selector as the fleet's.
+    const { release: releaseLabel, ...common } = labels;
+    const selector = { matchLabels: labels };
+    const namespaces = {
+      matchExpressions: [{ key: ADDON_DEFAULTS.namespaceNameLabel, operator: 'In', values: sorted([monitoring.namespace, fleet.namespace]) }],
+    };
+    const [sidecarLabel, sidecarValue] = Object.entries(TRITON_DASHBOARD_DEFAULTS.sidecarLabel)[0];
+    release({
+      id: 'kube-prometheus-stack', addon: 'prometheus', releaseName: releaseLabel ?? ADDON_DEFAULTS.prometheusReleaseName,
+      namespace: monitoring.namespace, chart: ADDON_CHARTS.kubePrometheusStack, after: [],
+      values: {
+        ...(Object.keys(common).length > 0 ? { commonLabels: common } : {}),
+        prometheus: {
+          prometheusSpec: {
+            serviceMonitorSelectorNilUsesHelmValues: false,
+            podMonitorSelectorNilUsesHelmValues: false,
+            ruleSelectorNilUsesHelmValues: false,
+            serviceMonitorSelector: selector,
+            podMonitorSelector: selector,
+            ruleSelector: selector,
+            serviceMonitorNamespaceSelector: namespaces,
+            podMonitorNamespaceSelector: namespaces,
+            ruleNamespaceSelector: namespaces,
+          },
+        },
+        grafana: {
+          enabled: monitoring.dashboard,
+          sidecar: {
+            dashboards: {
+              enabled: monitoring.dashboard,
+              label: sidecarLabel,
+              labelValue: sidecarValue,
+              folderAnnotation: GRAFANA_FOLDER_ANNOTATION,
+              provider: { foldersFromFilesStructure: true },
+            },
+          },
+        },
+      },
+    }, 'prometheus');
+  }
+
+  // prometheus-adapter (engine hpa) and KEDA (engine keda).
+  const engines = new Set(Object.values(fleet.servers).flatMap((s) => (s.autoscale ? [s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine] : [])));
+  if (need(engines.has('hpa'), 'metricsAdapter')) {
+    const address = new URL(monitoring.prometheusAddress);
+    release({
+      id: 'prometheus-adapter', addon: 'metricsAdapter', releaseName: ADDON_DEFAULTS.prometheusAdapterReleaseName,
+      namespace: monitoring.namespace, chart: ADDON_CHARTS.prometheusAdapter, after: prometheusOn ? ['kube-prometheus-stack'] : [],
+      values: {
+        prometheus: { url: `${address.protocol}//${address.hostname}`, port: Number(address.port) },
+        // The rules of the FleetChart's ConfigMap only; the chart's default rules would shadow none but cost queries.
+        rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
+      },
+    }, 'metricsAdapter');
+  }
+  if (need(engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda)) {
+    release({
+      id: 'keda', addon: 'metricsAdapter', releaseName: 'keda', namespace: ADDON_DEFAULTS.kedaNamespace, chart: ADDON_CHARTS.keda,
+      values: {}, after: [],
+    }, 'metricsAdapter');
+  }
+
+  // EKS Pod Identity agent: model readers on Pod Identity, or the Karpenter controller (bound through Pod Identity).
+  const karpenter = karpenterOf(plan);
+  const podIdentity = need(fleet.modelAccess === 'pod-identity' || karpenter !== undefined, 'podIdentityAgent');
+  if (podIdentity) eksAddons.push({ id: 'pod-identity-agent', addon: 'podIdentityAgent', addonName: EKS_ADDON_NAMES.podIdentityAgent });
+
+  if (need(karpenter !== undefined, 'karpenter')) {
+    const k = karpenter!;
+    const chart = karpenterChartSupport(k.chart);
+    if (chart === undefined) {
+      p.add(problem(fleet.name, 'karpenter.chart.version', k.chart.version,
+        `has no known Kubernetes support range (known minors: ${Object.keys(KARPENTER_SUPPORT).join(', ')})`,
+        'pin a Karpenter chart of a known minor, or add its range from https://karpenter.sh/docs/upgrading/compatibility/ to KARPENTER_SUPPORT'));
+    } else {
+      release({
+        id: 'karpenter', addon: 'karpenter', releaseName: 'karpenter', namespace: k.namespace, chart,
+        after: podIdentity ? ['pod-identity-agent'] : [],
+        values: {
+          serviceAccount: { create: true, name: k.serviceAccount },
+          settings: { clusterName: fleet.cluster.name, interruptionQueue: k.interruptionQueueName },
+        },
+      }, 'karpenter');
+    }
+  }
+
+  // EFS CSI driver and StorageClass when a server reads a claim.
+  const claims = Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined);
+  let efsStorageClass: EfsStorageClassPlan | undefined;
+  if (need(claims, 'efsCsi')) {
+    const options = off.efsCsi === undefined || off.efsCsi === false ? {} : off.efsCsi;
+    eksAddons.push({ id: 'efs-csi-driver', addon: 'efsCsi', addonName: EKS_ADDON_NAMES.efsCsi });
+    efsStorageClass = { name: options.storageClassName ?? EFS_CSI_DEFAULTS.storageClassName, fileSystemId: options.fileSystemId };
+  }
+
+  p.throwIfAny();
+  return { kubernetesVersion, releases, eksAddons, efsStorageClass, installed, assumes };
+}

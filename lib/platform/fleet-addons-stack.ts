@@ -1,0 +1,138 @@
+/**
+ * FleetAddonsStack: the cluster add-ons a fleet's serving objects need (CRDs, controllers, the custom metrics API),
+ * as Terraform (cdktf): Helm releases and EKS add-ons, derived from the same plan as the FleetChart. Deployed after the
+ * infra stack and before the serving stack. Exported from 'triton-ops/bridge' only.
+ */
+import { EksAddon } from '@cdktf/provider-aws/lib/eks-addon';
+import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
+import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { Release } from '@cdktf/provider-helm/lib/release';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1';
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { EksCluster } from '../aws/eks-cluster';
+import { IRSA_AUDIENCE } from '../aws/model-reader-role';
+import { ADDON_DEFAULTS, AddonsPlan, planAddons } from './addons/addon-plan';
+import type { AddonProvides } from './addons/addon-catalog';
+import type { FleetDescription } from './fleet-description';
+import { FleetPlan, planFleet } from './fleet-plan';
+import { clusterAccess, fleetAwsProvider } from './providers';
+
+export interface FleetAddonsStackProps {
+  /** The fleet. */
+  readonly fleet: FleetDescription;
+  /** The stack that creates the fleet's AWS resources (the cluster); this stack is deployed after it. @default - no dependency */
+  readonly infra?: TerraformStack;
+}
+
+/**
+ * Every add-on the fleet needs and does not switch off (`addons.<name>: false`): Istio (base, istiod, the ingress
+ * gateway) when the mesh is on; kube-prometheus-stack when the fleet is scraped, alerted on or has a dashboard;
+ * prometheus-adapter (engine hpa) or KEDA (engine keda); the EFS CSI driver with a StorageClass when a server reads a
+ * claim; the EKS Pod Identity agent and the Karpenter controller when the plan uses them. Each Helm release is pinned
+ * (ADDON_CHARTS) and refused at synth when its chart does not support `cluster.kubernetesVersion`.
+ *
+ * An add-on the fleet needs but switches off is listed in `assumes` and in the Terraform output `assumes`: the serving
+ * stack's objects of that add-on (e.g. the ServiceMonitors with `prometheus: false`) rely on the cluster having it.
+ * Construct ids are Terraform addresses: `helm_release.<id>` with the ids of `plan.releases`.
+ */
+export class FleetAddonsStack extends TerraformStack {
+  public readonly plan: FleetPlan;
+  /** What is installed and assumed, with every release's chart and values. */
+  public readonly addons: AddonsPlan;
+  /** The Helm releases by id. */
+  public readonly releases: Readonly<Record<string, Release>>;
+  /** The EKS add-ons by id. */
+  public readonly eksAddons: Readonly<Record<string, EksAddon>>;
+  /** The add-ons the fleet needs that the description switches off: the cluster must already run them. */
+  public readonly assumes: readonly AddonProvides[];
+
+  public constructor(scope: Construct, id: string, props: FleetAddonsStackProps) {
+    super(scope, id);
+    const { fleet } = props;
+    if (props.infra) this.addDependency(props.infra);
+    this.plan = planFleet(fleet);
+    const addons = planAddons(this.plan);
+    this.addons = addons;
+    this.assumes = addons.assumes;
+
+    fleetAwsProvider(this, fleet);
+    const access = clusterAccess(this, fleet);
+    new HelmProvider(this, 'helm', { kubernetes: access });
+    new KubernetesProvider(this, 'kubernetes', access);
+
+    const eksAddons: Record<string, EksAddon> = {};
+    for (const a of addons.eksAddons) {
+      const role = a.addon === 'efsCsi' ? this.efsDriverRole(fleet) : undefined;
+      eksAddons[a.id] = new EksAddon(this, a.id, {
+        clusterName: fleet.cluster.name, addonName: a.addonName, serviceAccountRoleArn: role?.arn,
+        resolveConflictsOnCreate: 'OVERWRITE', resolveConflictsOnUpdate: 'OVERWRITE',
+      });
+    }
+    this.eksAddons = eksAddons;
+
+    const releases: Record<string, Release> = {};
+    for (const r of addons.releases) {
+      releases[r.id] = new Release(this, r.id, {
+        name: r.releaseName, namespace: r.namespace, createNamespace: true,
+        repository: r.chart.repository, chart: r.chart.name, version: r.chart.version,
+        values: [JSON.stringify(r.values)],
+        atomic: true, cleanupOnFail: true, wait: true,
+        dependsOn: r.after.length > 0 ? r.after.map((after) => releases[after] ?? eksAddons[after]) : undefined,
+      });
+    }
+    this.releases = releases;
+
+    if (addons.efsStorageClass !== undefined) {
+      const { name, fileSystemId } = addons.efsStorageClass;
+      new StorageClassV1(this, 'efs-storage-class', {
+        metadata: { name },
+        storageProvisioner: 'efs.csi.aws.com',
+        reclaimPolicy: 'Retain',
+        volumeBindingMode: 'Immediate',
+        parameters: fileSystemId === undefined ? undefined : { provisioningMode: 'efs-ap', fileSystemId, directoryPerms: '755' },
+        dependsOn: [eksAddons['efs-csi-driver']],
+      });
+    }
+
+    new TerraformOutput(this, 'assumes', {
+      description: 'Add-ons the fleet needs that its description switches off (addons.<name>: false); the cluster must run them',
+      value: addons.assumes.map((a) => `${a.addon}: ${a.summary}`),
+    });
+  }
+
+  /** The EFS CSI controller's IRSA role with AWS's managed driver policy. */
+  private efsDriverRole(fleet: FleetDescription): IamRole {
+    const cluster = EksCluster.fromName(this, 'EksCluster', fleet.cluster.name);
+    const sa = ADDON_DEFAULTS.efsControllerServiceAccount;
+    const role = new IamRole(this, 'efs-csi-driver-role', {
+      name: `${fleet.name}-efs-csi-driver`,
+      assumeRolePolicy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [{
+          Effect: 'Allow',
+          Principal: { Federated: cluster.oidcProviderArn },
+          Action: 'sts:AssumeRoleWithWebIdentity',
+          Condition: {
+            StringEquals: {
+              [`${cluster.oidcIssuer}:sub`]: `system:serviceaccount:${sa.namespace}:${sa.name}`,
+              [`${cluster.oidcIssuer}:aud`]: IRSA_AUDIENCE,
+            },
+          },
+        }],
+      }),
+    });
+    new IamRolePolicyAttachment(this, 'efs-csi-driver-policy', { role: role.name, policyArn: ADDON_DEFAULTS.efsDriverPolicyArn });
+    return role;
+  }
+}
+
+export { ADDON_DEFAULTS, AddonsPlan, EKS_ADDON_NAMES, EfsStorageClassPlan, EksAddonPlan, HelmReleasePlan, planAddons } from './addons/addon-plan';
+export {
+  ADDON_PROVIDES, AddonName, AddonProvides, ApiNeed, apiNeeds, BUILT_IN_API_GROUPS, covers, isBuiltIn, KubeObject,
+} from './addons/addon-catalog';
+export {
+  ADDON_CHARTS, chartSupportProblem, KARPENTER_SUPPORT, KubernetesSupport, PinnedChart, SupportedChart,
+} from './addons/chart-support';
