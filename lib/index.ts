@@ -23,7 +23,9 @@ export { GpuPool } from './triton/gpu-capacity';
 export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps, TRITON_SERVER_DEFAULTS } from './k8s/triton-server-props';
 export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
-export { ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions } from './k8s/model-repository';
+export {
+  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, EgressTarget, POD_IDENTITY_AGENT,
+} from './k8s/model-repository';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';

@@ -4,8 +4,10 @@ export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from '
 export {
   GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuAmiType, GpuCapacityType,
 } from './gpu-node-group';
-export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS } from './model-bucket';
-export { ModelReaderRole, ModelReaderRoleProps } from './model-reader-role';
+export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS, ExistingModelBucketOptions } from './model-bucket';
+export { IModelBucket } from './model-bucket-ref';
+export { ModelReaderRole, ModelReaderRoleProps, MODEL_READER_ROLE_DEFAULTS } from './model-reader-role';
+export { POD_IDENTITY_PRINCIPAL, POD_IDENTITY_ACTIONS, podIdentityTrustStatement } from './pod-identity';
 export { planGpuCapacity, GpuPool, GpuDemand, PoolSize, CapacityPlan } from '../triton/gpu-capacity';
 export { GPU_INSTANCE_TYPES, gpuInstanceType, GpuInstanceType } from '../triton/gpu-instances';
 export { TritonOpsError } from '../private/errors';

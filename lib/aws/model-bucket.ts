@@ -1,4 +1,5 @@
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { DataAwsPartition } from '@cdktf/provider-aws/lib/data-aws-partition';
 import { S3Bucket } from '@cdktf/provider-aws/lib/s3-bucket';
 import { S3BucketOwnershipControls } from '@cdktf/provider-aws/lib/s3-bucket-ownership-controls';
 import { S3BucketPolicy } from '@cdktf/provider-aws/lib/s3-bucket-policy';
@@ -14,6 +15,7 @@ import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import { escapeTemplate } from '../private/terraform-escape';
+import type { IModelBucket } from './model-bucket-ref';
 
 /** Defaults of ModelBucketProps, one named constant each (asserted by the tests). */
 export const MODEL_BUCKET_DEFAULTS = {
@@ -32,6 +34,16 @@ export const MODEL_CONFIG_CONTENT_TYPE = 'text/plain';
 export const MODEL_CONFIG_FILE = 'config.pbtxt';
 
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[\w-]+$/;
+
+/** Options of ModelBucket.fromName. */
+export interface ExistingModelBucketOptions {
+  /**
+   * ARN of the KMS key that encrypts the bucket's objects; readers are then granted `kms:Decrypt` on it (the key's own
+   * policy must allow them too when the key is in another account).
+   * @default - SSE-S3: no key, no kms:Decrypt
+   */
+  readonly kmsKeyArn?: string;
+}
 
 export interface ModelBucketProps {
   /**
@@ -72,7 +84,18 @@ export interface ModelBucketProps {
  *
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_repository.md
  */
-export class ModelBucket extends Construct {
+export class ModelBucket extends Construct implements IModelBucket {
+  /**
+   * A bucket this stack neither creates nor reads, named so that ModelReaderRole can grant read access to it: a
+   * bucket of another account (whose bucket policy and key policy must grant the readers), or one made elsewhere.
+   * Nothing is uploaded to it: its config.pbtxt files are the owner's to place. Only a DataAwsPartition is added, for
+   * the ARN; the bucket is never looked up, so the deploying identity needs no access to it.
+   */
+  public static fromName(scope: Construct, id: string, bucketName: string, options: ExistingModelBucketOptions = {}): IModelBucket {
+    return new ExistingModelBucket(scope, id, bucketName, options);
+  }
+
+
   /** The bucket name as given: a plain string, so Kubernetes YAML built from it needs no Terraform. */
   public readonly bucketName: string;
   /** ARN of the bucket (a Terraform reference). */
@@ -87,15 +110,8 @@ export class ModelBucket extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelBucketProps) {
     super(scope, id);
-    const problems = new Problems(this.node.path);
-    checkBucketName(problems, 'bucketName', props.bucketName);
+    checkBucket(this.node.path, props.bucketName, props.kmsKeyArn);
     const key = props.kmsKeyArn;
-    if (key !== undefined && !isReference(key)) {
-      problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
-        "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
-        '(IAM grants kms:Decrypt on key ARNs, not aliases)');
-    }
-    problems.throwIfAny();
 
     this.bucketName = props.bucketName;
     this.kmsKeyArn = key;
@@ -169,6 +185,32 @@ export class ModelBucket extends Construct {
       });
     });
   }
+}
+
+class ExistingModelBucket extends Construct implements IModelBucket {
+  public readonly bucketName: string;
+  public readonly bucketArn: string;
+  public readonly kmsKeyArn?: string;
+
+  public constructor(scope: Construct, id: string, bucketName: string, options: ExistingModelBucketOptions) {
+    super(scope, id);
+    checkBucket(this.node.path, bucketName, options.kmsKeyArn);
+    this.bucketName = bucketName;
+    this.kmsKeyArn = options.kmsKeyArn;
+    // S3 ARNs carry neither account nor region, only the partition.
+    this.bucketArn = `arn:${new DataAwsPartition(this, 'Partition').partition}:s3:::${bucketName}`;
+  }
+}
+
+function checkBucket(path: string, bucketName: string, key: string | undefined): void {
+  const problems = new Problems(path);
+  checkBucketName(problems, 'bucketName', bucketName);
+  if (key !== undefined && !isReference(key)) {
+    problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
+      "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
+      '(IAM grants kms:Decrypt on key ARNs, not aliases)');
+  }
+  problems.throwIfAny();
 }
 
 function configKey(prefix: string, model: string): string {

@@ -1,6 +1,7 @@
 import {
   DataAwsIamPolicyDocument, DataAwsIamPolicyDocumentStatement,
 } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-identity-association';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Construct } from 'constructs';
@@ -11,24 +12,37 @@ import {
 import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
-import type { ModelBucket } from './model-bucket';
+import { MODEL_ACCESS_MODES, ModelAccess } from './model-access';
+import type { IModelBucket } from './model-bucket-ref';
+import { podIdentityTrustStatement } from './pod-identity';
 import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 
 /** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
 export const IRSA_AUDIENCE = 'sts.amazonaws.com';
 /** Name of the role's inline, read-only policy. */
 export const MODEL_READER_POLICY_NAME = 'read-model-repository';
+/** Defaults of ModelReaderRoleProps, one named constant each (asserted by the tests). */
+export const MODEL_READER_ROLE_DEFAULTS = {
+  /** IRSA: the ServiceAccount annotation and the OIDC trust. */
+  access: 'irsa',
+} as const;
 
 
 export interface ModelReaderRoleProps {
-  /** The cluster whose OIDC provider issues the ServiceAccount's tokens. */
+  /**
+   * The cluster of the ServiceAccount: its OIDC provider issues the tokens (IRSA), or its name binds the Pod Identity
+   * association.
+   */
   readonly cluster: IEksCluster;
   /** Namespace of the Triton server's ServiceAccount; not `default` or a `kube-*` namespace. */
   readonly namespace: string;
   /** Name of the Triton server's ServiceAccount (TritonServer's `serviceAccount.name`). */
   readonly serviceAccountName: string;
-  /** The bucket that holds the model repository. */
-  readonly bucket: ModelBucket;
+  /**
+   * The bucket that holds the model repository: a ModelBucket, or `ModelBucket.fromName(...)` for a bucket of another
+   * account (whose bucket policy, and key policy with KMS, must also grant this role).
+   */
+  readonly bucket: IModelBucket;
   /**
    * Key prefix of the repository, without leading or trailing `/`. `''` grants the whole bucket: an explicit,
    * visible choice, so there is no default.
@@ -39,12 +53,25 @@ export interface ModelReaderRoleProps {
    * @default - derived from the construct path below the stack (`models-reader`), at most 64 characters
    */
   readonly roleName?: string;
+  /**
+   * How the ServiceAccount gets the role's credentials. `'irsa'`: the role trusts the cluster's OIDC provider for the
+   * ServiceAccount, whose `eks.amazonaws.com/role-arn` annotation names it. `'pod-identity'`: the role trusts
+   * `pods.eks.amazonaws.com` (sts:AssumeRole and sts:TagSession) for the ServiceAccount's session tags, and an
+   * `aws_eks_pod_identity_association` binds it to the ServiceAccount; the cluster must run the
+   * `eks-pod-identity-agent` add-on. The permissions are the same either way.
+   * @default 'irsa'
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-role.html
+   */
+  readonly access?: ModelAccess;
 }
 
 /**
- * The IAM role one Triton ServiceAccount assumes through IRSA to read its model repository: trusted only for
- * that ServiceAccount of that cluster (`:sub` and `:aud` matched exactly) and allowed only to read the prefix
- * (CHECKLIST A04). Pass `arn` to `ModelRepository.fromS3` as `roleArn`, or use `repositoryOptions(region)`.
+ * The IAM role one Triton ServiceAccount assumes to read its model repository, allowed only to read the prefix
+ * (CHECKLIST A04). Through IRSA (the default) it is trusted only for that ServiceAccount of that cluster (`:sub` and
+ * `:aud` matched exactly); pass `arn` to `ModelRepository.fromS3` as `roleArn`. Through EKS Pod Identity
+ * (`access: 'pod-identity'`) it is trusted by `pods.eks.amazonaws.com` only for that cluster, namespace and
+ * ServiceAccount (session tags) and bound by an `aws_eks_pod_identity_association`; `ModelRepository.fromS3` then takes
+ * `podIdentity: true`. `repositoryOptions(region)` gives the right options for either.
  *
  * The permissions follow what Triton's S3 filesystem calls (triton core, src/filesystem/implementations/s3.h):
  * `HeadBucket` before every directory check, `ListObjectsV2` with `Prefix=<dir>/`, `HeadObject` and `GetObject`.
@@ -58,35 +85,43 @@ export interface ModelReaderRoleProps {
  * @see https://github.com/triton-inference-server/core/blob/main/src/filesystem/implementations/s3.h
  */
 export class ModelReaderRole extends Construct {
-  /** ARN of the role (a Terraform reference): the ServiceAccount's `eks.amazonaws.com/role-arn`. */
+  /** ARN of the role (a Terraform reference): the ServiceAccount's `eks.amazonaws.com/role-arn` under IRSA. */
   public readonly arn: string;
+  /** How the ServiceAccount gets the role's credentials. */
+  public readonly access: ModelAccess;
+  /** Escape hatch: the aws_eks_pod_identity_association. @default - none under IRSA */
+  public readonly association?: EksPodIdentityAssociation;
   /** Name of the role. */
   public readonly roleName: string;
   /** Escape hatch: the underlying aws_iam_role. */
   public readonly role: IamRole;
-  private readonly bucket: ModelBucket;
+  private readonly bucket: IModelBucket;
   private readonly prefix: string;
 
   public constructor(scope: Construct, id: string, props: ModelReaderRoleProps) {
     super(scope, id);
     const { cluster, namespace, serviceAccountName, bucket, prefix } = props;
     const roleName = props.roleName ?? nameFromPath(this, IAM_ROLE_NAME_MAX_LENGTH);
-    checkProps(this.node.path, { ...props, roleName });
+    const access = props.access ?? MODEL_READER_ROLE_DEFAULTS.access;
+    checkProps(this.node.path, { ...props, roleName, access });
     this.bucket = bucket;
     this.prefix = prefix;
+    this.access = access;
 
     const trust = new DataAwsIamPolicyDocument(this, 'TrustPolicy', {
-      statement: [{
-        sid: 'TritonServiceAccount',
-        effect: 'Allow',
-        actions: ['sts:AssumeRoleWithWebIdentity'],
-        principals: [{ type: 'Federated', identifiers: [cluster.oidcProviderArn] }],
-        // The issuer is usually a Terraform reference: the keys are computed strings, resolved by Terraform.
-        condition: [
-          { test: 'StringEquals', variable: `${cluster.oidcIssuer}:sub`, values: [`system:serviceaccount:${namespace}:${serviceAccountName}`] },
-          { test: 'StringEquals', variable: `${cluster.oidcIssuer}:aud`, values: [IRSA_AUDIENCE] },
-        ],
-      }],
+      statement: [access === 'pod-identity'
+        ? podIdentityTrustStatement(cluster.clusterName, namespace, serviceAccountName, 'TritonServiceAccount')
+        : {
+          sid: 'TritonServiceAccount',
+          effect: 'Allow',
+          actions: ['sts:AssumeRoleWithWebIdentity'],
+          principals: [{ type: 'Federated', identifiers: [cluster.oidcProviderArn] }],
+          // The issuer is usually a Terraform reference: the keys are computed strings, resolved by Terraform.
+          condition: [
+            { test: 'StringEquals', variable: `${cluster.oidcIssuer}:sub`, values: [`system:serviceaccount:${namespace}:${serviceAccountName}`] },
+            { test: 'StringEquals', variable: `${cluster.oidcIssuer}:aud`, values: [IRSA_AUDIENCE] },
+          ],
+        }],
     });
     this.role = new IamRole(this, 'Role', {
       name: roleName,
@@ -96,6 +131,11 @@ export class ModelReaderRole extends Construct {
     });
     const permissions = new DataAwsIamPolicyDocument(this, 'Permissions', { statement: readStatements(bucket, prefix) });
     new IamRolePolicy(this, 'ReadModels', { role: this.role.id, name: MODEL_READER_POLICY_NAME, policy: permissions.json });
+    if (access === 'pod-identity') {
+      this.association = new EksPodIdentityAssociation(this, 'PodIdentity', {
+        clusterName: cluster.clusterName, namespace, serviceAccount: serviceAccountName, roleArn: this.role.arn,
+      });
+    }
     this.arn = this.role.arn;
     this.roleName = roleName;
   }
@@ -106,13 +146,16 @@ export class ModelReaderRole extends Construct {
    * @param region the bucket's region; Triton needs it when the bucket is not in the cluster's region
    */
   public repositoryOptions(region: string): S3RepositoryOptions {
-    return { bucket: this.bucket.bucketName, prefix: this.prefix, region, roleArn: this.arn };
+    const credentials = this.access === 'pod-identity' ? { podIdentity: true } : { roleArn: this.arn };
+    return { bucket: this.bucket.bucketName, prefix: this.prefix, region, ...credentials };
   }
 }
 
-function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleName: string }): void {
-  const { namespace, serviceAccountName: sa, cluster } = props;
+function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleName: string; readonly access: ModelAccess }): void {
+  const { namespace, serviceAccountName: sa, cluster, access } = props;
   const problems = new Problems(path);
+  problems.check(MODEL_ACCESS_MODES.includes(access), 'access', access, 'is not a way to get AWS credentials',
+    `use one of ${MODEL_ACCESS_MODES.map((m) => `'${m}'`).join(', ')}`);
   if (!isReference(namespace)) {
     problems.check(!RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
       'is not a namespace for a Triton server (CHECKLIST S11)', "bind the role to the serving namespace, e.g. 'inference'");
@@ -123,7 +166,7 @@ function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleN
     problems.check(sa === '' || (sa.length <= 253 && DNS_SUBDOMAIN.test(sa)), 'serviceAccountName', sa,
       'is not a valid ServiceAccount name', 'use at most 253 lowercase letters, digits, - and .');
   }
-  if (!isReference(cluster.oidcIssuer)) {
+  if (access === 'irsa' && !isReference(cluster.oidcIssuer)) {
     problems.check(!cluster.oidcIssuer.startsWith('https://'), 'cluster.oidcIssuer', cluster.oidcIssuer,
       'must not start with https://, or the trust conditions name keys that IAM never sets',
       `write it as '${cluster.oidcIssuer.slice('https://'.length)}'`);
@@ -134,7 +177,7 @@ function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleN
 }
 
 /** Read-only and prefix-scoped; no `*` action and no `*` resource. */
-function readStatements(bucket: ModelBucket, prefix: string): DataAwsIamPolicyDocumentStatement[] {
+function readStatements(bucket: IModelBucket, prefix: string): DataAwsIamPolicyDocumentStatement[] {
   const statements: DataAwsIamPolicyDocumentStatement[] = [{
     sid: 'GetModelFiles',
     effect: 'Allow',

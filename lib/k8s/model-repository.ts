@@ -9,6 +9,20 @@ import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 export const MODEL_MOUNT_PATH = '/models';
 /** Service-account annotation read by the EKS pod identity webhook (IRSA). */
 export const IRSA_ANNOTATION = 'eks.amazonaws.com/role-arn';
+/**
+ * The node-local EKS Pod Identity Agent that pods under Pod Identity fetch their credentials from
+ * (`AWS_CONTAINER_CREDENTIALS_FULL_URI`), on IPv4 and on IPv6 clusters. A default-deny NetworkPolicy must admit it.
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-how-it-works.html
+ */
+export const POD_IDENTITY_AGENT: EgressTarget = Object.freeze({ cidrs: Object.freeze(['169.254.170.23/32', 'fd00:ec2::23/128']), port: 80 });
+
+/** Addresses a pod must reach over TCP beside DNS and the HTTPS of a remote repository. */
+export interface EgressTarget {
+  /** IP blocks, IPv4 or IPv6. */
+  readonly cidrs: readonly string[];
+  /** TCP port. */
+  readonly port: number;
+}
 
 /** What a server needs to read a repository: its URI, maybe a volume, environment, SA annotations. */
 export interface RepositoryBinding {
@@ -20,6 +34,8 @@ export interface RepositoryBinding {
   readonly serviceAccountAnnotations: Record<string, string>;
   /** The pod must reach HTTPS endpoints (S3, STS) through its NetworkPolicy. */
   readonly needsHttpsEgress: boolean;
+  /** Further addresses the pod must reach, e.g. the EKS Pod Identity Agent. @default - none */
+  readonly egress?: readonly EgressTarget[];
 }
 
 export interface S3RepositoryOptions {
@@ -29,8 +45,21 @@ export interface S3RepositoryOptions {
   readonly prefix?: string;
   /** Region of the bucket; Triton needs it when the bucket is not in the cluster's region (triton#8090). */
   readonly region: string;
-  /** IAM role the server's ServiceAccount assumes through IRSA; read-only on the prefix. */
-  readonly roleArn: string;
+  /**
+   * IAM role the server's ServiceAccount assumes through IRSA, read-only on the prefix: the ServiceAccount is annotated
+   * with it. Give either this or `podIdentity: true`.
+   * @default - none: `podIdentity` must be true
+   */
+  readonly roleArn?: string;
+  /**
+   * The ServiceAccount gets its role through EKS Pod Identity: an `aws_eks_pod_identity_association` outside
+   * Kubernetes (ModelReaderRole with `access: 'pod-identity'`) binds it, so no annotation is written; the
+   * NetworkPolicy admits the node's Pod Identity Agent (POD_IDENTITY_AGENT), where the credentials come from. The
+   * cluster must run the `eks-pod-identity-agent` add-on. Give either this or `roleArn`.
+   * @default false
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-identities.html
+   */
+  readonly podIdentity?: boolean;
 }
 
 export interface NewClaimRepositoryOptions {
@@ -70,7 +99,10 @@ export abstract class ModelRepository {
     return new ClaimRepository(claim.name, claim);
   }
 
-  /** An S3 prefix read through IRSA; static credentials are never accepted. */
+  /**
+   * An S3 prefix read through IRSA (`roleArn`) or EKS Pod Identity (`podIdentity: true`), exactly one of them;
+   * static credentials are never accepted.
+   */
   public static fromS3(options: S3RepositoryOptions): ModelRepository {
     return new S3Repository(options);
   }
@@ -105,6 +137,7 @@ class S3Repository extends ModelRepository {
 
   public bind(server: Construct): RepositoryBinding {
     const { bucket, region, roleArn } = this.options;
+    const podIdentity = this.options.podIdentity ?? false;
     const prefix = this.options.prefix ?? '';
     const problems = new Problems(server.node.path);
     problems.check(isReference(bucket) || BUCKET_NAME.test(bucket), 'repository.bucket', bucket,
@@ -113,15 +146,25 @@ class S3Repository extends ModelRepository {
       'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
     problems.check(isReference(region) || REGION.test(region), 'repository.region', region,
       'is not an AWS region', "give the bucket's region, e.g. 'us-west-2'");
-    problems.check(isReference(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
-      'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
+    if (podIdentity) {
+      problems.check(roleArn === undefined, 'repository.roleArn', roleArn,
+        'is set together with podIdentity, which binds the role outside Kubernetes and writes no annotation',
+        'remove roleArn (the Pod Identity association names the role) or set podIdentity: false for IRSA');
+    } else if (roleArn === undefined) {
+      problems.check(false, 'repository.roleArn', roleArn, 'is needed: the server has no way to get AWS credentials',
+        "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models', or set podIdentity: true");
+    } else {
+      problems.check(isReference(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
+        'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
+    }
     problems.throwIfAny();
     return {
       uri: prefix ? `s3://${bucket}/${prefix}` : `s3://${bucket}`,
       // Both names: the AWS SDK reads AWS_REGION, Triton's S3 client AWS_DEFAULT_REGION.
       env: { AWS_DEFAULT_REGION: region, AWS_REGION: region },
-      serviceAccountAnnotations: { [IRSA_ANNOTATION]: roleArn },
+      serviceAccountAnnotations: podIdentity ? {} : { [IRSA_ANNOTATION]: roleArn! },
       needsHttpsEgress: true,
+      egress: podIdentity ? [POD_IDENTITY_AGENT] : [],
     };
   }
 }

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import { GRPC_PORT, HTTP_PORT, METRICS_PORT } from '../triton/server-ports';
 import { NAMESPACE_NAME_LABEL } from './labels';
+import type { EgressTarget } from './model-repository';
 
 export interface TritonNetworkPolicyOptions {
   readonly name: string;
@@ -13,6 +14,8 @@ export interface TritonNetworkPolicyOptions {
   readonly monitoringNamespace: string;
   /** The model repository is reached over HTTPS (S3 and STS for IRSA). */
   readonly httpsEgress: boolean;
+  /** Further addresses the repository needs (the EKS Pod Identity Agent). @default - none */
+  readonly egress?: readonly EgressTarget[];
 }
 
 const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
@@ -22,8 +25,8 @@ const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
 
 /**
  * Default-deny for the server's pods, then exactly what Triton needs (CHECKLIST S10): serving ports from
- * its own namespace and the named clients, metrics from the monitoring namespace, DNS, and HTTPS to the
- * repository when it is remote.
+ * its own namespace and the named clients, metrics from the monitoring namespace, DNS, HTTPS to the
+ * repository when it is remote, and what else the repository names (the EKS Pod Identity Agent).
  */
 export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetworkPolicyOptions): k8s.KubeNetworkPolicy {
   const servingPorts = [tcp(HTTP_PORT.port), ...(o.grpc ? [tcp(GRPC_PORT.port)] : [])];
@@ -32,6 +35,9 @@ export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetwo
     ports: [{ protocol: 'UDP', port: k8s.IntOrString.fromNumber(53) }, tcp(53)],
   }];
   if (o.httpsEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] });
+  for (const target of o.egress ?? []) {
+    egress.push({ to: target.cidrs.map((cidr) => ({ ipBlock: { cidr } })), ports: [tcp(target.port)] });
+  }
   return new k8s.KubeNetworkPolicy(scope, id, {
     metadata: { name: o.name, labels: o.labels },
     spec: {

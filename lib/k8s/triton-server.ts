@@ -208,7 +208,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
       name: s.name, labels, podSelector: selector, grpc: s.grpc,
       clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
-      httpsEgress: binding.needsHttpsEgress,
+      httpsEgress: binding.needsHttpsEgress, egress: binding.egress,
     });
   }
 

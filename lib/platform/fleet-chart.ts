@@ -16,6 +16,7 @@ import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { FleetPlan, planFleet, ServerPlan } from './fleet-plan';
+import { s3RepositoryOptions } from './plan-model-access';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
@@ -25,7 +26,7 @@ export interface FleetChartProps {
   readonly fleet: FleetDescription;
   /**
    * The IRSA role ARN of a server that reads the fleet bucket (`server.s3.roleName` names the role the infra stack
-   * made), e.g. a Terraform reference.
+   * made), e.g. a Terraform reference. Never called under `modelAccess: 'pod-identity'`, which writes no annotation.
    * @default - the literal `arn:aws:iam::<accountId>:role/<fleet>-<server>-models` (`server.s3.roleArn`)
    */
   readonly roleArn?: (server: ServerPlan) => string;
@@ -98,7 +99,7 @@ export class FleetChart extends Chart {
       ...props,
       image: image ?? this.plan.fleet.image,
       repository: plan.s3
-        ? ModelRepository.fromS3({ bucket: plan.s3.bucket, prefix: plan.s3.prefix, region: plan.s3.region, roleArn: roleArn(plan) })
+        ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
       clientNamespaces: plan.clientNamespaces,

@@ -4,6 +4,7 @@
  * (FleetServingStack). Types only: this file is read by the cdk8s and the cdktf side alike, so it imports types.
  */
 import type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-group';
+import type { ModelAccess } from '../aws/model-access';
 import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
 import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
@@ -144,9 +145,10 @@ export interface ReleaseDescription extends Omit<CanaryReleaseProps, 'name' | 'v
 
 /**
  * How a model reader gets its AWS credentials: IRSA (the ServiceAccount annotation and an OIDC trust) or EKS Pod
- * Identity (an `aws_eks_pod_identity_association`, the `pods.eks.amazonaws.com` trust, no annotation).
+ * Identity (an `aws_eks_pod_identity_association`, the `pods.eks.amazonaws.com` trust, no annotation). Defined beside
+ * the AWS constructs that act on it (ModelReaderRole's `access`).
  */
-export type ModelAccess = 'irsa' | 'pod-identity';
+export type { ModelAccess };
 
 /** The AWS provider of every stack of the fleet. */
 export interface AwsProviderDescription {

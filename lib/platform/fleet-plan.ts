@@ -15,6 +15,7 @@ import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../triton/gpu-instances';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
+import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -80,7 +81,7 @@ export interface MonitoringPlan {
   readonly prometheusAddress: string;
 }
 
-export interface FleetPlan {
+export interface FleetPlan extends ModelAccessPlan {
   readonly fleet: FleetDescription;
   /** By server name, in the description's order. */
   readonly servers: Readonly<Record<string, ServerPlan>>;
@@ -221,6 +222,7 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
       },
     });
   }
+  const modelAccess = planModelAccess(fleet, p);
   p.throwIfAny();
 
   const capacity = planGpuCapacity(basePools, demands);
@@ -237,6 +239,7 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
   const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
   const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
   return {
+    ...modelAccess,
     fleet,
     servers,
     pools,

@@ -27,8 +27,9 @@ export interface FleetServingStackProps {
 
 /**
  * The AWS and Kubernetes providers (host, CA and token from the cluster's data sources), the FleetChart of the fleet
- * in a fresh cdk8s App, and every object of it as a kubernetes_manifest (ChartManifests). Each role is looked up by the
- * plan's role name (`data.aws_iam_role.<server>-models-role`), so a missing role fails the plan, not the pods.
+ * in a fresh cdk8s App, and every object of it as a kubernetes_manifest (ChartManifests). Under IRSA each role is
+ * looked up by the plan's role name (`data.aws_iam_role.<server>-models-role`), so a missing role fails the plan, not
+ * the pods; under EKS Pod Identity nothing is looked up (the association names the role, no annotation is written).
  */
 export class FleetServingStack extends TerraformStack {
   public readonly chart: FleetChart;

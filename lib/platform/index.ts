@@ -2,4 +2,5 @@
 export * from './fleet-description';
 export * from './addons-description';
 export * from './fleet-plan';
+export * from './plan-model-access';
 export * from './fleet-chart';

@@ -1,0 +1,35 @@
+/**
+ * EKS Pod Identity, the parts every role bound through it shares: the trust statement and the association. One place,
+ * so that each role trusted by Pod Identity is trusted the same, narrow way.
+ *
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-role.html
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-abac.html
+ */
+import type { DataAwsIamPolicyDocumentStatement } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+
+/** The service principal that assumes a role for EKS Pod Identity. */
+export const POD_IDENTITY_PRINCIPAL = 'pods.eks.amazonaws.com';
+/** What the principal needs: AssumeRole, and TagSession for the session tags the conditions read. */
+export const POD_IDENTITY_ACTIONS: readonly string[] = ['sts:AssumeRole', 'sts:TagSession'];
+
+/**
+ * The trust statement of a role that EKS Pod Identity assumes for one ServiceAccount of one cluster. The conditions
+ * read the session tags Pod Identity sets (`eks-cluster-name`, `kubernetes-namespace`, `kubernetes-service-account`),
+ * so an association of any other ServiceAccount, namespace or cluster of the account cannot use the role. The
+ * association must keep session tags on (the default), or the role cannot be assumed at all.
+ */
+export function podIdentityTrustStatement(
+  clusterName: string, namespace: string, serviceAccountName: string, sid: string,
+): DataAwsIamPolicyDocumentStatement {
+  return {
+    sid,
+    effect: 'Allow',
+    actions: [...POD_IDENTITY_ACTIONS],
+    principals: [{ type: 'Service', identifiers: [POD_IDENTITY_PRINCIPAL] }],
+    condition: [
+      { test: 'StringEquals', variable: 'aws:RequestTag/eks-cluster-name', values: [clusterName] },
+      { test: 'StringEquals', variable: 'aws:RequestTag/kubernetes-namespace', values: [namespace] },
+      { test: 'StringEquals', variable: 'aws:RequestTag/kubernetes-service-account', values: [serviceAccountName] },
+    ],
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The model bucket and reader roles of a fleet's infra stack, from the plan: the bucket created with every server's
+ * config.pbtxt, or (cross-account) only named; one ModelReaderRole per S3 server with the fleet's model access and
+ * its ARN as output `<server>-role-arn`. Construct ids are Terraform addresses and stay directly under the stack:
+ * the bucket's `Models`, each role's `<server>-models`.
+ */
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import type { IEksCluster } from '../aws/eks-cluster-ref';
+import { ModelBucket } from '../aws/model-bucket';
+import type { IModelBucket } from '../aws/model-bucket-ref';
+import { ModelReaderRole } from '../aws/model-reader-role';
+import type { FleetPlan } from './fleet-plan';
+
+/** What addModelReaders made. */
+export interface FleetModelReaders {
+  /** The bucket, when this stack creates it. @default - none: no modelBucket, or the bucket of another account */
+  readonly bucket?: ModelBucket;
+  /** The model reader roles by server name. */
+  readonly roles: Record<string, ModelReaderRole>;
+}
+
+/**
+ * Adds the fleet bucket and the reader roles to `stack`. A bucket of another account (`crossAccountAccess`) is neither
+ * created nor written to: its owner's pipeline uploads the config.pbtxt files (written to dist/model-repository by the
+ * YAML synth) and grants the roles in its bucket and key policies.
+ */
+export function addModelReaders(stack: TerraformStack, plan: FleetPlan, cluster: IEksCluster): FleetModelReaders {
+  const roles: Record<string, ModelReaderRole> = {};
+  const described = plan.modelBucket;
+  if (described === undefined) return { roles };
+  const created = described.crossAccount
+    ? undefined
+    : new ModelBucket(stack, 'Models', { bucketName: described.name, kmsKeyArn: described.kmsKeyArn });
+  const bucket: IModelBucket = created ?? ModelBucket.fromName(stack, 'Models', described.name, { kmsKeyArn: described.kmsKeyArn });
+  for (const [name, server] of Object.entries(plan.servers)) {
+    if (server.s3 === undefined) continue;
+    // TritonServer names its ServiceAccount after the server.
+    const role = new ModelReaderRole(stack, `${name}-models`, {
+      cluster, namespace: server.namespace, serviceAccountName: name,
+      bucket, prefix: server.s3.prefix, roleName: server.s3.roleName, access: plan.modelAccess,
+    });
+    created?.addModelConfigs(server.s3.prefix, plan.fleet.servers[name].models);
+    new TerraformOutput(stack, `${name}-role-arn`, { value: role.arn });
+    roles[name] = role;
+  }
+  return { bucket: created, roles };
+}
