@@ -110,7 +110,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     return on;
   };
   const release = (r: HelmReleasePlan, optOut: AddonName): void => {
-    const refused = chartSupportProblem(fleet.name, r.id, optOut, r.chart, kubernetesVersion);
+    const refused = chartSupportProblem(fleet.name, optOut, optOut, r.chart, kubernetesVersion);
     if (refused !== undefined) p.add(refused);
     releases.push(r);
   };

@@ -122,5 +122,5 @@ export function chartSupportProblem(fleet: string, addon: string, optOut: string
   if (minor !== undefined && minor >= k.minMinor && (k.maxMinor === undefined || minor <= k.maxMinor)) return undefined;
   return problem(fleet, 'cluster.kubernetesVersion', kubernetesVersion,
     `is not supported by add-on '${addon}' (chart ${chart.name} ${chart.version} supports Kubernetes ${range(k)}; source: ${k.source})`,
-    `set cluster.kubernetesVersion within ${range(k)}, or set addons.${optOut}: false and install a ${chart.name} release that supports ${kubernetesVersion} yourself`);
+    `set cluster.kubernetesVersion within ${range(k)}, or set addons.${optOut}: false and install ${chart.name} for ${kubernetesVersion} yourself`);
 }

@@ -1,0 +1,332 @@
+import '../aws/setup-cdktf';
+import { Testing } from 'cdktf';
+import { FleetChart, FleetDescription, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON_DASHBOARD_DEFAULTS } from 'triton-ops';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/k8s/monitoring/triton-scrape';
+import {
+  ADDON_CHARTS, ADDON_PROVIDES, apiNeeds, covers, FleetAddonsStack, FleetServingStack, isBuiltIn, planAddons,
+} from 'triton-ops/bridge';
+import { planFleet } from 'triton-ops/fleet';
+import { AutoscalingMetric } from '../../lib';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { SHOP, withServer } from '../platform/fixtures';
+
+const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
+const releasesOf = (fleet: FleetDescription): Record<string, any> => synth(fleet).resource?.helm_release ?? {};
+const valuesOf = (release: any) => JSON.parse(release.values[0]);
+
+describe('FleetAddonsStack of the default fleet', () => {
+  const json = synth(DEFAULT_FLEET);
+  const releases = json.resource.helm_release;
+
+  test('installs Istio, kube-prometheus-stack and prometheus-adapter, nothing else', () => {
+    expect(Object.keys(releases).sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'kube-prometheus-stack', 'prometheus-adapter']);
+    expect(json.resource.aws_eks_addon).toBeUndefined();
+    expect(json.output.assumes.value).toEqual([]);
+  });
+
+  test.each([
+    ['istio-base', ADDON_CHARTS.istioBase],
+    ['istiod', ADDON_CHARTS.istiod],
+    ['istio-ingressgateway', ADDON_CHARTS.istioGateway],
+    ['kube-prometheus-stack', ADDON_CHARTS.kubePrometheusStack],
+    ['prometheus-adapter', ADDON_CHARTS.prometheusAdapter],
+  ])('%s is pinned: repository, chart and exact version', (id, chart) => {
+    expect(releases[id]).toMatchObject({ repository: chart.repository, chart: chart.name, version: chart.version, atomic: true, wait: true });
+    expect(chart.version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  test('pinned versions (a bump is a reviewed change of the support table too)', () => {
+    expect([ADDON_CHARTS.istiod.version, ADDON_CHARTS.kubePrometheusStack.version, ADDON_CHARTS.prometheusAdapter.version, ADDON_CHARTS.keda.version])
+      .toEqual(['1.27.3', '75.15.0', '4.13.0', '2.18.0']);
+  });
+
+  test('Istio: base before istiod before the gateway; istiod in the plan\'s istiodNamespace', () => {
+    expect(releases.istiod.depends_on).toEqual(['helm_release.istio-base']);
+    expect(releases['istio-ingressgateway'].depends_on).toEqual(['helm_release.istiod']);
+    expect(releases.istiod.namespace).toBe('istio-system');
+    expect(valuesOf(releases.istiod)).toEqual({ global: { istioNamespace: 'istio-system' }, meshConfig: { trustDomain: 'cluster.local' } });
+  });
+
+  test('the gateway pods carry the Gateway\'s selector and run as the service account the AuthorizationPolicies admit', () => {
+    const chart = new FleetChart(new (require('cdk8s').App)(), 'vision', { fleet: DEFAULT_FLEET });
+    const gateway = chart.toJson().find((o: any) => o.kind === 'Gateway');
+    const policies = chart.toJson().filter((o: any) => o.kind === 'AuthorizationPolicy');
+    const values = valuesOf(releases['istio-ingressgateway']);
+    expect(values.labels).toEqual(gateway.spec.selector);
+    expect(releases['istio-ingressgateway'].namespace).toBe(gateway.metadata.namespace);
+    const principals = JSON.stringify(policies.map((p: any) => p.spec));
+    expect(principals).toContain(`cluster.local/ns/${releases['istio-ingressgateway'].namespace}/sa/${values.serviceAccount.name}`);
+  });
+
+  test('kube-prometheus-stack selects the fleet\'s monitors and rules by their labels, in the serving and monitoring namespaces', () => {
+    const r = releases['kube-prometheus-stack'];
+    expect(r.namespace).toBe('monitoring');
+    // The chart labels its own monitors `release: <release name>`: the release is named so that they match too.
+    expect(r.name).toBe(KUBE_PROMETHEUS_STACK_LABELS.release);
+    const spec = valuesOf(r).prometheus.prometheusSpec;
+    for (const key of ['serviceMonitorSelector', 'podMonitorSelector', 'ruleSelector']) {
+      expect(spec[key]).toEqual({ matchLabels: { ...KUBE_PROMETHEUS_STACK_LABELS } });
+    }
+    for (const key of ['serviceMonitorNamespaceSelector', 'podMonitorNamespaceSelector', 'ruleNamespaceSelector']) {
+      expect(spec[key].matchExpressions[0]).toEqual({ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['inference', 'monitoring'] });
+    }
+    const serving = new FleetServingStack(Testing.app(), 'serving', { fleet: DEFAULT_FLEET });
+    const monitors = serving.chart.toJson().filter((o: any) => ['ServiceMonitor', 'PrometheusRule'].includes(o.kind));
+    expect(monitors.length).toBeGreaterThan(0);
+    for (const m of monitors) expect(m.metadata.labels).toMatchObject(spec.serviceMonitorSelector.matchLabels);
+  });
+
+  test('Grafana\'s dashboard sidecar loads the dashboard ConfigMap by its label and folder annotation', () => {
+    const sidecar = valuesOf(releases['kube-prometheus-stack']).grafana.sidecar.dashboards;
+    const [[label, value]] = Object.entries(TRITON_DASHBOARD_DEFAULTS.sidecarLabel);
+    expect(sidecar).toEqual({ enabled: true, label, labelValue: value, folderAnnotation: 'grafana_folder', provider: { foldersFromFilesStructure: true } });
+    const dashboard = new FleetChart(new (require('cdk8s').App)(), 'vision', { fleet: DEFAULT_FLEET }).toJson()
+      .find((o: any) => o.kind === 'ConfigMap' && o.metadata.name === 'vision-triton');
+    expect(dashboard.metadata.labels[label]).toBe(value);
+    expect(dashboard.metadata.namespace).toBe(releases['kube-prometheus-stack'].namespace);
+  });
+
+  test('prometheus-adapter reads the fleet\'s rules ConfigMap and the Prometheus of the monitoring namespace', () => {
+    const r = releases['prometheus-adapter'];
+    expect(r.namespace).toBe('monitoring');
+    expect(r.depends_on).toEqual(['helm_release.kube-prometheus-stack']);
+    expect(valuesOf(r)).toEqual({
+      prometheus: { url: 'http://prometheus-operated.monitoring.svc', port: 9090 },
+      rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
+    });
+  });
+
+  test('the Helm and Kubernetes providers authenticate with the cluster data sources', () => {
+    expect(json.provider.helm[0].kubernetes).toEqual({
+      host: '${data.aws_eks_cluster.Cluster.endpoint}',
+      cluster_ca_certificate: '${base64decode(data.aws_eks_cluster.Cluster.certificate_authority[0].data)}',
+      token: '${data.aws_eks_cluster_auth.ClusterAuth.token}',
+    });
+    expect(json.provider.aws[0].default_tags).toEqual([{ tags: { 'managed-by': 'triton-ops', fleet: 'vision' } }]);
+  });
+});
+
+describe('add-ons follow the description', () => {
+  test('custom prometheusLabels: selectors equal them, the release is named after their `release`, the rest are common labels', () => {
+    const fleet = { ...DEFAULT_FLEET, monitoring: { prometheusLabels: { release: 'prom', team: 'ml' } } };
+    const r = releasesOf(fleet)['kube-prometheus-stack'];
+    expect(r.name).toBe('prom');
+    expect(valuesOf(r).commonLabels).toEqual({ team: 'ml' });
+    expect(valuesOf(r).prometheus.prometheusSpec.ruleSelector).toEqual({ matchLabels: { release: 'prom', team: 'ml' } });
+  });
+
+  test('a custom gateway selector, namespace and service account reach the gateway release', () => {
+    const fleet = {
+      ...DEFAULT_FLEET,
+      gateway: { ...DEFAULT_FLEET.gateway!, namespace: 'edge', selector: { gw: 'vision' }, serviceAccount: { namespace: 'edge', name: 'vision-gw' } },
+    };
+    const r = releasesOf(fleet)['istio-ingressgateway'];
+    expect(r.namespace).toBe('edge');
+    expect(valuesOf(r)).toEqual({ labels: { gw: 'vision' }, serviceAccount: { create: true, name: 'vision-gw' } });
+  });
+
+  test('a gateway service account outside the gateway namespace is refused while Istio is installed', () => {
+    const fleet = { ...DEFAULT_FLEET, gateway: { ...DEFAULT_FLEET.gateway!, serviceAccount: { namespace: 'other', name: 'gw' } } };
+    expect(() => synth(fleet)).toThrow("vision: 'gateway.serviceAccount.namespace' ('other') is not the gateway's namespace ('istio-system')");
+    expect(() => synth({ ...fleet, addons: { istio: false } })).not.toThrow();
+  });
+
+  test('istiod goes to mesh.istiodNamespace', () => {
+    const r = releasesOf({ ...DEFAULT_FLEET, mesh: { istiodNamespace: 'mesh-system' } });
+    expect(r.istiod.namespace).toBe('mesh-system');
+    expect(valuesOf(r['istio-base']).global.istioNamespace).toBe('mesh-system');
+  });
+
+  test('the monitoring namespace moves kube-prometheus-stack, the adapter and its Prometheus URL', () => {
+    const r = releasesOf({ ...DEFAULT_FLEET, monitoring: { namespace: 'observability' } });
+    expect(r['kube-prometheus-stack'].namespace).toBe('observability');
+    expect(r['prometheus-adapter'].namespace).toBe('observability');
+    expect(valuesOf(r['prometheus-adapter']).prometheus.url).toBe('http://prometheus-operated.observability.svc');
+  });
+
+  test('no mesh: no Istio; no scraping, alerts or dashboard: no kube-prometheus-stack', () => {
+    const fleet: FleetDescription = {
+      ...SHOP, mesh: false, monitoring: { scrape: false, alerts: false, dashboard: false },
+    };
+    expect(Object.keys(releasesOf(fleet))).toEqual(['prometheus-adapter']);
+  });
+
+  test('engine keda installs KEDA (pinned) instead of prometheus-adapter', () => {
+    const fleet = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
+    const r = releasesOf(fleet);
+    expect(r['prometheus-adapter']).toBeUndefined();
+    expect(r.keda).toMatchObject({ repository: 'https://kedacore.github.io/charts', chart: 'keda', version: ADDON_CHARTS.keda.version, namespace: 'keda' });
+  });
+
+  test('no autoscaler: no metrics adapter', () => {
+    const fleet = withServer('gpu', { autoscale: undefined, replicas: 2 });
+    expect(releasesOf(fleet)['prometheus-adapter']).toBeUndefined();
+  });
+
+  test('a repository claim installs the EFS CSI driver with its IRSA role and a StorageClass', () => {
+    const fleet = { ...withServer('cpu', { repositoryClaim: 'models' }), addons: { efsCsi: { fileSystemId: 'fs-0123' } } };
+    const json = synth(fleet);
+    expect(json.resource.aws_eks_addon['efs-csi-driver']).toMatchObject({
+      addon_name: 'aws-efs-csi-driver', cluster_name: 'ml', service_account_role_arn: '${aws_iam_role.efs-csi-driver-role.arn}',
+    });
+    expect(json.resource.aws_iam_role['efs-csi-driver-role'].assume_role_policy).toContain('system:serviceaccount:kube-system:efs-csi-controller-sa');
+    expect(json.resource.aws_iam_role_policy_attachment['efs-csi-driver-policy'].policy_arn)
+      .toBe('arn:aws:iam::aws:policy/service-role/AmazonEFSCSIDriverPolicy');
+    expect(json.resource.kubernetes_storage_class_v1['efs-storage-class']).toMatchObject({
+      metadata: { name: 'efs-sc' }, storage_provisioner: 'efs.csi.aws.com',
+      parameters: { provisioningMode: 'efs-ap', fileSystemId: 'fs-0123', directoryPerms: '755' },
+      depends_on: ['aws_eks_addon.efs-csi-driver'],
+    });
+  });
+
+  test('no claim: no EFS driver', () => {
+    expect(synth(SHOP).resource.aws_eks_addon).toBeUndefined();
+  });
+
+  test('model readers on Pod Identity install the eks-pod-identity-agent add-on', () => {
+    const json = synth({ ...SHOP, modelAccess: 'pod-identity' });
+    expect(json.resource.aws_eks_addon['pod-identity-agent']).toMatchObject({ addon_name: 'eks-pod-identity-agent', cluster_name: 'ml' });
+  });
+
+  test('a Karpenter plan installs the controller from its chart, after the pod identity agent', () => {
+    const karpenter = {
+      namespace: 'kube-system', serviceAccount: 'karpenter', controllerRoleName: 'shop-karpenter', nodeRoleName: 'shop-karpenter-node',
+      interruptionQueueName: 'shop-karpenter', chart: { repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.9.1' },
+    };
+    const plan = { ...planFleet(SHOP), karpenter };
+    const addons = planAddons(plan);
+    const r = addons.releases.find((x) => x.id === 'karpenter')!;
+    expect(r).toMatchObject({ namespace: 'kube-system', chart: { version: '1.9.1', repository: 'oci://public.ecr.aws/karpenter' }, after: ['pod-identity-agent'] });
+    expect(r.values).toEqual({ serviceAccount: { create: true, name: 'karpenter' }, settings: { clusterName: 'ml', interruptionQueue: 'shop-karpenter' } });
+    expect(addons.eksAddons.map((a) => a.addonName)).toEqual(['eks-pod-identity-agent']);
+    expect(() => planAddons({ ...plan, karpenter: { ...karpenter, chart: { ...karpenter.chart, version: '0.37.0' } } }))
+      .toThrow("shop: 'karpenter.chart.version' ('0.37.0') has no known Kubernetes support range");
+    expect(() => planAddons({ ...plan, fleet: { ...SHOP, cluster: { name: 'ml', kubernetesVersion: '1.36' } } }))
+      .toThrow("is not supported by add-on 'karpenter' (chart karpenter 1.9.1 supports Kubernetes 1.29 to 1.35");
+  });
+});
+
+describe('opt-outs: addons.<x>: false installs nothing and says what the serving stack assumes', () => {
+  const CLAIM_KEDA: FleetDescription = {
+    ...withServer('cpu', { repositoryClaim: 'models' }, withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } })),
+    modelAccess: 'pod-identity',
+  };
+  test.each([
+    ['istio', DEFAULT_FLEET, ['istio-base', 'istiod', 'istio-ingressgateway']],
+    ['prometheus', DEFAULT_FLEET, ['kube-prometheus-stack']],
+    ['metricsAdapter', DEFAULT_FLEET, ['prometheus-adapter']],
+    ['metricsAdapter', CLAIM_KEDA, ['keda']],
+  ] as const)('%s', (addon, fleet, ids) => {
+    const json = synth({ ...fleet, addons: { [addon]: false } });
+    for (const id of ids) expect(json.resource?.helm_release?.[id]).toBeUndefined();
+    expect(json.output.assumes.value.length).toBe(1);
+    expect(json.output.assumes.value[0]).toMatch(new RegExp(`^${addon}: `));
+  });
+
+  test.each([['efsCsi', 'efs-csi-driver'], ['podIdentityAgent', 'pod-identity-agent']])('%s', (addon, id) => {
+    const json = synth({ ...CLAIM_KEDA, addons: { [addon]: false } });
+    expect(json.resource.aws_eks_addon?.[id]).toBeUndefined();
+    if (addon === 'efsCsi') expect(json.resource.kubernetes_storage_class_v1).toBeUndefined();
+    expect(json.output.assumes.value).toEqual([expect.stringMatching(new RegExp(`^${addon}: `))]);
+  });
+
+  test('karpenter', () => {
+    const plan = { ...planFleet({ ...SHOP, addons: { karpenter: false } }), karpenter: {
+      namespace: 'kube-system', serviceAccount: 'karpenter', controllerRoleName: 'a', nodeRoleName: 'b', interruptionQueueName: 'q',
+      chart: { repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.9.1' },
+    } };
+    const addons = planAddons(plan);
+    expect(addons.releases.find((r) => r.id === 'karpenter')).toBeUndefined();
+    expect(addons.assumes.map((a) => a.addon)).toEqual(['karpenter']);
+  });
+
+  test('an add-on the fleet does not need is neither installed nor assumed', () => {
+    const addons = planAddons(planFleet({ ...SHOP, mesh: false, addons: { istio: false, efsCsi: false, karpenter: false } }));
+    expect(addons.assumes).toEqual([]);
+  });
+});
+
+describe('the Kubernetes version of the cluster', () => {
+  test('the default (1.33) is supported by every pinned chart', () => {
+    expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe('1.33');
+  });
+
+  test('a chart that does not support it is refused with the add-on, chart version, cluster version and fix', () => {
+    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } })).toThrow(
+      "vision: 'cluster.kubernetesVersion' ('1.28') is not supported by add-on 'istio' (chart base 1.27.3 supports Kubernetes 1.29 to 1.33; "
+      + 'source: https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.27: 1.29-1.33)); set cluster.kubernetesVersion within '
+      + '1.29 to 1.33, or set addons.istio: false and install base for 1.28 yourself');
+  });
+
+  test('every refusal at once; an add-on switched off is not checked', () => {
+    const keda = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
+    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.34' } };
+    expect(() => synth(fleet)).toThrow(/3 problems:[\s\S]*'istio' \(chart base[\s\S]*'istio' \(chart istiod[\s\S]*'metricsAdapter' \(chart keda 2.18.0 supports Kubernetes 1.31 to 1.33/);
+    expect(() => synth({ ...fleet, addons: { istio: false, metricsAdapter: false } })).not.toThrow();
+  });
+
+  test('a version that is not 1.<minor> is refused', () => {
+    expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow("'cluster.kubernetesVersion' ('latest') is not supported");
+  });
+});
+
+describe('every object of the serving stack is built into Kubernetes, installed by an add-on, or assumed', () => {
+  const objectsOf = (fleet: FleetDescription) => {
+    const serving = JSON.parse(Testing.synth(new FleetServingStack(Testing.app(), 'serving', { fleet })));
+    return Object.values(serving.resource.kubernetes_manifest).map((m: any) => m.manifest);
+  };
+  const uncovered = (fleet: FleetDescription) => {
+    const addons = planAddons(planFleet(fleet));
+    const installed = addons.installed.flatMap((a) => a.provides);
+    const assumed = addons.assumes.flatMap((a) => a.provides);
+    const needs = objectsOf(fleet).flatMap((o) => apiNeeds(o).map((n) => ({ ...n, object: `${o.kind}/${o.metadata.name}` })));
+    return {
+      missing: needs.filter((n) => !isBuiltIn(n) && !covers(installed, n) && !covers(assumed, n)).map((n) => n.object),
+      assumed: needs.filter((n) => !isBuiltIn(n) && !covers(installed, n) && covers(assumed, n)).map((n) => `${n.group}/${n.kind}`),
+    };
+  };
+
+  test('the default fleet: nothing uncovered, nothing assumed; the HPAs need custom.metrics.k8s.io', () => {
+    const objects = objectsOf(DEFAULT_FLEET);
+    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler');
+    expect(apiNeeds(hpa)).toContainEqual({ group: 'custom.metrics.k8s.io', kind: '*' });
+    expect(uncovered(DEFAULT_FLEET)).toEqual({ missing: [], assumed: [] });
+  });
+
+  test.each([
+    ['istio', ['networking.istio.io/Gateway', 'security.istio.io/PeerAuthentication', 'security.istio.io/AuthorizationPolicy']],
+    ['prometheus', ['monitoring.coreos.com/ServiceMonitor', 'monitoring.coreos.com/PrometheusRule']],
+    ['metricsAdapter', ['custom.metrics.k8s.io/*']],
+  ])('switching %s off makes its objects assumed, not uncovered', (addon, kinds) => {
+    const { missing, assumed } = uncovered({ ...DEFAULT_FLEET, addons: { [addon]: false } });
+    expect(missing).toEqual([]);
+    for (const kind of kinds) expect(assumed).toContain(kind);
+  });
+
+  test('KEDA objects are covered by the KEDA add-on', () => {
+    const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } });
+    expect(objectsOf(fleet).some((o) => o.apiVersion.startsWith('keda.sh/'))).toBe(true);
+    expect(uncovered(fleet).missing).toEqual([]);
+    expect(ADDON_PROVIDES.metricsAdapterKeda.provides).toContainEqual({ group: 'keda.sh', kind: 'ScaledObject' });
+  });
+
+  test('an object no add-on installs is reported', () => {
+    expect(isBuiltIn({ group: 'example.com', kind: 'Widget' })).toBe(false);
+    expect(covers(ADDON_PROVIDES.istio.provides, { group: 'example.com', kind: 'Widget' })).toBe(false);
+  });
+});
+
+describe('entry points', () => {
+  afterEach(() => jest.resetModules());
+  test("'triton-ops' and 'triton-ops/fleet' never load the add-ons stack or the Helm provider", () => {
+    jest.isolateModules(() => {
+      jest.doMock('@cdktf/provider-helm/lib/release', () => { throw new Error('helm loaded'); });
+      jest.doMock('@cdktf/provider-helm/lib/provider', () => { throw new Error('helm loaded'); });
+      expect(() => require('../../lib')).not.toThrow();
+      expect(() => require('../../lib/platform/fleet')).not.toThrow();
+      expect(() => require('../../lib/bridge')).toThrow('helm loaded');
+      jest.dontMock('@cdktf/provider-helm/lib/release');
+      jest.dontMock('@cdktf/provider-helm/lib/provider');
+    });
+  });
+});
