@@ -12,7 +12,7 @@ export { renderModelConfig } from './triton/render-model-config';
 export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';
 
 // The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
-export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
+export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL, KARPENTER_NODE_POOL_LABEL, NODE_POOL_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
 export { promql, QueryScope } from './triton/promql';
@@ -29,6 +29,9 @@ export {
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
+export {
+  KarpenterGpuNodePool, KarpenterGpuNodePoolProps, KARPENTER_GPU_NODE_POOL_DEFAULTS,
+} from './k8s/karpenter/karpenter-gpu-node-pool';
 
 // Observability and autoscaling.
 export { TritonScrape, TritonScrapeOptions, TritonScrapeProps, TRITON_SCRAPE_DEFAULTS } from './k8s/monitoring/triton-scrape';

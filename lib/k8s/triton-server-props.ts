@@ -1,5 +1,6 @@
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
+import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import { LogFormat } from '../triton/server-flags';
 import { ModelRepository } from './model-repository';
 
@@ -25,6 +26,7 @@ export const TRITON_SERVER_DEFAULTS = {
   tmpSizeMiB: 1024,
   pdbMaxUnavailable: 1,
   monitoringNamespace: 'monitoring',
+  nodeGroupProvisioner: 'managed-node-group' as NodePoolProvisioner,
   /** Triton images run as uid 1000; we pick an unprivileged uid outside Istio's 1337 and host ranges. */
   runAsUser: 10000,
 } as const;
@@ -131,6 +133,12 @@ export interface TritonServerProps {
    * @default - any GPU node
    */
   readonly nodeGroup?: string;
+  /**
+   * What provisions `nodeGroup`, and so the node label the pods select it by: `eks.amazonaws.com/nodegroup` for an
+   * EKS managed node group, `karpenter.sh/nodepool` for a Karpenter NodePool. Only with `nodeGroup`.
+   * @default 'managed-node-group'
+   */
+  readonly nodeGroupProvisioner?: NodePoolProvisioner;
   /**
    * Namespaces whose pods may call the serving ports (8000, 8001), besides the server's own namespace.
    * @default - the server's own namespace only

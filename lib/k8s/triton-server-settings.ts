@@ -2,7 +2,7 @@ import { Problems, show } from '../private/errors';
 import { checkImage } from '../private/image-reference';
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
-import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
+import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../triton/gpu-scheduling';
 import { countInstances } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
@@ -38,6 +38,8 @@ export interface TritonServerSettings {
   readonly pdbMaxUnavailable: number;
   readonly priorityClassName?: string;
   readonly nodeGroup?: string;
+  /** The node label that names `nodeGroup`'s pool. */
+  readonly nodeGroupLabel: string;
   readonly clientNamespaces: string[];
   readonly monitoringNamespace: string;
   /** Model problems of warning level, formatted. */
@@ -140,6 +142,11 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     p.check(EKS_NODE_GROUP_NAME.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
       'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
   }
+  const provisioner: NodePoolProvisioner = props.nodeGroupProvisioner ?? D.nodeGroupProvisioner;
+  p.check(provisioner in NODE_POOL_LABEL, 'nodeGroupProvisioner', props.nodeGroupProvisioner, 'is not a provisioner',
+    "use 'managed-node-group' or 'karpenter'");
+  p.check(props.nodeGroupProvisioner === undefined || props.nodeGroup !== undefined, 'nodeGroupProvisioner',
+    props.nodeGroupProvisioner, 'is set without nodeGroup, so there is no pool to select', 'set nodeGroup or remove it');
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
   p.throwIfAny();
   return {
@@ -153,6 +160,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
     nodeGroup: props.nodeGroup,
+    nodeGroupLabel: NODE_POOL_LABEL[provisioner] ?? NODE_POOL_LABEL[D.nodeGroupProvisioner],
   };
 }
 

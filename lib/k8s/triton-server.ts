@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
-import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
 import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
@@ -323,7 +323,7 @@ export class TritonServer extends Construct implements ITritonServer {
       this.deployment.scheduling.tolerate(kplus.Node.tainted(
         kplus.NodeTaintQuery.exists(GPU_TAINT.key, { effect: kplus.TaintEffect.NO_SCHEDULE })));
       const nodes = [kplus.NodeLabelQuery.is(GPU_NODE_LABEL.key, GPU_NODE_LABEL.value)];
-      if (s.nodeGroup !== undefined) nodes.push(kplus.NodeLabelQuery.is(EKS_NODE_GROUP_LABEL, s.nodeGroup));
+      if (s.nodeGroup !== undefined) nodes.push(kplus.NodeLabelQuery.is(s.nodeGroupLabel, s.nodeGroup));
       this.deployment.scheduling.attract(kplus.Node.labeled(...nodes));
     }
   }

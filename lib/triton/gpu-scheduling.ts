@@ -20,6 +20,24 @@ export const GPU_NODE_LABEL = { key: 'nvidia.com/gpu.present', value: 'true' } a
 export const EKS_NODE_GROUP_LABEL = 'eks.amazonaws.com/nodegroup';
 
 /**
+ * How a GPU pool gets its nodes: an EKS managed node group sized by the capacity plan, or a Karpenter NodePool and
+ * EC2NodeClass whose `nvidia.com/gpu` limit is the capacity plan's maximum.
+ */
+export type NodePoolProvisioner = 'managed-node-group' | 'karpenter';
+
+/**
+ * Label Karpenter puts on the nodes of a NodePool (its name).
+ * @see https://karpenter.sh/docs/reference/well-known-labels/
+ */
+export const KARPENTER_NODE_POOL_LABEL = 'karpenter.sh/nodepool';
+
+/** The node label that names a node's pool, by provisioner: what a server pinned to the pool selects on. */
+export const NODE_POOL_LABEL: Readonly<Record<NodePoolProvisioner, string>> = Object.freeze({
+  'managed-node-group': EKS_NODE_GROUP_LABEL,
+  karpenter: KARPENTER_NODE_POOL_LABEL,
+});
+
+/**
  * EKS node group names: 1-63 letters, digits, - and _, starting with a letter or digit.
  * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html
  */
