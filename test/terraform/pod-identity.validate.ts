@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { App } from 'cdktf';
+import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { MIRROR_ENV, terraformValidate } from './terraform-validate';
+
+/** The mirror is required: a run without it must fail, never pass without validating. */
+function mirror(): string {
+  const dir = process.env[MIRROR_ENV];
+  if (!dir) throw new Error(`set ${MIRROR_ENV} to the filesystem mirror holding hashicorp/aws 5.100.0 (.ci/run does)`);
+  return dir;
+}
+
+function validate(id: string, fleet: FleetDescription) {
+  const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-tf-'));
+  const app = new App({ outdir });
+  new FleetInfraStack(app, id, { fleet });
+  app.synth();
+  return terraformValidate(join(outdir, 'stacks', id), mirror());
+}
+
+describe('terraform validate: model access beyond IRSA', () => {
+  test.each<[string, FleetDescription]>([
+    ['pod-identity', { ...DEFAULT_FLEET, modelAccess: 'pod-identity' }],
+    ['cross-account', {
+      ...DEFAULT_FLEET, modelAccess: 'pod-identity',
+      modelBucket: { ...DEFAULT_FLEET.modelBucket!, accountId: '444455556666', crossAccountAccess: true },
+    }],
+  ])('the %s infra stack is valid', (id, fleet) => {
+    const result = validate(id, fleet);
+    expect(result.diagnostics.filter((d) => d.startsWith('error'))).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+});
