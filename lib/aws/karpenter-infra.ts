@@ -1,0 +1,175 @@
+import { CloudwatchEventRule } from '@cdktf/provider-aws/lib/cloudwatch-event-rule';
+import { CloudwatchEventTarget } from '@cdktf/provider-aws/lib/cloudwatch-event-target';
+import { DataAwsCallerIdentity } from '@cdktf/provider-aws/lib/data-aws-caller-identity';
+import { DataAwsPartition } from '@cdktf/provider-aws/lib/data-aws-partition';
+import { DataAwsRegion } from '@cdktf/provider-aws/lib/data-aws-region';
+import { EksAccessEntry } from '@cdktf/provider-aws/lib/eks-access-entry';
+import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-identity-association';
+import { IamPolicy } from '@cdktf/provider-aws/lib/iam-policy';
+import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
+import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { SqsQueue } from '@cdktf/provider-aws/lib/sqs-queue';
+import { SqsQueuePolicy } from '@cdktf/provider-aws/lib/sqs-queue-policy';
+import { Construct } from 'constructs';
+import { Problems } from '../private/errors';
+import { IEksCluster } from './eks-cluster-ref';
+import { GPU_NODE_GROUP_DEFAULTS, GPU_NODE_MANAGED_POLICIES } from './gpu-node-group';
+import { karpenterControllerPolicies } from './karpenter-controller-policy';
+
+/** Defaults of KarpenterInfraProps, one named constant each (asserted by the tests). */
+export const KARPENTER_INFRA_DEFAULTS = Object.freeze({
+  namespace: 'kube-system',
+  serviceAccount: 'karpenter',
+  /** Karpenter's template: an interruption message older than 5 minutes is of no use. */
+  queueRetentionSeconds: 300,
+  cniPolicyOnNodeRole: GPU_NODE_GROUP_DEFAULTS.cniPolicyOnNodeRole,
+});
+
+/**
+ * The EventBridge rules whose events Karpenter handles through its queue: it cordons and drains a node before a spot
+ * interruption or scheduled maintenance, and notices a stopped or terminated instance. By construct id.
+ * @see https://karpenter.sh/docs/concepts/disruption/#interruption
+ */
+export const KARPENTER_INTERRUPTION_EVENTS = Object.freeze({
+  SpotInterruption: { suffix: 'spot', source: 'aws.ec2', detailType: 'EC2 Spot Instance Interruption Warning' },
+  Rebalance: { suffix: 'rebalance', source: 'aws.ec2', detailType: 'EC2 Instance Rebalance Recommendation' },
+  InstanceStateChange: { suffix: 'state', source: 'aws.ec2', detailType: 'EC2 Instance State-change Notification' },
+  ScheduledChange: { suffix: 'health', source: 'aws.health', detailType: 'AWS Health Event' },
+});
+
+/** IAM role names: 64 characters; SQS queue names: 80; EventBridge rule names: 64. */
+const MAX_ROLE_NAME = 64;
+const MAX_QUEUE_NAME = 80;
+const MAX_RULE_NAME = 64;
+const AWS_NAME = /^[A-Za-z0-9_+=,.@-]+$/;
+
+export interface KarpenterInfraProps {
+  /** The cluster Karpenter launches nodes for; only its name is used. */
+  readonly cluster: IEksCluster;
+  /** Name of the controller's IAM role. */
+  readonly controllerRoleName: string;
+  /** Name of the nodes' IAM role: the EC2NodeClass `role`. */
+  readonly nodeRoleName: string;
+  /** Name of the SQS interruption queue: the chart's `settings.interruptionQueue`. */
+  readonly interruptionQueueName: string;
+  /** Namespace of the controller. @default 'kube-system' */
+  readonly namespace?: string;
+  /** ServiceAccount of the controller. @default 'karpenter' */
+  readonly serviceAccount?: string;
+  /** Attach AmazonEKS_CNI_Policy to the node role (as GpuNodeGroup). @default true */
+  readonly cniPolicyOnNodeRole?: boolean;
+}
+
+/**
+ * What Karpenter needs in AWS for one cluster: the controller's IAM role with the v1 controller policy scoped to the
+ * cluster, bound to its ServiceAccount by an EKS Pod Identity association; the nodes' IAM role (the policies of
+ * GpuNodeGroup's node role) admitted to the cluster by an EC2_LINUX access entry (API authentication, no aws-auth);
+ * and the SSE-encrypted SQS interruption queue, TLS-only, fed by four EventBridge rules.
+ */
+export class KarpenterInfra extends Construct {
+  public readonly controllerRole: IamRole;
+  public readonly nodeRole: IamRole;
+  public readonly queue: SqsQueue;
+  public readonly podIdentity: EksPodIdentityAssociation;
+  public readonly accessEntry: EksAccessEntry;
+  public readonly rules: Readonly<Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>>;
+
+  public constructor(scope: Construct, id: string, props: KarpenterInfraProps) {
+    super(scope, id);
+    const D = KARPENTER_INFRA_DEFAULTS;
+    const p = new Problems(this.node.path);
+    for (const prop of ['controllerRoleName', 'nodeRoleName'] as const) {
+      p.check(AWS_NAME.test(props[prop]) && props[prop].length <= MAX_ROLE_NAME, prop, props[prop], 'is not a valid IAM role name',
+        `use at most ${MAX_ROLE_NAME} letters, digits and +=,.@_-`);
+    }
+    p.check(props.controllerRoleName !== props.nodeRoleName, 'nodeRoleName', props.nodeRoleName,
+      'is also the controller role name', 'give the nodes and the controller separate roles');
+    p.check(/^[A-Za-z0-9_-]+$/.test(props.interruptionQueueName) && props.interruptionQueueName.length <= MAX_QUEUE_NAME,
+      'interruptionQueueName', props.interruptionQueueName, 'is not a valid SQS queue name',
+      `use at most ${MAX_QUEUE_NAME} letters, digits, - and _`);
+    p.throwIfAny();
+
+    const clusterName = props.cluster.clusterName;
+    const partition = new DataAwsPartition(this, 'Partition');
+    const region = new DataAwsRegion(this, 'Region');
+    const account = new DataAwsCallerIdentity(this, 'Account');
+
+    // Nodes: the managed node group's role, with the same policies, joined through an access entry.
+    this.nodeRole = new IamRole(this, 'NodeRole', {
+      name: props.nodeRoleName,
+      description: `Nodes Karpenter launches in the EKS cluster ${clusterName}`,
+      assumeRolePolicy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Principal: { Service: `ec2.${partition.dnsSuffix}` }, Action: 'sts:AssumeRole' }],
+      }),
+      forceDetachPolicies: true,
+    });
+    const cni = props.cniPolicyOnNodeRole ?? D.cniPolicyOnNodeRole;
+    for (const policy of GPU_NODE_MANAGED_POLICIES.filter((name) => cni || name !== 'AmazonEKS_CNI_Policy')) {
+      new IamRolePolicyAttachment(this, `NodeRole-${policy}`, {
+        role: this.nodeRole.name, policyArn: `arn:${partition.partition}:iam::aws:policy/${policy}`,
+      });
+    }
+    this.accessEntry = new EksAccessEntry(this, 'NodeAccess', { clusterName, principalArn: this.nodeRole.arn, type: 'EC2_LINUX' });
+
+    // Interruption queue: SSE with SQS-managed keys, EventBridge may send, nothing over plain HTTP.
+    this.queue = new SqsQueue(this, 'InterruptionQueue', {
+      name: props.interruptionQueueName, messageRetentionSeconds: D.queueRetentionSeconds, sqsManagedSseEnabled: true,
+    });
+    new SqsQueuePolicy(this, 'InterruptionQueuePolicy', {
+      queueUrl: this.queue.url,
+      policy: JSON.stringify({
+        Version: '2012-10-17',
+        Id: 'EC2InterruptionPolicy',
+        Statement: [
+          {
+            Sid: 'AllowEventBridge', Effect: 'Allow', Principal: { Service: ['events.amazonaws.com', 'sqs.amazonaws.com'] },
+            Action: 'sqs:SendMessage', Resource: this.queue.arn,
+          },
+          {
+            Sid: 'DenyHTTP', Effect: 'Deny', Principal: '*', Action: 'sqs:*', Resource: this.queue.arn,
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          },
+        ],
+      }),
+    });
+    const rules: Partial<Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>> = {};
+    for (const [ruleId, event] of Object.entries(KARPENTER_INTERRUPTION_EVENTS) as [keyof typeof KARPENTER_INTERRUPTION_EVENTS, typeof KARPENTER_INTERRUPTION_EVENTS.Rebalance][]) {
+      const rule = new CloudwatchEventRule(this, `${ruleId}Rule`, {
+        name: `${props.interruptionQueueName.slice(0, MAX_RULE_NAME - event.suffix.length - 1)}-${event.suffix}`,
+        description: `${event.detailType} events for Karpenter in ${clusterName}`,
+        eventPattern: JSON.stringify({ source: [event.source], 'detail-type': [event.detailType] }),
+      });
+      new CloudwatchEventTarget(this, `${ruleId}Target`, { rule: rule.name, targetId: 'KarpenterInterruptionQueue', arn: this.queue.arn });
+      rules[ruleId] = rule;
+    }
+    this.rules = rules as Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>;
+
+    // Controller: EKS Pod Identity (no OIDC trust), the v1 policies scoped to this cluster.
+    this.controllerRole = new IamRole(this, 'ControllerRole', {
+      name: props.controllerRoleName,
+      description: `Karpenter controller of the EKS cluster ${clusterName}`,
+      assumeRolePolicy: JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }],
+      }),
+      forceDetachPolicies: true,
+    });
+    const policies = karpenterControllerPolicies({
+      partition: partition.partition, region: region.name, accountId: account.accountId, clusterName,
+      nodeRoleArn: this.nodeRole.arn, interruptionQueueArn: this.queue.arn,
+    });
+    for (const [suffix, document] of Object.entries(policies)) {
+      const policy = new IamPolicy(this, `ControllerPolicy-${suffix}`, {
+        name: `${props.controllerRoleName}-${suffix}`,
+        description: `Karpenter controller of ${clusterName}: ${suffix}`,
+        policy: JSON.stringify(document),
+      });
+      new IamRolePolicyAttachment(this, `ControllerRole-${suffix}`, { role: this.controllerRole.name, policyArn: policy.arn });
+    }
+    this.podIdentity = new EksPodIdentityAssociation(this, 'PodIdentity', {
+      clusterName, namespace: props.namespace ?? D.namespace, serviceAccount: props.serviceAccount ?? D.serviceAccount,
+      roleArn: this.controllerRole.arn,
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import './setup-cdktf';
+import { CloudwatchEventRule } from '@cdktf/provider-aws/lib/cloudwatch-event-rule';
+import { EksAccessEntry } from '@cdktf/provider-aws/lib/eks-access-entry';
+import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-identity-association';
+import { SqsQueue } from '@cdktf/provider-aws/lib/sqs-queue';
+import { TerraformStack, Testing } from 'cdktf';
+import { EksCluster } from '../../lib/aws/eks-cluster';
+import { GPU_NODE_MANAGED_POLICIES } from '../../lib/aws/gpu-node-group';
+import {
+  KARPENTER_INFRA_DEFAULTS, KARPENTER_INTERRUPTION_EVENTS, KarpenterInfra, KarpenterInfraProps,
+} from '../../lib/aws/karpenter-infra';
+
+const stackWith = (props: Partial<Omit<KarpenterInfraProps, 'cluster'>> = {}) => {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  const cluster = EksCluster.fromName(stack, 'Cluster', 'ml');
+  new KarpenterInfra(stack, 'Karpenter', {
+    cluster, controllerRoleName: 'shop-karpenter', nodeRoleName: 'shop-karpenter-node', interruptionQueueName: 'shop-karpenter', ...props,
+  });
+  return stack;
+};
+const synth = (props: Partial<Omit<KarpenterInfraProps, 'cluster'>> = {}) => Testing.synth(stackWith(props));
+const resources = (s: string, type: string): any[] => Object.values(JSON.parse(s).resource[type] ?? {});
+
+describe('KarpenterInfra', () => {
+  const s = synth();
+
+  test('defaults are named constants', () => {
+    expect(KARPENTER_INFRA_DEFAULTS).toEqual({ namespace: 'kube-system', serviceAccount: 'karpenter', queueRetentionSeconds: 300, cniPolicyOnNodeRole: true });
+  });
+
+  test('the controller role trusts EKS Pod Identity only, and is associated with kube-system/karpenter', () => {
+    const role = resources(s, 'aws_iam_role').find((r) => r.name === 'shop-karpenter');
+    expect(JSON.parse(role.assume_role_policy).Statement).toEqual([
+      { Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] },
+    ]);
+    expect(s).toHaveResourceWithProperties(EksPodIdentityAssociation, { cluster_name: 'ml', namespace: 'kube-system', service_account: 'karpenter' });
+    expect(resources(s, 'aws_eks_pod_identity_association')[0].role_arn).toContain('aws_iam_role.Karpenter_ControllerRole');
+  });
+
+  test('the controller policies: launches scoped to the cluster tag, PassRole only for the node role, queue actions only on the queue', () => {
+    const policies = Object.fromEntries(resources(s, 'aws_iam_policy').map((p) => [p.name, JSON.parse(p.policy)]));
+    expect(Object.keys(policies).sort()).toEqual(['shop-karpenter-eks-integration', 'shop-karpenter-iam-integration',
+      'shop-karpenter-interruption', 'shop-karpenter-node-lifecycle', 'shop-karpenter-resource-discovery']);
+    const statement = (policy: string, sid: string) => policies[policy].Statement.find((x: any) => x.Sid === sid);
+    expect(statement('shop-karpenter-node-lifecycle', 'AllowScopedDeletion').Condition.StringEquals)
+      .toEqual({ 'aws:ResourceTag/kubernetes.io/cluster/ml': 'owned' });
+    expect(statement('shop-karpenter-iam-integration', 'AllowPassingInstanceRole').Resource).toContain('aws_iam_role.Karpenter_NodeRole');
+    expect(statement('shop-karpenter-interruption', 'AllowInterruptionQueueActions').Resource).toContain('aws_sqs_queue.Karpenter_InterruptionQueue');
+    expect(statement('shop-karpenter-eks-integration', 'AllowAPIServerEndpointDiscovery').Resource).toMatch(/:cluster\/ml$/);
+    expect(resources(s, 'aws_iam_role_policy_attachment').filter((a) => a.role.includes('ControllerRole'))).toHaveLength(5);
+  });
+
+  test('the node role: the managed node group\'s policies, an EC2_LINUX access entry', () => {
+    const attached = resources(s, 'aws_iam_role_policy_attachment').filter((a) => a.role.includes('NodeRole'))
+      .map((a) => a.policy_arn.split('/').pop()).sort();
+    expect(attached).toEqual([...GPU_NODE_MANAGED_POLICIES].sort());
+    expect(s).toHaveResourceWithProperties(EksAccessEntry, { cluster_name: 'ml', type: 'EC2_LINUX' });
+  });
+
+  test('cniPolicyOnNodeRole: false leaves the CNI policy off the node role', () => {
+    const attached = resources(synth({ cniPolicyOnNodeRole: false }), 'aws_iam_role_policy_attachment').map((a) => a.policy_arn);
+    expect(attached.some((arn) => arn.endsWith('AmazonEKS_CNI_Policy'))).toBe(false);
+  });
+
+  test('the interruption queue: SSE on, 5-minute retention, EventBridge may send, plain HTTP denied', () => {
+    expect(s).toHaveResourceWithProperties(SqsQueue, { name: 'shop-karpenter', sqs_managed_sse_enabled: true, message_retention_seconds: 300 });
+    const policy = JSON.parse(resources(s, 'aws_sqs_queue_policy')[0].policy);
+    expect(policy.Statement.map((x: any) => [x.Effect, x.Action])).toEqual([['Allow', 'sqs:SendMessage'], ['Deny', 'sqs:*']]);
+    expect(policy.Statement[0].Principal.Service).toContain('events.amazonaws.com');
+    expect(policy.Statement[1].Condition).toEqual({ Bool: { 'aws:SecureTransport': 'false' } });
+  });
+
+  test.each(Object.entries(KARPENTER_INTERRUPTION_EVENTS))('the %s rule sends %j events to the queue', (id, event) => {
+    expect(s).toHaveResourceWithProperties(CloudwatchEventRule, {
+      name: `shop-karpenter-${event.suffix}`, event_pattern: JSON.stringify({ source: [event.source], 'detail-type': [event.detailType] }),
+    });
+    const target = resources(s, 'aws_cloudwatch_event_target').find((t) => t.rule.includes(`${id}Rule`));
+    expect(target.arn).toContain('aws_sqs_queue.Karpenter_InterruptionQueue');
+  });
+
+  test.each([
+    [{ controllerRoleName: 'x'.repeat(65) }, `test/Karpenter: 'controllerRoleName' ('${'x'.repeat(65)}') is not a valid IAM role name`],
+    [{ nodeRoleName: 'shop-karpenter' }, "test/Karpenter: 'nodeRoleName' ('shop-karpenter') is also the controller role name"],
+    [{ interruptionQueueName: 'a.b' }, "test/Karpenter: 'interruptionQueueName' ('a.b') is not a valid SQS queue name"],
+  ])('refuses %j', (props, message) => {
+    expect(() => stackWith(props)).toThrow(message);
+  });
+});
