@@ -48,8 +48,10 @@ export const ADDON_CHARTS = {
   /** Istio's control plane. */
   istiod: { repository: ISTIO_REPOSITORY, name: 'istiod', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
   /**
-   * The ingress gateway (Deployment, Service, ServiceAccount). Values: `labels` (added to the pods),
-   * `serviceAccount.name`.
+   * The ingress gateway (Deployment, Service, ServiceAccount). Values: `labels` (the pods get them, and `app`/`istio`
+   * in them replace the chart's selector labels: `gateway.podLabels` and `gateway.selectorLabels` in the chart's
+   * `_helpers.tpl`), `serviceAccount.name` (`gateway.serviceAccountName`).
+   * @see https://github.com/istio/istio/blob/master/manifests/charts/gateway/templates/_helpers.tpl
    * @see https://github.com/istio/istio/blob/master/manifests/charts/gateway/values.yaml
    */
   istioGateway: { repository: ISTIO_REPOSITORY, name: 'gateway', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
@@ -63,8 +65,9 @@ export const ADDON_CHARTS = {
     kubernetes: { minMinor: 19, source: 'kube-prometheus-stack Chart.yaml kubeVersion ">=1.19.0-0"' },
   },
   /**
-   * prometheus-adapter 0.12 (serves custom.metrics.k8s.io). Values: `rules.existing`, `rules.default`,
-   * `prometheus.url`, `prometheus.port`. Built against client-go of Kubernetes 1.29; the chart states no upper bound.
+   * prometheus-adapter 0.12 (serves custom.metrics.k8s.io). Values: `rules.existing` ("Mounts a configMap with
+   * pre-generated rules for use. Overrides the default, custom, external and resource entries"), `prometheus.url`,
+   * `prometheus.port`. The chart states no kubeVersion, so no upper bound is enforced.
    * @see https://github.com/prometheus-community/helm-charts/blob/main/charts/prometheus-adapter/values.yaml
    */
   prometheusAdapter: {
