@@ -211,7 +211,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
 
   // EKS Pod Identity agent: model readers on Pod Identity, or the Karpenter controller (bound through Pod Identity).
   const karpenter = karpenterOf(plan);
-  const podIdentity = need(fleet.modelAccess === 'pod-identity' || karpenter !== undefined, 'podIdentityAgent');
+  const podIdentity = need(plan.modelAccess === 'pod-identity' || karpenter !== undefined, 'podIdentityAgent');
   if (podIdentity) eksAddons.push({ id: 'pod-identity-agent', addon: 'podIdentityAgent', addonName: EKS_ADDON_NAMES.podIdentityAgent });
 
   if (need(karpenter !== undefined, 'karpenter')) {
