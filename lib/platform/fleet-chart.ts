@@ -15,6 +15,7 @@ import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
 import type { FleetDescription, ServerDescription } from './fleet-description';
+import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planFleet, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
 
@@ -57,6 +58,7 @@ export class FleetChart extends Chart {
 
     new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined });
     if (plan.devicePlugin !== undefined) new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin);
+    karpenterNodePools(this, plan);
     if (plan.mesh) new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh.istiodNamespace });
     const adapted = Object.values(fleet.servers)
       .some((s) => s.autoscale !== undefined && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'hpa');
@@ -102,6 +104,7 @@ export class FleetChart extends Chart {
         ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
+      nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,
     });

@@ -13,13 +13,11 @@ import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import type { AlertThresholds } from '../triton/alert-thresholds';
+import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { AddonsDescription } from './addons-description';
 
-/**
- * How a GPU pool gets its nodes: an EKS managed node group sized by the capacity plan, or a Karpenter NodePool and
- * EC2NodeClass whose `nvidia.com/gpu` limit is the capacity plan's maximum.
- */
-export type NodePoolProvisioner = 'managed-node-group' | 'karpenter';
+/** How a GPU pool gets its nodes (defined beside the pool label a server selects on). */
+export type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 
 /** A pool of identical GPU instances; servers name it by its key in `FleetDescription.nodePools`. */
 export interface NodePoolDescription {
@@ -37,6 +35,8 @@ export interface NodePoolDescription {
   readonly maxSize?: number;
   /** @default - GpuNodeGroup's default (AL2023 NVIDIA) */
   readonly amiType?: GpuAmiType;
+  /** Security groups of a Karpenter pool's nodes. @default - the groups tagged `karpenter.sh/discovery: <cluster>` */
+  readonly securityGroupIds?: string[];
 }
 
 /** The model repository bucket of the fleet, created by the infra stack. */

@@ -7,9 +7,12 @@ import { Construct } from 'constructs';
 import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { GpuNodeGroup } from '../aws/gpu-node-group';
+import type { KarpenterInfra } from '../aws/karpenter-infra';
 import type { ModelBucket } from '../aws/model-bucket';
 import type { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetDescription } from './fleet-description';
+import { karpenterInfra } from './fleet-karpenter-infra';
+import { isKarpenterPool } from './plan-karpenter';
 import { FleetPlan, planFleet } from './fleet-plan';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider } from './providers';
@@ -30,8 +33,10 @@ export interface FleetInfraStackProps {
 export class FleetInfraStack extends TerraformStack {
   public readonly plan: FleetPlan;
   public readonly cluster: IEksCluster;
-  /** The node groups by pool name. */
+  /** The managed node groups by pool name (Karpenter pools have none). */
   public readonly nodeGroups: Readonly<Record<string, GpuNodeGroup>>;
+  /** Karpenter's roles, access entry and interruption queue. @default - none when no pool is provisioned by Karpenter */
+  public readonly karpenter?: KarpenterInfra;
   /** @default - none when the fleet has no modelBucket or its bucket belongs to another account (`crossAccountAccess`) */
   public readonly bucket?: ModelBucket;
   /** The model reader roles by server name. */
@@ -51,12 +56,14 @@ export class FleetInfraStack extends TerraformStack {
 
     const nodeGroups: Record<string, GpuNodeGroup> = {};
     for (const [name, pool] of Object.entries(fleet.nodePools ?? {})) {
+      if (isKarpenterPool(pool)) continue;
       nodeGroups[name] = new GpuNodeGroup(this, name, {
         cluster: this.cluster, nodeGroupName: name, instanceTypes: pool.instanceTypes, subnetIds: pool.subnetIds,
         capacityType: pool.capacityType, amiType: pool.amiType, ...plan.poolSizes[name],
       });
     }
     this.nodeGroups = nodeGroups;
+    this.karpenter = karpenterInfra(this, plan, this.cluster);
 
     // The bucket (unless another account owns it) and one reader role per S3 server, with the fleet's model access.
     ({ bucket: this.bucket, roles: this.roles } = addModelReaders(this, plan, this.cluster));

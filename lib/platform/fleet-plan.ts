@@ -16,6 +16,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../triton/gpu-instances';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
+import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -95,6 +96,8 @@ export interface FleetPlan extends ModelAccessPlan {
   readonly monitoring: MonitoringPlan;
   /** Props of the device plugin. @default - none: no device plugin */
   readonly devicePlugin?: NvidiaDevicePluginProps;
+  /** The Karpenter controller. @default - none: no pool is provisioned by Karpenter */
+  readonly karpenter?: KarpenterPlan;
 }
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
@@ -222,6 +225,7 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
       },
     });
   }
+  const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
   p.throwIfAny();
 
@@ -256,5 +260,6 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
       prometheusAddress: prometheusOperatedAddress(monitoringNamespace),
     },
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
+    karpenter,
   };
 }

@@ -4,6 +4,7 @@
 export * from './fleet-description';
 export * from './addons-description';
 export * from './fleet-plan';
+export * from './plan-karpenter';
 export * from './plan-model-access';
 export * from '../triton/model-config';
 export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';

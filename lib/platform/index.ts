@@ -2,5 +2,6 @@
 export * from './fleet-description';
 export * from './addons-description';
 export * from './fleet-plan';
+export * from './plan-karpenter';
 export * from './plan-model-access';
 export * from './fleet-chart';
