@@ -26,11 +26,13 @@ export interface KarpenterPlan {
 /**
  * The Karpenter controller chart, pinned: the v1 API (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
  * that the chart side writes and @kubernetes-models/karpenter 2.0.0 validates.
- * 1.15 is the current minor (released 2026-10-10); it installs with the EKS Pod Identity the infra stack sets up.
- * @see https://karpenter.sh/v1.15/getting-started/getting-started-with-karpenter/
- * @see https://karpenter.sh/v1.15/upgrading/upgrade-guide/
+ * 1.11.1 is the newest release whose Kubernetes range is published (1.29-1.35, the range the add-ons stack checks in
+ * KARPENTER_SUPPORT). karpenter.sh lists 1.15 as the latest minor; move to it once its compatibility range is added there.
+ * @see https://endoflife.date/karpenter
+ * @see https://karpenter.sh/docs/upgrading/compatibility/
+ * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
  */
-export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.15.0' });
+export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.11.1' });
 
 /** Defaults of the Karpenter plan, one named constant each (asserted by the tests). */
 export const KARPENTER_PLAN_DEFAULTS = Object.freeze({
