@@ -11,7 +11,7 @@ export {
 } from './karpenter-infra';
 export { karpenterControllerPolicies, KarpenterPolicyScope } from './karpenter-controller-policy';
 export { ModelReaderRole, ModelReaderRoleProps, MODEL_READER_ROLE_DEFAULTS } from './model-reader-role';
-export { POD_IDENTITY_PRINCIPAL, POD_IDENTITY_ACTIONS, podIdentityTrustStatement } from './pod-identity';
+export { POD_IDENTITY_PRINCIPAL, POD_IDENTITY_ACTIONS, podIdentityTrustStatement } from './service-account-trust';
 export { planGpuCapacity, GpuPool, GpuDemand, PoolSize, CapacityPlan } from '../triton/gpu-capacity';
 export { GPU_INSTANCE_TYPES, gpuInstanceType, GpuInstanceType } from '../triton/gpu-instances';
 export { TritonOpsError } from '../private/errors';

@@ -1,5 +1,6 @@
 import { CloudwatchEventRule } from '@cdktf/provider-aws/lib/cloudwatch-event-rule';
 import { CloudwatchEventTarget } from '@cdktf/provider-aws/lib/cloudwatch-event-target';
+import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
 import { DataAwsCallerIdentity } from '@cdktf/provider-aws/lib/data-aws-caller-identity';
 import { DataAwsPartition } from '@cdktf/provider-aws/lib/data-aws-partition';
 import { DataAwsRegion } from '@cdktf/provider-aws/lib/data-aws-region';
@@ -15,6 +16,7 @@ import { Problems } from '../private/errors';
 import { IEksCluster } from './eks-cluster-ref';
 import { GPU_NODE_GROUP_DEFAULTS, GPU_NODE_MANAGED_POLICIES } from './gpu-node-group';
 import { karpenterControllerPolicies } from './karpenter-controller-policy';
+import { podIdentityTrustStatement } from './service-account-trust';
 
 /** Defaults of KarpenterInfraProps, one named constant each (asserted by the tests). */
 export const KARPENTER_INFRA_DEFAULTS = Object.freeze({
@@ -90,6 +92,8 @@ export class KarpenterInfra extends Construct {
     p.throwIfAny();
 
     const clusterName = props.cluster.clusterName;
+    const namespace = props.namespace ?? D.namespace;
+    const serviceAccount = props.serviceAccount ?? D.serviceAccount;
     const partition = new DataAwsPartition(this, 'Partition');
     const region = new DataAwsRegion(this, 'Region');
     const account = new DataAwsCallerIdentity(this, 'Account');
@@ -149,10 +153,9 @@ export class KarpenterInfra extends Construct {
     this.controllerRole = new IamRole(this, 'ControllerRole', {
       name: props.controllerRoleName,
       description: `Karpenter controller of the EKS cluster ${clusterName}`,
-      assumeRolePolicy: JSON.stringify({
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] }],
-      }),
+      assumeRolePolicy: new DataAwsIamPolicyDocument(this, 'ControllerTrust', {
+        statement: [podIdentityTrustStatement(clusterName, namespace, serviceAccount, 'KarpenterController')],
+      }).json,
       forceDetachPolicies: true,
     });
     const policies = karpenterControllerPolicies({
@@ -168,8 +171,7 @@ export class KarpenterInfra extends Construct {
       new IamRolePolicyAttachment(this, `ControllerRole-${suffix}`, { role: this.controllerRole.name, policyArn: policy.arn });
     }
     this.podIdentity = new EksPodIdentityAssociation(this, 'PodIdentity', {
-      clusterName, namespace: props.namespace ?? D.namespace, serviceAccount: props.serviceAccount ?? D.serviceAccount,
-      roleArn: this.controllerRole.arn,
+      clusterName, namespace, serviceAccount, roleArn: this.controllerRole.arn,
     });
   }
 }

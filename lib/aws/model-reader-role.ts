@@ -14,11 +14,10 @@ import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
 import { MODEL_ACCESS_MODES, ModelAccess } from './model-access';
 import type { IModelBucket } from './model-bucket-ref';
-import { podIdentityTrustStatement } from './pod-identity';
+import { irsaTrustStatement, podIdentityTrustStatement } from './service-account-trust';
 import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 
-/** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
-export const IRSA_AUDIENCE = 'sts.amazonaws.com';
+export { IRSA_AUDIENCE } from './service-account-trust';
 /** Name of the role's inline, read-only policy. */
 export const MODEL_READER_POLICY_NAME = 'read-model-repository';
 /** Defaults of ModelReaderRoleProps, one named constant each (asserted by the tests). */
@@ -111,17 +110,7 @@ export class ModelReaderRole extends Construct {
     const trust = new DataAwsIamPolicyDocument(this, 'TrustPolicy', {
       statement: [access === 'pod-identity'
         ? podIdentityTrustStatement(cluster.clusterName, namespace, serviceAccountName, 'TritonServiceAccount')
-        : {
-          sid: 'TritonServiceAccount',
-          effect: 'Allow',
-          actions: ['sts:AssumeRoleWithWebIdentity'],
-          principals: [{ type: 'Federated', identifiers: [cluster.oidcProviderArn] }],
-          // The issuer is usually a Terraform reference: the keys are computed strings, resolved by Terraform.
-          condition: [
-            { test: 'StringEquals', variable: `${cluster.oidcIssuer}:sub`, values: [`system:serviceaccount:${namespace}:${serviceAccountName}`] },
-            { test: 'StringEquals', variable: `${cluster.oidcIssuer}:aud`, values: [IRSA_AUDIENCE] },
-          ],
-        }],
+        : irsaTrustStatement(cluster, namespace, serviceAccountName, 'TritonServiceAccount')],
     });
     this.role = new IamRole(this, 'Role', {
       name: roleName,

@@ -3,6 +3,7 @@
  * as Terraform (cdktf): Helm releases and EKS add-ons, derived from the same plan as the FleetChart. Deployed after the
  * infra stack and before the serving stack. Exported from 'triton-ops/bridge' only.
  */
+import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
 import { EksAddon } from '@cdktf/provider-aws/lib/eks-addon';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
@@ -10,10 +11,10 @@ import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1';
-import { TerraformOutput, TerraformStack } from 'cdktf';
+import { DataResource, Fn, TerraformOutput, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { EksCluster } from '../aws/eks-cluster';
-import { IRSA_AUDIENCE } from '../aws/model-reader-role';
+import { irsaTrustStatement } from '../aws/service-account-trust';
 import { ADDON_DEFAULTS, AddonsPlan, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
 import type { FleetDescription } from './fleet-description';
@@ -79,6 +80,7 @@ export class FleetAddonsStack extends TerraformStack {
         name: r.releaseName, namespace: r.namespace, createNamespace: true,
         repository: r.chart.repository, chart: r.chart.name, version: r.chart.version,
         values: [JSON.stringify(r.values)],
+        setSensitive: r.grafanaAdmin ? [{ name: 'grafana.adminPassword', value: this.grafanaAdminPassword() }] : undefined,
         atomic: true, cleanupOnFail: true, wait: true,
         dependsOn: r.after.length > 0 ? r.after.map((after) => releases[after] ?? eksAddons[after]) : undefined,
       });
@@ -103,26 +105,28 @@ export class FleetAddonsStack extends TerraformStack {
     });
   }
 
+  /**
+   * Grafana's admin password: random, generated once by Terraform and kept (a `terraform_data` whose input is never
+   * re-read), instead of the chart's well-known default. It lives in the Terraform state and in the Secret the chart
+   * writes (`<release>-grafana`, key `admin-password`), where an operator reads it with kubectl.
+   */
+  private grafanaAdminPassword(): string {
+    const generated = new DataResource(this, 'grafana-admin-password', {
+      input: { password: Fn.uuid() },
+      lifecycle: { ignoreChanges: ['input'] },
+    });
+    return Token.asString(generated.output.lookup('password'));
+  }
+
   /** The EFS CSI controller's IRSA role with AWS's managed driver policy. */
   private efsDriverRole(fleet: FleetDescription): IamRole {
     const cluster = EksCluster.fromName(this, 'EksCluster', fleet.cluster.name);
     const sa = ADDON_DEFAULTS.efsControllerServiceAccount;
     const role = new IamRole(this, 'efs-csi-driver-role', {
       name: `${fleet.name}-efs-csi-driver`,
-      assumeRolePolicy: JSON.stringify({
-        Version: '2012-10-17',
-        Statement: [{
-          Effect: 'Allow',
-          Principal: { Federated: cluster.oidcProviderArn },
-          Action: 'sts:AssumeRoleWithWebIdentity',
-          Condition: {
-            StringEquals: {
-              [`${cluster.oidcIssuer}:sub`]: `system:serviceaccount:${sa.namespace}:${sa.name}`,
-              [`${cluster.oidcIssuer}:aud`]: IRSA_AUDIENCE,
-            },
-          },
-        }],
-      }),
+      assumeRolePolicy: new DataAwsIamPolicyDocument(this, 'efs-csi-driver-trust', {
+        statement: [irsaTrustStatement(cluster, sa.namespace, sa.name, 'EfsCsiController')],
+      }).json,
     });
     new IamRolePolicyAttachment(this, 'efs-csi-driver-policy', { role: role.name, policyArn: ADDON_DEFAULTS.efsDriverPolicyArn });
     return role;

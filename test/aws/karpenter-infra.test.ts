@@ -30,8 +30,16 @@ describe('KarpenterInfra', () => {
 
   test('the controller role trusts EKS Pod Identity only, and is associated with kube-system/karpenter', () => {
     const role = resources(s, 'aws_iam_role').find((r) => r.name === 'shop-karpenter');
-    expect(JSON.parse(role.assume_role_policy).Statement).toEqual([
-      { Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' }, Action: ['sts:AssumeRole', 'sts:TagSession'] },
+    expect(role.assume_role_policy).toMatch(/^\$\{data\.aws_iam_policy_document\.Karpenter_ControllerTrust_[0-9A-F]+\.json\}$/);
+    // The shared Pod Identity trust: the service principal, narrowed to this cluster's kube-system/karpenter by session tags.
+    const [trust] = Object.values(JSON.parse(s).data.aws_iam_policy_document as Record<string, any>)
+      .filter((d) => d.statement[0].sid === 'KarpenterController');
+    expect(trust.statement[0]).toMatchObject({
+      actions: ['sts:AssumeRole', 'sts:TagSession'], principals: [{ type: 'Service', identifiers: ['pods.eks.amazonaws.com'] }],
+    });
+    expect(trust.statement[0].condition.map((c: any) => [c.variable, c.values])).toEqual([
+      ['aws:RequestTag/eks-cluster-name', ['ml']], ['aws:RequestTag/kubernetes-namespace', ['kube-system']],
+      ['aws:RequestTag/kubernetes-service-account', ['karpenter']],
     ]);
     expect(s).toHaveResourceWithProperties(EksPodIdentityAssociation, { cluster_name: 'ml', namespace: 'kube-system', service_account: 'karpenter' });
     expect(resources(s, 'aws_eks_pod_identity_association')[0].role_arn).toContain('aws_iam_role.Karpenter_ControllerRole');

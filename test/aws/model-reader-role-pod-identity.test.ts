@@ -5,7 +5,7 @@ import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
 import { ModelBucket } from '../../lib/aws/model-bucket';
 import type { IModelBucket } from '../../lib/aws/model-bucket-ref';
 import { MODEL_READER_ROLE_DEFAULTS, ModelReaderRole, ModelReaderRoleProps } from '../../lib/aws/model-reader-role';
-import { POD_IDENTITY_ACTIONS, POD_IDENTITY_PRINCIPAL } from '../../lib/aws/pod-identity';
+import { POD_IDENTITY_ACTIONS, POD_IDENTITY_PRINCIPAL } from '../../lib/aws/service-account-trust';
 import { TritonOpsError } from '../../lib';
 
 const ISSUER = 'oidc.eks.us-west-2.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE';

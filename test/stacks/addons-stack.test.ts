@@ -86,6 +86,18 @@ describe('FleetAddonsStack of the default fleet', () => {
     expect(dashboard.metadata.namespace).toBe(releases['kube-prometheus-stack'].namespace);
   });
 
+  test('Grafana\'s admin password is generated once by Terraform, never the chart\'s default', () => {
+    expect(releases['kube-prometheus-stack'].set_sensitive).toEqual([
+      { name: 'grafana.adminPassword', value: '${terraform_data.grafana-admin-password.output["password"]}' },
+    ]);
+    expect(valuesOf(releases['kube-prometheus-stack']).grafana.adminPassword).toBeUndefined();
+    expect(synth(DEFAULT_FLEET).resource.terraform_data['grafana-admin-password']).toEqual({
+      input: { password: '${uuid()}' }, lifecycle: { ignore_changes: ['input'] },
+    });
+    const noDashboard = releasesOf({ ...DEFAULT_FLEET, monitoring: { dashboard: false } })['kube-prometheus-stack'];
+    expect(noDashboard.set_sensitive).toBeUndefined();
+  });
+
   test('prometheus-adapter reads the fleet\'s rules ConfigMap and the Prometheus of the monitoring namespace', () => {
     const r = releases['prometheus-adapter'];
     expect(r.namespace).toBe('monitoring');
@@ -169,7 +181,9 @@ describe('add-ons follow the description', () => {
     expect(json.resource.aws_eks_addon['efs-csi-driver']).toMatchObject({
       addon_name: 'aws-efs-csi-driver', cluster_name: 'ml', service_account_role_arn: '${aws_iam_role.efs-csi-driver-role.arn}',
     });
-    expect(json.resource.aws_iam_role['efs-csi-driver-role'].assume_role_policy).toContain('system:serviceaccount:kube-system:efs-csi-controller-sa');
+    expect(json.resource.aws_iam_role['efs-csi-driver-role'].assume_role_policy).toBe('${data.aws_iam_policy_document.efs-csi-driver-trust.json}');
+    expect(json.data.aws_iam_policy_document['efs-csi-driver-trust'].statement[0].condition[0].values)
+      .toEqual(['system:serviceaccount:kube-system:efs-csi-controller-sa']);
     expect(json.resource.aws_iam_role_policy_attachment['efs-csi-driver-policy'].policy_arn)
       .toBe('arn:aws:iam::aws:policy/service-role/AmazonEFSCSIDriverPolicy');
     expect(json.resource.kubernetes_storage_class_v1['efs-storage-class']).toMatchObject({

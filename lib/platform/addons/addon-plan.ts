@@ -14,7 +14,6 @@ import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
 import { Problems, problem } from '../../private/errors';
 import { EFS_CSI_DEFAULTS } from '../addons-description';
 import type { FleetPlan } from '../fleet-plan';
-import type { KarpenterPlan } from '../plan-karpenter';
 import { ADDON_PROVIDES, AddonName, AddonProvides } from './addon-catalog';
 import { ADDON_CHARTS, chartSupportProblem, karpenterChartSupport, KARPENTER_SUPPORT, SupportedChart } from './chart-support';
 
@@ -54,6 +53,8 @@ export interface HelmReleasePlan {
   readonly values: Readonly<Record<string, unknown>>;
   /** Ids of releases (or EKS add-ons) installed before it. */
   readonly after: readonly string[];
+  /** The release runs Grafana, whose admin password the stack generates (never the chart's default). */
+  readonly grafanaAdmin?: boolean;
 }
 
 /** One `aws_eks_addon`. */
@@ -84,9 +85,6 @@ export interface AddonsPlan {
 }
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
-
-/** The Karpenter plan, when planFleet derives one (a pool provisioned by Karpenter). */
-const karpenterOf = (plan: FleetPlan): KarpenterPlan | undefined => (plan as { readonly karpenter?: KarpenterPlan }).karpenter;
 
 /**
  * Derives the add-ons of a fleet from its plan. Refuses, with every problem at once, a pinned chart that does not
@@ -156,7 +154,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     const [sidecarLabel, sidecarValue] = Object.entries(TRITON_DASHBOARD_DEFAULTS.sidecarLabel)[0];
     release({
       id: 'kube-prometheus-stack', addon: 'prometheus', releaseName: releaseLabel ?? ADDON_DEFAULTS.prometheusReleaseName,
-      namespace: monitoring.namespace, chart: ADDON_CHARTS.kubePrometheusStack, after: [],
+      namespace: monitoring.namespace, chart: ADDON_CHARTS.kubePrometheusStack, after: [], grafanaAdmin: monitoring.dashboard,
       values: {
         ...(Object.keys(common).length > 0 ? { commonLabels: common } : {}),
         prometheus: {
@@ -210,7 +208,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   }
 
   // EKS Pod Identity agent: model readers on Pod Identity, or the Karpenter controller (bound through Pod Identity).
-  const karpenter = karpenterOf(plan);
+  const { karpenter } = plan;
   const podIdentity = need(plan.modelAccess === 'pod-identity' || karpenter !== undefined, 'podIdentityAgent');
   if (podIdentity) eksAddons.push({ id: 'pod-identity-agent', addon: 'podIdentityAgent', addonName: EKS_ADDON_NAMES.podIdentityAgent });
 

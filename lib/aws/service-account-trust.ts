@@ -1,11 +1,37 @@
 /**
- * EKS Pod Identity, the parts every role bound through it shares: the trust statement and the association. One place,
- * so that each role trusted by Pod Identity is trusted the same, narrow way.
+ * How an IAM role trusts one Kubernetes ServiceAccount of one cluster, through IRSA or EKS Pod Identity. One place, so
+ * that every role the library binds to a ServiceAccount (model readers, the Karpenter controller, the EFS CSI driver)
+ * is trusted the same, narrow way.
  *
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/associate-service-account-role.html
  * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-role.html
  * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-abac.html
  */
 import type { DataAwsIamPolicyDocumentStatement } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import type { IEksCluster } from './eks-cluster-ref';
+
+/** Audience of the projected ServiceAccount token that the EKS pod identity webhook mounts for IRSA. */
+export const IRSA_AUDIENCE = 'sts.amazonaws.com';
+
+/**
+ * The trust statement of a role assumed through IRSA by one ServiceAccount: the cluster's OIDC provider as the
+ * federated principal, with StringEquals on the token's `:sub` (the ServiceAccount) and `:aud` (STS). The issuer is
+ * usually a Terraform reference: the condition keys are computed strings that Terraform resolves.
+ */
+export function irsaTrustStatement(
+  cluster: IEksCluster, namespace: string, serviceAccountName: string, sid: string,
+): DataAwsIamPolicyDocumentStatement {
+  return {
+    sid,
+    effect: 'Allow',
+    actions: ['sts:AssumeRoleWithWebIdentity'],
+    principals: [{ type: 'Federated', identifiers: [cluster.oidcProviderArn] }],
+    condition: [
+      { test: 'StringEquals', variable: `${cluster.oidcIssuer}:sub`, values: [`system:serviceaccount:${namespace}:${serviceAccountName}`] },
+      { test: 'StringEquals', variable: `${cluster.oidcIssuer}:aud`, values: [IRSA_AUDIENCE] },
+    ],
+  };
+}
 
 /** The service principal that assumes a role for EKS Pod Identity. */
 export const POD_IDENTITY_PRINCIPAL = 'pods.eks.amazonaws.com';
