@@ -25,6 +25,7 @@ export const KARPENTER_INFRA_DEFAULTS = Object.freeze({
   /** Karpenter's template: an interruption message older than 5 minutes is of no use. */
   queueRetentionSeconds: 300,
   cniPolicyOnNodeRole: GPU_NODE_GROUP_DEFAULTS.cniPolicyOnNodeRole,
+  controller: true,
 });
 
 /**
@@ -60,6 +61,13 @@ export interface KarpenterInfraProps {
   readonly serviceAccount?: string;
   /** Attach AmazonEKS_CNI_Policy to the node role (as GpuNodeGroup). @default true */
   readonly cniPolicyOnNodeRole?: boolean;
+  /**
+   * Create what the controller needs: its role, the Pod Identity association and the interruption queue. `false` when
+   * the cluster already runs a Karpenter controller: only the node role and its access entry are made, and that
+   * controller needs `iam:PassRole` on the node role.
+   * @default true
+   */
+  readonly controller?: boolean;
 }
 
 /**
@@ -69,12 +77,16 @@ export interface KarpenterInfraProps {
  * and the SSE-encrypted SQS interruption queue, TLS-only, fed by four EventBridge rules.
  */
 export class KarpenterInfra extends Construct {
-  public readonly controllerRole: IamRole;
   public readonly nodeRole: IamRole;
-  public readonly queue: SqsQueue;
-  public readonly podIdentity: EksPodIdentityAssociation;
   public readonly accessEntry: EksAccessEntry;
-  public readonly rules: Readonly<Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>>;
+  /** @default - none with `controller: false` */
+  public readonly controllerRole?: IamRole;
+  /** @default - none with `controller: false` */
+  public readonly queue?: SqsQueue;
+  /** @default - none with `controller: false` */
+  public readonly podIdentity?: EksPodIdentityAssociation;
+  /** @default - none with `controller: false` */
+  public readonly rules?: Readonly<Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>>;
 
   public constructor(scope: Construct, id: string, props: KarpenterInfraProps) {
     super(scope, id);
@@ -115,23 +127,24 @@ export class KarpenterInfra extends Construct {
       });
     }
     this.accessEntry = new EksAccessEntry(this, 'NodeAccess', { clusterName, principalArn: this.nodeRole.arn, type: 'EC2_LINUX' });
+    if (!(props.controller ?? D.controller)) return;
 
     // Interruption queue: SSE with SQS-managed keys, EventBridge may send, nothing over plain HTTP.
-    this.queue = new SqsQueue(this, 'InterruptionQueue', {
+    const queue = new SqsQueue(this, 'InterruptionQueue', {
       name: props.interruptionQueueName, messageRetentionSeconds: D.queueRetentionSeconds, sqsManagedSseEnabled: true,
     });
     new SqsQueuePolicy(this, 'InterruptionQueuePolicy', {
-      queueUrl: this.queue.url,
+      queueUrl: queue.url,
       policy: JSON.stringify({
         Version: '2012-10-17',
         Id: 'EC2InterruptionPolicy',
         Statement: [
           {
             Sid: 'AllowEventBridge', Effect: 'Allow', Principal: { Service: ['events.amazonaws.com', 'sqs.amazonaws.com'] },
-            Action: 'sqs:SendMessage', Resource: this.queue.arn,
+            Action: 'sqs:SendMessage', Resource: queue.arn,
           },
           {
-            Sid: 'DenyHTTP', Effect: 'Deny', Principal: '*', Action: 'sqs:*', Resource: this.queue.arn,
+            Sid: 'DenyHTTP', Effect: 'Deny', Principal: '*', Action: 'sqs:*', Resource: queue.arn,
             Condition: { Bool: { 'aws:SecureTransport': 'false' } },
           },
         ],
@@ -144,13 +157,13 @@ export class KarpenterInfra extends Construct {
         description: `${event.detailType} events for Karpenter in ${clusterName}`,
         eventPattern: JSON.stringify({ source: [event.source], 'detail-type': [event.detailType] }),
       });
-      new CloudwatchEventTarget(this, `${ruleId}Target`, { rule: rule.name, targetId: 'KarpenterInterruptionQueue', arn: this.queue.arn });
+      new CloudwatchEventTarget(this, `${ruleId}Target`, { rule: rule.name, targetId: 'KarpenterInterruptionQueue', arn: queue.arn });
       rules[ruleId] = rule;
     }
     this.rules = rules as Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>;
 
     // Controller: EKS Pod Identity (no OIDC trust), the v1 policies scoped to this cluster.
-    this.controllerRole = new IamRole(this, 'ControllerRole', {
+    const controllerRole = new IamRole(this, 'ControllerRole', {
       name: props.controllerRoleName,
       description: `Karpenter controller of the EKS cluster ${clusterName}`,
       assumeRolePolicy: new DataAwsIamPolicyDocument(this, 'ControllerTrust', {
@@ -160,7 +173,7 @@ export class KarpenterInfra extends Construct {
     });
     const policies = karpenterControllerPolicies({
       partition: partition.partition, region: region.name, accountId: account.accountId, clusterName,
-      nodeRoleArn: this.nodeRole.arn, interruptionQueueArn: this.queue.arn,
+      nodeRoleArn: this.nodeRole.arn, interruptionQueueArn: queue.arn,
     });
     for (const [suffix, document] of Object.entries(policies)) {
       const policy = new IamPolicy(this, `ControllerPolicy-${suffix}`, {
@@ -168,10 +181,12 @@ export class KarpenterInfra extends Construct {
         description: `Karpenter controller of ${clusterName}: ${suffix}`,
         policy: JSON.stringify(document),
       });
-      new IamRolePolicyAttachment(this, `ControllerRole-${suffix}`, { role: this.controllerRole.name, policyArn: policy.arn });
+      new IamRolePolicyAttachment(this, `ControllerRole-${suffix}`, { role: controllerRole.name, policyArn: policy.arn });
     }
+    this.queue = queue;
+    this.controllerRole = controllerRole;
     this.podIdentity = new EksPodIdentityAssociation(this, 'PodIdentity', {
-      clusterName, namespace, serviceAccount, roleArn: this.controllerRole.arn,
+      clusterName, namespace, serviceAccount, roleArn: controllerRole.arn,
     });
   }
 }

@@ -18,5 +18,7 @@ export function karpenterInfra(scope: Construct, plan: FleetPlan, cluster: IEksC
     interruptionQueueName: k.interruptionQueueName,
     namespace: k.namespace,
     serviceAccount: k.serviceAccount,
+    // A cluster that already runs Karpenter (`addons.karpenter: false`) keeps its own controller, role and queue.
+    controller: plan.fleet.addons?.karpenter !== false,
   });
 }

@@ -25,7 +25,7 @@ describe('KarpenterInfra', () => {
   const s = synth();
 
   test('defaults are named constants', () => {
-    expect(KARPENTER_INFRA_DEFAULTS).toEqual({ namespace: 'kube-system', serviceAccount: 'karpenter', queueRetentionSeconds: 300, cniPolicyOnNodeRole: true });
+    expect(KARPENTER_INFRA_DEFAULTS).toEqual({ namespace: 'kube-system', serviceAccount: 'karpenter', queueRetentionSeconds: 300, cniPolicyOnNodeRole: true, controller: true });
   });
 
   test('the controller role trusts EKS Pod Identity only, and is associated with kube-system/karpenter', () => {

@@ -104,6 +104,14 @@ describe('FleetInfraStack with a Karpenter pool', () => {
     expect(resources('aws_cloudwatch_event_rule')).toHaveLength(4);
   });
 
+  test('addons.karpenter false: the cluster\'s own controller keeps its role and queue; only the node role and access entry are made', () => {
+    const own = JSON.parse(infra({ ...KARPENTER_SHOP, addons: { karpenter: false } })).resource;
+    expect(Object.values(own.aws_iam_role).map((r: any) => r.name)).toContain('shop-karpenter-node');
+    expect(Object.values(own.aws_iam_role).map((r: any) => r.name)).not.toContain('shop-karpenter');
+    expect(Object.values(own.aws_eks_access_entry).map((e: any) => e.type)).toEqual(['EC2_LINUX']);
+    expect([own.aws_sqs_queue, own.aws_cloudwatch_event_rule, own.aws_eks_pod_identity_association]).toEqual([undefined, undefined, undefined]);
+  });
+
   test('the default fleet keeps its managed node group and has no Karpenter resources', () => {
     const managed = infra(SHOP);
     expect(managed).toHaveResourceWithProperties(EksNodeGroup, { node_group_name: 'gpu-a' });
