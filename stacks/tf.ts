@@ -3,20 +3,21 @@
  * cdktf.out/, deployed in that order.
  */
 import { App } from 'cdktf';
-import { FleetInfraStack } from 'triton-ops/aws';
+import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
 import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { DEFAULT_FLEET } from './fleet';
 import { keepStateOutsideOutdir } from './local-state';
+import { copyCommittedLockFiles } from './lock-files';
 
-export function synthTerraform(outdir: string): void {
+export function synthTerraform(outdir: string, fleet: FleetDescription = DEFAULT_FLEET): void {
   const app = new App({ outdir, skipValidation: false });
-  const infra = new FleetInfraStack(app, 'infra', { fleet: DEFAULT_FLEET });
-  keepStateOutsideOutdir(infra, 'infra');
-  const addons = new FleetAddonsStack(app, 'addons', { fleet: DEFAULT_FLEET, infra });
-  keepStateOutsideOutdir(addons, 'addons');
-  const serving = new FleetServingStack(app, 'serving', { fleet: DEFAULT_FLEET, infra, addons });
-  keepStateOutsideOutdir(serving, 'serving');
+  const infra = new FleetInfraStack(app, 'infra', { fleet });
+  const addons = new FleetAddonsStack(app, 'addons', { fleet, infra });
+  const serving = new FleetServingStack(app, 'serving', { fleet, infra, addons });
+  // Without a state bucket in the description, local state at the project root (outside the regenerated cdktf.out).
+  if (fleet.state === undefined) for (const stack of [infra, addons, serving]) keepStateOutsideOutdir(stack, stack.node.id);
   app.synth();
+  copyCommittedLockFiles(outdir, [infra, addons, serving].map((s) => s.node.id));
 }
 
 if (require.main === module) synthTerraform(process.env.TRITON_OPS_TF_OUTDIR ?? 'cdktf.out');

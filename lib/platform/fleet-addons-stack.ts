@@ -19,7 +19,7 @@ import { ADDON_DEFAULTS, AddonsPlan, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
-import { clusterAccess, fleetAwsProvider } from './providers';
+import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 
 export interface FleetAddonsStackProps {
   /** The fleet. */
@@ -52,6 +52,7 @@ export class FleetAddonsStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetAddonsStackProps) {
     super(scope, id);
+    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
     if (props.infra) this.addDependency(props.infra);
     this.plan = planFleet(fleet);

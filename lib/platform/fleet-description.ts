@@ -160,6 +160,18 @@ export interface AwsProviderDescription {
   readonly defaultTags?: Record<string, string>;
 }
 
+/** Remote Terraform state of every stack of the fleet, in S3. */
+export interface StateDescription {
+  /** Bucket of the state files: made beforehand, versioned and encrypted (it cannot hold its own creation's state). */
+  readonly bucket: string;
+  /** Key prefix: each stack keeps its state in `<keyPrefix>/<stack id>.tfstate`. @default - the fleet name */
+  readonly keyPrefix?: string;
+  /** Region of the state bucket. @default - the fleet's region */
+  readonly region?: string;
+  /** DynamoDB table that locks the state. @default - S3's own lock file (`use_lockfile`, Terraform 1.10 or later) */
+  readonly dynamodbTable?: string;
+}
+
 /** Istio settings of the fleet. */
 export interface MeshDescription {
   /** Namespace of istiod. @default 'istio-system' */
@@ -186,6 +198,11 @@ export interface FleetDescription {
   };
   /** Credentials and tags of the AWS provider of every stack. @default - the default credential chain, no extra tags */
   readonly aws?: AwsProviderDescription;
+  /**
+   * Where every stack keeps its Terraform state, with the provider's profile and assumed role.
+   * @default - cdktf's local state (the app decides where; stacks/ keeps it at the project root)
+   */
+  readonly state?: StateDescription;
   /** How model readers get AWS credentials. @default 'irsa' */
   readonly modelAccess?: ModelAccess;
   /** GPU node pools by EKS node group name. @default - none (CPU servers only) */

@@ -15,7 +15,7 @@ import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from './plan-karpenter';
 import { FleetPlan, planFleet } from './fleet-plan';
 import { addModelReaders } from './fleet-model-readers';
-import { fleetAwsProvider } from './providers';
+import { fleetAwsProvider, fleetBackend } from './providers';
 
 export interface FleetInfraStackProps {
   /** The fleet. */
@@ -44,6 +44,7 @@ export class FleetInfraStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetInfraStackProps) {
     super(scope, id);
+    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
     const plan = planFleet(fleet);
     this.plan = plan;

@@ -11,7 +11,7 @@ import { ChartManifests } from '../bridge/chart-manifests';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
-import { clusterAccess, fleetAwsProvider } from './providers';
+import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 
 export interface FleetServingStackProps {
   /** The fleet. */
@@ -37,6 +37,7 @@ export class FleetServingStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetServingStackProps) {
     super(scope, id);
+    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
     if (props.infra) this.addDependency(props.infra);
     if (props.addons) this.addDependency(props.addons);

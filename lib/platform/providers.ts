@@ -6,7 +6,7 @@
 import { DataAwsEksCluster } from '@cdktf/provider-aws/lib/data-aws-eks-cluster';
 import { DataAwsEksClusterAuth } from '@cdktf/provider-aws/lib/data-aws-eks-cluster-auth';
 import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
-import { Fn } from 'cdktf';
+import { Fn, S3Backend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import type { FleetDescription } from './fleet-description';
 
@@ -41,4 +41,27 @@ export function clusterAccess(scope: Construct, fleet: FleetDescription): Cluste
     clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
     token: auth.token,
   };
+}
+
+/**
+ * The S3 backend of one stack when the description names a state bucket: key `<keyPrefix>/<stack id>.tfstate`,
+ * encrypted, locked with DynamoDB or S3's own lock file, reached with the same profile and role as the provider.
+ * Without `state` the stack keeps cdktf's default, and the app chooses (see stacks/local-state.ts).
+ */
+export function fleetBackend(stack: TerraformStack, fleet: FleetDescription, stackId: string): S3Backend | undefined {
+  const state = fleet.state;
+  if (state === undefined) return undefined;
+  const aws = fleet.aws ?? {};
+  const backend = new S3Backend(stack, {
+    bucket: state.bucket,
+    key: `${state.keyPrefix ?? fleet.name}/${stackId}.tfstate`,
+    region: state.region ?? fleet.region,
+    encrypt: true,
+    profile: aws.profile,
+    assumeRole: aws.assumeRoleArn !== undefined ? { roleArn: aws.assumeRoleArn, sessionName: `triton-ops-${fleet.name}` } : undefined,
+    dynamodbTable: state.dynamodbTable,
+  });
+  // cdktf 0.21 has no field for S3's native locking (Terraform 1.10+).
+  if (state.dynamodbTable === undefined) stack.addOverride('terraform.backend.s3.use_lockfile', true);
+  return backend;
 }

@@ -1,11 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { copyCommittedLockFiles } from '../../stacks/lock-files';
 import { synthTerraform } from '../../stacks/tf';
 
-function synthToFiles(): Map<string, string> {
+function synthToFiles(fleet = DEFAULT_FLEET): Map<string, string> {
   const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-tf-'));
-  synthTerraform(outdir);
+  synthTerraform(outdir, fleet);
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -47,5 +49,24 @@ describe('the cdktf app', () => {
     expect([...manifest.stacks.serving.dependencies].sort()).toEqual(['addons', 'infra']);
     const addons = JSON.parse(first.get('stacks/addons/cdk.tf.json')!);
     expect(addons.terraform.backend.local.path).toBe('../../../terraform.addons.tfstate');
+  });
+
+  test('with a state bucket in the description, every stack uses it instead of local state', () => {
+    const remote = synthToFiles({ ...DEFAULT_FLEET, state: { bucket: 'acme-tfstate' } });
+    for (const stack of ['infra', 'addons', 'serving']) {
+      const { backend } = JSON.parse(remote.get(`stacks/${stack}/cdk.tf.json`)!).terraform;
+      expect(Object.keys(backend)).toEqual(['s3']);
+      expect(backend.s3.key).toBe(`vision/${stack}.tfstate`);
+    }
+  });
+
+  test('committed lock files are copied next to their stack; stacks without one are left alone', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-tf-'));
+    const locks = mkdtempSync(join(tmpdir(), 'triton-ops-locks-'));
+    for (const id of ['infra', 'serving']) mkdirSync(join(outdir, 'stacks', id), { recursive: true });
+    writeFileSync(join(locks, 'infra.terraform.lock.hcl'), 'provider "registry.terraform.io/hashicorp/aws" {}\n');
+    expect(copyCommittedLockFiles(outdir, ['infra', 'serving'], locks)).toEqual(['infra']);
+    expect(readFileSync(join(outdir, 'stacks', 'infra', '.terraform.lock.hcl'), 'utf8')).toContain('hashicorp/aws');
+    expect(readdirSync(join(outdir, 'stacks', 'serving'))).toEqual([]);
   });
 });
