@@ -127,7 +127,9 @@ export class EksCluster extends Construct implements IEksCluster {
       },
       encryptionConfig: { resources: ['secrets'], provider: { keyArn } },
       enabledClusterLogTypes: [...EKS_CLUSTER_DEFAULTS.logTypes],
-      accessConfig: { authenticationMode: 'API' },
+      // The creator becomes a cluster admin through an access entry, so the add-ons and serving stacks can run right
+      // after; the provider's own default is false despite EKS's (terraform-provider-aws#36259).
+      accessConfig: { authenticationMode: 'API', bootstrapClusterCreatorAdminPermissions: true },
       dependsOn: [policy, logs],
     });
     const issuerUrl = this.cluster.identity.get(0).oidc.get(0).issuer;

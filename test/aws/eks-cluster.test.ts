@@ -28,7 +28,7 @@ describe('EksCluster', () => {
       enabled_cluster_log_types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'],
       vpc_config: { subnet_ids: ['subnet-a', 'subnet-b'], endpoint_private_access: true, endpoint_public_access: true },
       encryption_config: { resources: ['secrets'], provider: { key_arn: expect.stringMatching(/^\$\{aws_kms_key\.Cluster_SecretsKey_\w+\.arn\}$/) } },
-      access_config: { authentication_mode: 'API' },
+      access_config: { authentication_mode: 'API', bootstrap_cluster_creator_admin_permissions: true },
     });
     expect(synth).toHaveResource(EksClusterResource);
     expect(synth).toHaveResourceWithProperties(KmsKey, { enable_key_rotation: true });
