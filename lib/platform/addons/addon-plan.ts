@@ -15,6 +15,10 @@ import { Problems, problem } from '../../private/errors';
 import { EFS_CSI_DEFAULTS } from '../addons-description';
 import type { FleetPlan } from '../fleet-plan';
 import { ADDON_PROVIDES, AddonName, AddonProvides } from './addon-catalog';
+import {
+  ChartValues, IstioBaseValues, LabelSelectorValues, IstiodValues, IstioGatewayValues, KarpenterValues, KedaValues, KubePrometheusStackValues,
+  PrometheusAdapterValues,
+} from './chart-values';
 import { ADDON_CHARTS, chartSupportProblem, karpenterChartSupport, KARPENTER_SUPPORT, SupportedChart } from './chart-support';
 
 /** Names and namespaces the add-ons stack gives its releases, one named constant each (asserted by the tests). */
@@ -50,7 +54,7 @@ export interface HelmReleasePlan {
   readonly namespace: string;
   readonly chart: SupportedChart;
   /** Chart values, written as one JSON (YAML) document. */
-  readonly values: Readonly<Record<string, unknown>>;
+  readonly values: ChartValues;
   /** Ids of releases (or EKS add-ons) installed before it. */
   readonly after: readonly string[];
   /** The release runs Grafana, whose admin password the stack generates (never the chart's default). */
@@ -118,12 +122,12 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     const istioNamespace = plan.mesh!.istiodNamespace;
     release({
       id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ADDON_CHARTS.istioBase,
-      values: { global: { istioNamespace } }, after: [],
+      values: { global: { istioNamespace } } satisfies IstioBaseValues, after: [],
     }, 'istio');
     release({
       id: 'istiod', addon: 'istio', releaseName: 'istiod', namespace: istioNamespace, chart: ADDON_CHARTS.istiod,
       // The AuthorizationPolicies name principals in ISTIO_TRUST_DOMAIN.
-      values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } }, after: ['istio-base'],
+      values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } } satisfies IstiodValues, after: ['istio-base'],
     }, 'istio');
     if (plan.gateway !== undefined) {
       const { namespace, serviceAccount } = plan.gateway;
@@ -135,7 +139,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
         id: 'istio-ingressgateway', addon: 'istio', releaseName: ADDON_DEFAULTS.gatewayReleaseName, namespace,
         chart: ADDON_CHARTS.istioGateway, after: ['istiod'],
         // `labels` go on the pods (the Gateway's selector); the ServiceAccount is the principal the policies admit.
-        values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } },
+        values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } } satisfies IstioGatewayValues,
       }, 'istio');
     }
   }
@@ -148,7 +152,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     // both, the chart's monitors match the same selector as the fleet's.
     const { release: releaseLabel, ...common } = labels;
     const selector = { matchLabels: labels };
-    const namespaces = {
+    const namespaces: LabelSelectorValues = {
       matchExpressions: [{ key: ADDON_DEFAULTS.namespaceNameLabel, operator: 'In', values: sorted([monitoring.namespace, fleet.namespace]) }],
     };
     const [sidecarLabel, sidecarValue] = Object.entries(TRITON_DASHBOARD_DEFAULTS.sidecarLabel)[0];
@@ -182,7 +186,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
             },
           },
         },
-      },
+      } satisfies KubePrometheusStackValues,
     }, 'prometheus');
   }
 
@@ -197,13 +201,13 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
         prometheus: { url: `${address.protocol}//${address.hostname}`, port: Number(address.port) },
         // The rules of the FleetChart's ConfigMap only; the chart's default rules would shadow none but cost queries.
         rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
-      },
+      } satisfies PrometheusAdapterValues,
     }, 'metricsAdapter');
   }
   if (need(engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda)) {
     release({
       id: 'keda', addon: 'metricsAdapter', releaseName: 'keda', namespace: ADDON_DEFAULTS.kedaNamespace, chart: ADDON_CHARTS.keda,
-      values: {}, after: [],
+      values: {} satisfies KedaValues, after: [],
     }, 'metricsAdapter');
   }
 
@@ -226,7 +230,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
         values: {
           serviceAccount: { create: true, name: k.serviceAccount },
           settings: { clusterName: fleet.cluster.name, interruptionQueue: k.interruptionQueueName },
-        },
+        } satisfies KarpenterValues,
       }, 'karpenter');
     }
   }
