@@ -1,21 +1,13 @@
 import './setup-cdktf';
 import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-identity-association';
 import { TerraformElement, TerraformStack, Testing } from 'cdktf';
-import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
+import { CLUSTER, ISSUER } from './cluster-fixture';
 import { ModelBucket } from '../../lib/aws/model-bucket';
 import type { IModelBucket } from '../../lib/aws/model-bucket-ref';
 import { MODEL_READER_ROLE_DEFAULTS, ModelReaderRole, ModelReaderRoleProps } from '../../lib/aws/model-reader-role';
 import { POD_IDENTITY_ACTIONS, POD_IDENTITY_PRINCIPAL } from '../../lib/aws/service-account-trust';
 import { TritonOpsError } from '../../lib';
 
-const ISSUER = 'oidc.eks.us-west-2.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE';
-const CLUSTER: IEksCluster = {
-  clusterName: 'fleet',
-  endpoint: 'https://EXAMPLE.gr7.us-west-2.eks.amazonaws.com',
-  certificateAuthorityData: 'LS0tLS1CRUdJTg==',
-  oidcIssuer: ISSUER,
-  oidcProviderArn: `arn:aws:iam::123456789012:oidc-provider/${ISSUER}`,
-};
 const KMS_KEY = 'arn:aws:kms:us-west-2:444455556666:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 
 type Options = Partial<ModelReaderRoleProps> & { readonly existing?: boolean; readonly kmsKeyArn?: string };

@@ -4,6 +4,7 @@ import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Chart, Testing as K8sTesting } from 'cdk8s';
 import { Fn, TerraformElement, TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
+import { CLUSTER, ISSUER } from './cluster-fixture';
 import { ModelBucket } from '../../lib/aws/model-bucket';
 import {
   IRSA_AUDIENCE, MODEL_READER_POLICY_NAME, ModelReaderRole, ModelReaderRoleProps,
@@ -13,14 +14,6 @@ import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
 import { RESERVED_NAMESPACES } from '../../lib/private/kubernetes-names';
 import { IMAGE, MODEL, byKind } from '../helpers';
 
-const ISSUER = 'oidc.eks.us-west-2.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE';
-const CLUSTER: IEksCluster = {
-  clusterName: 'fleet',
-  endpoint: 'https://EXAMPLE.gr7.us-west-2.eks.amazonaws.com',
-  certificateAuthorityData: 'LS0tLS1CRUdJTg==',
-  oidcIssuer: ISSUER,
-  oidcProviderArn: `arn:aws:iam::123456789012:oidc-provider/${ISSUER}`,
-};
 const KMS_KEY = 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 
 interface Options extends Partial<Omit<ModelReaderRoleProps, 'bucket'>> {
