@@ -2,7 +2,7 @@
 import { Token } from 'cdktf';
 import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
-import { GPU_INSTANCE_FAMILIES, GpuInstanceType, gpuInstanceType } from '../triton/gpu-instances';
+import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
 import type { GpuAmiType, GpuCapacityType, GpuNodeGroupProps } from './gpu-node-group';
 import { LABEL_KEY, LABEL_VALUE } from '../private/kubernetes-names';
@@ -79,7 +79,7 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
   p.check(props.subnetIds.length > 0, 'subnetIds', props.subnetIds, 'must list at least one subnet',
     'give the private subnets the GPU nodes run in, one per availability zone');
 
-  const gpuInstance = checkInstanceTypes(p, props.instanceTypes);
+  const gpuInstance = checkGpuInstanceTypes(p, 'instanceTypes', props.instanceTypes, MAX_INSTANCE_TYPES);
 
   const amiType = props.amiType ?? defaults.amiType;
   p.check(AMI_TYPES.includes(amiType), 'amiType', amiType, 'is not an NVIDIA AMI type of EKS managed node groups',
@@ -145,51 +145,6 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
     rootVolumeGiB,
     labels,
     cniPolicyOnNodeRole: props.cniPolicyOnNodeRole ?? defaults.cniPolicyOnNodeRole,
-  };
-}
-
-/**
- * Every type must be in the catalog and all must have the same GPU count. Returns the spec every node of the
- * group is guaranteed to have: the common GPU count and the smallest GPU memory, vCPUs and memory.
- */
-function checkInstanceTypes(p: Problems, types: string[]): GpuInstanceType | undefined {
-  const families = GPU_INSTANCE_FAMILIES.join(', ');
-  if (types.length === 0) {
-    p.check(false, 'instanceTypes', types, 'must list at least one GPU instance type',
-      `use e.g. ['g6.xlarge'] (families: ${families})`);
-    return undefined;
-  }
-  p.check(types.length <= MAX_INSTANCE_TYPES, 'instanceTypes', types,
-    `lists ${types.length} types, more than the ${MAX_INSTANCE_TYPES} EKS accepts`, `keep at most ${MAX_INSTANCE_TYPES}`);
-  const known: GpuInstanceType[] = [];
-  types.forEach((name, i) => {
-    const spec = gpuInstanceType(name);
-    p.check(spec !== undefined, 'instanceTypes', name,
-      'is not a GPU instance type triton-ops knows, so its nodes may have no GPU at all',
-      `use a type of the GPU families ${families} (see GPU_INSTANCE_TYPES)`);
-    p.check(types.indexOf(name) === i, 'instanceTypes', name, 'is listed twice', 'list each type once');
-    if (spec !== undefined && types.indexOf(name) === i) known.push(spec);
-  });
-  if (known.length === 0 || known.length < types.length) return undefined;
-
-  const counts = new Set(known.map((t) => t.gpus));
-  if (counts.size > 1) {
-    p.check(false, 'instanceTypes', types,
-      `mixes GPUs per instance (${known.map((t) => `${t.name}: ${t.gpus}`).join(', ')}), `
-      + 'but capacity arithmetic needs one number',
-      'keep types with the same GPU count in one group and make one node group per count');
-    return undefined;
-  }
-  if (known.length === 1) return known[0];
-  const distinct = (values: string[]) => [...new Set(values)].join('/');
-  return {
-    name: known.map((t) => t.name).join(','),
-    family: distinct(known.map((t) => t.family)),
-    gpus: known[0].gpus,
-    gpuModel: distinct(known.map((t) => t.gpuModel)),
-    gpuMemoryGiB: Math.min(...known.map((t) => t.gpuMemoryGiB)),
-    vcpus: Math.min(...known.map((t) => t.vcpus)),
-    memoryGiB: Math.min(...known.map((t) => t.memoryGiB)),
   };
 }
 

@@ -13,7 +13,7 @@ import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
 import { Problems, show } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
-import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../triton/gpu-instances';
+import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
@@ -121,16 +121,10 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
   const poolNames = Object.keys(poolDescriptions);
   const basePools: GpuPool[] = [];
   for (const [name, pool] of Object.entries(poolDescriptions)) {
-    const unknown = pool.instanceTypes.filter((t) => gpuInstanceType(t) === undefined);
-    p.check(pool.instanceTypes.length > 0 && unknown.length === 0, `nodePools.${name}.instanceTypes`, pool.instanceTypes,
-      unknown.length > 0 ? `holds ${show(unknown)}, not GPU instance types of the catalog` : 'is empty',
-      `use types of the families ${GPU_INSTANCE_FAMILIES.join(', ')}`);
-    const gpuCounts = sorted(pool.instanceTypes.flatMap((t) => gpuInstanceType(t)?.gpus ?? []).map(String));
-    p.check(gpuCounts.length <= 1, `nodePools.${name}.instanceTypes`, pool.instanceTypes,
-      `mixes GPU counts (${gpuCounts.join(', ')}), so capacity cannot be planned`, 'use types with the same GPU count');
-    const first = gpuInstanceType(pool.instanceTypes[0] ?? '');
-    if (first !== undefined && unknown.length === 0) {
-      basePools.push({ name, instanceType: first.name, gpusPerInstance: first.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
+    const spec = checkGpuInstanceTypes(p, `nodePools.${name}.instanceTypes`, pool.instanceTypes);
+    if (spec !== undefined) {
+      // Named after the first type, as capacity messages name it; every type has the same GPU count.
+      basePools.push({ name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
     }
   }
 

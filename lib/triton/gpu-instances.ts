@@ -11,6 +11,8 @@
  * @see https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html
  */
 
+import { Problems } from '../private/errors';
+
 /** One EC2 instance type with NVIDIA GPUs. */
 export interface GpuInstanceType {
   /** EC2 instance type name, e.g. `g5.12xlarge`. */
@@ -105,4 +107,52 @@ export const GPU_INSTANCE_FAMILIES: readonly string[] = Object.freeze(FAMILIES.m
 export function gpuInstanceType(name: string): GpuInstanceType | undefined {
   // Own properties only: 'constructor' or 'toString' are not instance types.
   return Object.prototype.hasOwnProperty.call(GPU_INSTANCE_TYPES, name) ? GPU_INSTANCE_TYPES[name] : undefined;
+}
+
+/**
+ * The instance types of one pool of GPU nodes (a managed node group, a Karpenter NodePool, a fleet's node pool): every
+ * type in the catalog, listed once, all with the same GPU count, at most `maxTypes`. Problems go to `p` under `prop`.
+ * Returns the spec every node of the pool is guaranteed to have: the common GPU count and the smallest GPU memory,
+ * vCPUs and memory; undefined when a problem was recorded.
+ */
+export function checkGpuInstanceTypes(p: Problems, prop: string, types: readonly string[], maxTypes?: number): GpuInstanceType | undefined {
+  const families = GPU_INSTANCE_FAMILIES.join(', ');
+  if (types.length === 0) {
+    p.check(false, prop, types, 'must list at least one GPU instance type',
+      `use e.g. ['g6.xlarge'] (families: ${families})`);
+    return undefined;
+  }
+  if (maxTypes !== undefined) {
+    p.check(types.length <= maxTypes, prop, types, `lists ${types.length} types, more than the ${maxTypes} EKS accepts`, `keep at most ${maxTypes}`);
+  }
+  const known: GpuInstanceType[] = [];
+  types.forEach((name, i) => {
+    const spec = gpuInstanceType(name);
+    p.check(spec !== undefined, prop, name,
+      'is not a GPU instance type triton-ops knows, so its nodes may have no GPU at all',
+      `use a type of the GPU families ${families} (see GPU_INSTANCE_TYPES)`);
+    p.check(types.indexOf(name) === i, prop, name, 'is listed twice', 'list each type once');
+    if (spec !== undefined && types.indexOf(name) === i) known.push(spec);
+  });
+  if (known.length === 0 || known.length < types.length) return undefined;
+
+  const counts = new Set(known.map((t) => t.gpus));
+  if (counts.size > 1) {
+    p.check(false, prop, types,
+      `mixes GPUs per instance (${known.map((t) => `${t.name}: ${t.gpus}`).join(', ')}), `
+      + 'but capacity arithmetic needs one number',
+      'keep types with the same GPU count in one pool and make one pool per count');
+    return undefined;
+  }
+  if (known.length === 1) return known[0];
+  const distinct = (values: string[]) => [...new Set(values)].join('/');
+  return {
+    name: known.map((t) => t.name).join(','),
+    family: distinct(known.map((t) => t.family)),
+    gpus: known[0].gpus,
+    gpuModel: distinct(known.map((t) => t.gpuModel)),
+    gpuMemoryGiB: Math.min(...known.map((t) => t.gpuMemoryGiB)),
+    vcpus: Math.min(...known.map((t) => t.vcpus)),
+    memoryGiB: Math.min(...known.map((t) => t.memoryGiB)),
+  };
 }

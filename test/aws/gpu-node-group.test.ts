@@ -239,7 +239,7 @@ describe('GpuNodeGroup refuses bad input with the path, prop, value and fix', ()
     ['an instance type without GPUs', { instanceTypes: ['m5.large'] },
       `infra/gpu: 'instanceTypes' ('m5.large') is not a GPU instance type triton-ops knows, so its nodes may have no GPU at all; use a type of the GPU families ${FAMILIES} (see GPU_INSTANCE_TYPES)`],
     ['mixed GPU counts', { instanceTypes: ['g5.xlarge', 'g5.12xlarge'] },
-      "infra/gpu: 'instanceTypes' ([\"g5.xlarge\",\"g5.12xlarge\"]) mixes GPUs per instance (g5.xlarge: 1, g5.12xlarge: 4), but capacity arithmetic needs one number; keep types with the same GPU count in one group and make one node group per count"],
+      "infra/gpu: 'instanceTypes' ([\"g5.xlarge\",\"g5.12xlarge\"]) mixes GPUs per instance (g5.xlarge: 1, g5.12xlarge: 4), but capacity arithmetic needs one number; keep types with the same GPU count in one pool and make one pool per count"],
     ['no instance types', { instanceTypes: [] },
       `infra/gpu: 'instanceTypes' ([]) must list at least one GPU instance type; use e.g. ['g6.xlarge'] (families: ${FAMILIES})`],
     ['a type listed twice', { instanceTypes: ['g5.xlarge', 'g5.xlarge'] },

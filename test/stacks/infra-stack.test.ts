@@ -71,6 +71,6 @@ describe('FleetInfraStack refuses fleets that cannot run', () => {
 
   test('an instance type without GPUs', () => {
     expect(() => synthInfra(withPool({ instanceTypes: ['m5.large'] }))).toThrow(
-      "vision: 'nodePools.gpu-a10g.instanceTypes' ([\"m5.large\"]) holds [\"m5.large\"], not GPU instance types of the catalog; use types of the families g4dn, g5, g6, g6e, p4d, p4de, p5, p5e, p5en");
+      "vision: 'nodePools.gpu-a10g.instanceTypes' ('m5.large') is not a GPU instance type triton-ops knows, so its nodes may have no GPU at all; use a type of the GPU families g4dn, g5, g6, g6e, p4d, p4de, p5, p5e, p5en (see GPU_INSTANCE_TYPES)");
   });
 });

@@ -3,9 +3,9 @@ import { Construct } from 'constructs';
 import type { GpuAmiType, GpuCapacityType } from '../../aws/gpu-node-group';
 import { removeNamespaceOfClusterScoped } from '../../private/cluster-scoped';
 import { isWhole } from '../../private/checks';
-import { Problems, show } from '../../private/errors';
+import { Problems } from '../../private/errors';
 import { DNS_LABEL } from '../../private/kubernetes-names';
-import { GPU_INSTANCE_FAMILIES, gpuInstanceType } from '../../triton/gpu-instances';
+import { checkGpuInstanceTypes } from '../../triton/gpu-instances';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../triton/gpu-scheduling';
 import {
   BlockDeviceMapping, EC2NodeClassSpec, KARPENTER_API_VERSION, KARPENTER_AWS_API_VERSION, KARPENTER_AWS_GROUP, NodePoolSpec,
@@ -104,7 +104,7 @@ export class KarpenterGpuNodePool extends Construct {
     const name = props.name ?? id;
     p.check(DNS_LABEL.test(name), props.name === undefined ? 'id' : 'name', name, 'is not a valid NodePool name',
       'use lowercase letters, digits and - (at most 63)');
-    const gpus = checkInstanceTypes(p, props.instanceTypes);
+    const gpus = checkGpuInstanceTypes(p, 'instanceTypes', props.instanceTypes)?.gpus;
     p.check(isWhole(props.maxNodes, 1), 'maxNodes', props.maxNodes, 'must be a whole number >= 1',
       'give the most GPU nodes the pool may run');
     p.check(props.subnetIds.length > 0, 'subnetIds', props.subnetIds, 'must list at least one subnet',
@@ -180,15 +180,3 @@ function blockDevices(amiType: GpuAmiType, volumeGiB: number): BlockDeviceMappin
     : [{ deviceName: '/dev/xvda', rootVolume: true, ebs: ebs(volumeGiB) }];
 }
 
-/** Every type in the catalog, listed once, with one GPU count; returns that count. */
-function checkInstanceTypes(p: Problems, types: string[]): number | undefined {
-  const unknown = types.filter((t) => gpuInstanceType(t) === undefined);
-  p.check(types.length > 0 && unknown.length === 0, 'instanceTypes', types,
-    unknown.length > 0 ? `holds ${show(unknown)}, not GPU instance types of the catalog` : 'must list at least one GPU instance type',
-    `use types of the families ${GPU_INSTANCE_FAMILIES.join(', ')} (see GPU_INSTANCE_TYPES)`);
-  p.check(new Set(types).size === types.length, 'instanceTypes', types, 'lists a type twice', 'list each type once');
-  const counts = [...new Set(types.flatMap((t) => gpuInstanceType(t)?.gpus ?? []))];
-  p.check(counts.length <= 1, 'instanceTypes', types, `mixes GPU counts (${counts.sort().join(', ')}), so the GPU limit cannot be planned`,
-    'use types with the same GPU count, one pool per count');
-  return counts.length === 1 ? counts[0] : undefined;
-}

@@ -94,8 +94,8 @@ describe('KarpenterGpuNodePool', () => {
   });
 
   test.each([
-    [{ instanceTypes: ['m5.large'] }, `test/gpu-a: 'instanceTypes' (["m5.large"]) holds ["m5.large"], not GPU instance types of the catalog`],
-    [{ instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }, "'instanceTypes' ([\"g5.xlarge\",\"g5.12xlarge\"]) mixes GPU counts (1, 4), so the GPU limit cannot be planned"],
+    [{ instanceTypes: ['m5.large'] }, "test/gpu-a: 'instanceTypes' ('m5.large') is not a GPU instance type triton-ops knows, so its nodes may have no GPU at all"],
+    [{ instanceTypes: ['g5.xlarge', 'g5.12xlarge'] }, "'instanceTypes' ([\"g5.xlarge\",\"g5.12xlarge\"]) mixes GPUs per instance (g5.xlarge: 1, g5.12xlarge: 4), but capacity arithmetic needs one number"],
     [{ maxNodes: 0 }, "test/gpu-a: 'maxNodes' (0) must be a whole number >= 1; give the most GPU nodes the pool may run"],
     [{ subnetIds: [] }, "test/gpu-a: 'subnetIds' ([]) must list at least one subnet"],
     [{ securityGroupIds: [] }, "test/gpu-a: 'securityGroupIds' ([]) is empty, so the nodes would have no security group"],
