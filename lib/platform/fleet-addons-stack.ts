@@ -82,7 +82,8 @@ export class FleetAddonsStack extends TerraformStack {
         repository: r.chart.repository, chart: r.chart.name, version: r.chart.version,
         values: [JSON.stringify(r.values)],
         setSensitive: r.grafanaAdmin ? [{ name: 'grafana.adminPassword', value: this.grafanaAdminPassword() }] : undefined,
-        atomic: true, cleanupOnFail: true, wait: true,
+        // Wait (and roll back on failure) unless the pods need an object of the serving stack to start.
+        atomic: !r.startsWithServing, cleanupOnFail: true, wait: !r.startsWithServing,
         dependsOn: r.after.length > 0 ? r.after.map((after) => releases[after] ?? eksAddons[after]) : undefined,
       });
     }

@@ -31,7 +31,7 @@ describe('FleetAddonsStack of the default fleet', () => {
     ['kube-prometheus-stack', ADDON_CHARTS.kubePrometheusStack],
     ['prometheus-adapter', ADDON_CHARTS.prometheusAdapter],
   ])('%s is pinned: repository, chart and exact version', (id, chart) => {
-    expect(releases[id]).toMatchObject({ repository: chart.repository, chart: chart.name, version: chart.version, atomic: true, wait: true });
+    expect(releases[id]).toMatchObject({ repository: chart.repository, chart: chart.name, version: chart.version });
     expect(chart.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
@@ -106,6 +106,17 @@ describe('FleetAddonsStack of the default fleet', () => {
       prometheus: { url: 'http://prometheus-operated.monitoring.svc', port: 9090 },
       rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
     });
+  });
+
+  test('prometheus-adapter is not waited for: it mounts the rules ConfigMap that only the serving stack writes', () => {
+    expect([releases['prometheus-adapter'].wait, releases['prometheus-adapter'].atomic]).toEqual([false, false]);
+    const serving = new FleetServingStack(Testing.app(), 'serving', { fleet: DEFAULT_FLEET });
+    expect(serving.chart.toJson().filter((o: any) => o.kind === 'ConfigMap').map((o: any) => o.metadata.name))
+      .toContain(PROMETHEUS_ADAPTER_RULES_DEFAULTS.name);
+    // Every other release is waited for, and rolled back when it does not become ready.
+    for (const [id, r] of Object.entries(releases).filter(([id]) => id !== 'prometheus-adapter')) {
+      expect([id, (r as any).wait, (r as any).atomic]).toEqual([id, true, true]);
+    }
   });
 
   test('the Helm and Kubernetes providers authenticate with the cluster data sources', () => {

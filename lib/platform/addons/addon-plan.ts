@@ -59,6 +59,11 @@ export interface HelmReleasePlan {
   readonly after: readonly string[];
   /** The release runs Grafana, whose admin password the stack generates (never the chart's default). */
   readonly grafanaAdmin?: boolean;
+  /**
+   * The release's pods need an object the serving stack writes later (prometheus-adapter mounts the rules ConfigMap
+   * of the FleetChart), so Terraform installs it without waiting for them to be ready; they start once it exists.
+   */
+  readonly startsWithServing?: boolean;
 }
 
 /** One `aws_eks_addon`. */
@@ -197,6 +202,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     release({
       id: 'prometheus-adapter', addon: 'metricsAdapter', releaseName: ADDON_DEFAULTS.prometheusAdapterReleaseName,
       namespace: monitoring.namespace, chart: ADDON_CHARTS.prometheusAdapter, after: prometheusOn ? ['kube-prometheus-stack'] : [],
+      startsWithServing: true,
       values: {
         prometheus: { url: `${address.protocol}//${address.hostname}`, port: Number(address.port) },
         // The rules of the FleetChart's ConfigMap only; the chart's default rules would shadow none but cost queries.
