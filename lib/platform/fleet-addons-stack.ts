@@ -11,11 +11,11 @@ import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1';
-import { DataResource, Fn, TerraformOutput, TerraformStack, Token } from 'cdktf';
+import { DataResource, Fn, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { EksCluster } from '../aws/eks-cluster';
 import { irsaTrustStatement } from '../aws/service-account-trust';
-import { ADDON_DEFAULTS, AddonsPlan, planAddons } from './addons/addon-plan';
+import { ADDON_DEFAULTS, AddonsPlan, assumesOutput, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
@@ -101,10 +101,7 @@ export class FleetAddonsStack extends TerraformStack {
       });
     }
 
-    new TerraformOutput(this, 'assumes', {
-      description: 'Add-ons the fleet needs that its description switches off (addons.<name>: false); the cluster must run them',
-      value: addons.assumes.map((a) => `${a.addon}: ${a.summary}`),
-    });
+    assumesOutput(this, addons.assumes);
   }
 
   /**

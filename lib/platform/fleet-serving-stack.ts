@@ -8,6 +8,8 @@ import { App as Cdk8sApp } from 'cdk8s';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ChartManifests } from '../bridge/chart-manifests';
+import { assumesOutput, planAddons } from './addons/addon-plan';
+import type { AddonProvides } from './addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
@@ -34,6 +36,8 @@ export interface FleetServingStackProps {
 export class FleetServingStack extends TerraformStack {
   public readonly chart: FleetChart;
   public readonly manifests: ChartManifests;
+  /** The add-ons the fleet needs that its description switches off: this stack's objects rely on the cluster having them. */
+  public readonly assumes: readonly AddonProvides[];
 
   public constructor(scope: Construct, id: string, props: FleetServingStackProps) {
     super(scope, id);
@@ -48,5 +52,7 @@ export class FleetServingStack extends TerraformStack {
     }).arn;
     this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn });
     this.manifests = new ChartManifests(this, 'Workloads', { chart: this.chart });
+    this.assumes = planAddons(this.chart.plan).assumes;
+    assumesOutput(this, this.assumes);
   }
 }

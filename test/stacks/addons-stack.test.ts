@@ -242,10 +242,14 @@ describe('opt-outs: addons.<x>: false installs nothing and says what the serving
     ['metricsAdapter', DEFAULT_FLEET, ['prometheus-adapter']],
     ['metricsAdapter', CLAIM_KEDA, ['keda']],
   ] as const)('%s', (addon, fleet, ids) => {
-    const json = synth({ ...fleet, addons: { [addon]: false } });
+    const described: FleetDescription = { ...fleet, addons: { [addon]: false } };
+    const json = synth(described);
     for (const id of ids) expect(json.resource?.helm_release?.[id]).toBeUndefined();
     expect(json.output.assumes.value.length).toBe(1);
     expect(json.output.assumes.value[0]).toMatch(new RegExp(`^${addon}: `));
+    // The serving stack, whose objects rely on the add-on, states the same assumption.
+    const serving = JSON.parse(Testing.synth(new FleetServingStack(Testing.app(), 'serving', { fleet: described })));
+    expect(serving.output.assumes.value).toEqual(json.output.assumes.value);
   });
 
   test.each([['efsCsi', 'efs-csi-driver'], ['podIdentityAgent', 'pod-identity-agent']])('%s', (addon, id) => {

@@ -1,9 +1,10 @@
 /**
  * planAddons: which cluster add-ons a fleet needs, and how each is configured, derived from the same FleetPlan the
  * FleetChart is built from (labels, namespaces, names are read from the plan and the constructs' constants, never
- * typed twice). Pure data: the add-ons stack turns it into helm_release and aws_eks_addon resources, and the tests read
- * it without Terraform.
+ * typed twice). Data: the add-ons stack turns it into helm_release and aws_eks_addon resources, and the tests read it
+ * without synthesizing a stack.
  */
+import { TerraformOutput, TerraformStack } from 'cdktf';
 import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
 import { TRITON_AUTOSCALER_DEFAULTS } from '../../k8s/autoscaling/triton-autoscaler-props';
@@ -252,4 +253,15 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
 
   p.throwIfAny();
   return { kubernetesVersion, releases, eksAddons, efsStorageClass, installed, assumes };
+}
+
+/**
+ * The Terraform output `assumes` of a stack: the add-ons the fleet needs that its description switches off, which the
+ * cluster must already run. Both the add-ons stack and the serving stack (whose objects rely on them) state it.
+ */
+export function assumesOutput(stack: TerraformStack, assumes: readonly AddonProvides[]): TerraformOutput {
+  return new TerraformOutput(stack, 'assumes', {
+    description: 'Add-ons the fleet needs that its description switches off (addons.<name>: false); the cluster must run them',
+    value: assumes.map((a) => `${a.addon}: ${a.summary}`),
+  });
 }
