@@ -170,7 +170,7 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
   const problems = validateModelSet(models, { gpuCount: gpus });
   const errors = problems.filter((x) => x.severity === 'error');
-  if (errors.length > 0) p.add(new ModelConfigError(errors, path).message);
+  if (errors.length > 0) new ModelConfigError(errors, path).problems.forEach((line) => p.add(line));
 
   const names = models.map((m) => m.name);
   const control = props.modelControl ?? ModelControl.none();

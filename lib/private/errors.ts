@@ -1,9 +1,15 @@
 /** Synth-time errors in one shape: where, which prop, what value, what is wrong, how to fix it. */
 
 export class TritonOpsError extends Error {
-  public constructor(message: string) {
-    super(message);
+  /** Each problem on its own, as `<construct path>: '<prop>' (<value>) <what>; <fix>`. */
+  public readonly problems: readonly string[];
+
+  /** One problem, or several reported together (`N problems:` and one line each). */
+  public constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : [...problems];
+    super(list.length === 1 ? list[0] : `${list.length} problems:\n- ${list.join('\n- ')}`);
     this.name = 'TritonOpsError';
+    this.problems = Object.freeze(list);
   }
 }
 
@@ -40,9 +46,20 @@ export class Problems {
   }
 
   public throwIfAny(): void {
-    if (this.found.length === 1) throw new TritonOpsError(this.found[0]);
-    if (this.found.length > 1) {
-      throw new TritonOpsError(`${this.found.length} problems:\n- ${this.found.join('\n- ')}`);
+    if (this.found.length > 0) throw new TritonOpsError(this.found);
+  }
+
+  /**
+   * Runs `build`, which may throw a TritonOpsError; its problems join this list and `undefined` is returned, so that
+   * the caller goes on and reports the problems of every construct together. Any other error is a bug and propagates.
+   */
+  public attempt<T>(build: () => T): T | undefined {
+    try {
+      return build();
+    } catch (error) {
+      if (!(error instanceof TritonOpsError)) throw error;
+      this.found.push(...error.problems);
+      return undefined;
     }
   }
 }

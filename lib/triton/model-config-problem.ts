@@ -29,8 +29,8 @@ export class ModelConfigError extends TritonOpsError {
     if (problems.some((p) => p.severity === 'error')) throw new ModelConfigError(problems, path);
   }
 
-  /** Every problem given, warnings included. */
-  public readonly problems: readonly ModelConfigProblem[];
+  /** Every problem given, warnings included, as validation found them. */
+  public readonly modelProblems: readonly ModelConfigProblem[];
 
   /**
    * @param problems what validation found
@@ -40,11 +40,9 @@ export class ModelConfigError extends TritonOpsError {
     const errors = problems.filter((p) => p.severity === 'error');
     const prefix = path ? `${path}: ` : '';
     const lines = errors.map((p) => prefix + formatProblem(p));
-    super(lines.length === 1 ? lines[0]
-      : lines.length === 0 ? `${prefix}model configuration has warnings only`
-        : `${lines.length} model configuration errors:\n- ${lines.join('\n- ')}`);
+    super(lines.length === 0 ? `${prefix}model configuration has warnings only` : lines);
     this.name = 'ModelConfigError';
-    this.problems = problems;
+    this.modelProblems = problems;
   }
 }
 

@@ -209,7 +209,7 @@ describe('ModelBucket.addModelConfigs', () => {
     const call = () => models.addModelConfigs('models', [MODEL, broken, MODEL]);
     expect(call).toThrow(ModelConfigError);
     expect(call).toThrow(new TritonOpsError([
-      '3 model configuration errors:',
+      '3 problems:',
       "- infra/Models: model 'resnet50' name: is used by models 0 and 2 of the set, but a name is a directory in the one model repository; rename one of them",
       "- infra/Models: model 'broken' backend: neither platform nor backend is set, so Triton cannot tell how to load the model; set backend (e.g. 'python', 'onnxruntime'), platform (e.g. 'onnxruntime_onnx'), or platform: 'ensemble'",
       "- infra/Models: model 'broken' max_batch_size: (-1) must be a whole number >= 0; use 0 for a model that does not batch, else the largest batch it accepts",

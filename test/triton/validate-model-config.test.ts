@@ -316,11 +316,12 @@ describe('ModelConfigError', () => {
     const error = new ModelConfigError(problems, 'Fleet/server');
     expect(error).toBeInstanceOf(TritonOpsError);
     expect(error.message).toBe([
-      '2 model configuration errors:',
+      '2 problems:',
       "- Fleet/server: model 'resnet50' input[0].dims[1]: (0) must be a whole number >= 1, or -1",
       "- Fleet/server: model 'classify' ensemble_scheduling.step: is empty; add a step",
     ].join('\n'));
-    expect(error.problems).toEqual(problems);
+    expect(error.modelProblems).toEqual(problems);
+    expect(error.problems).toEqual(error.message.split('\n').slice(1).map((line) => line.slice(2)));
   });
 
   test('a single error is the message itself', () => {
