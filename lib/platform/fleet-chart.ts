@@ -3,6 +3,7 @@
  * from the constructs and their intent methods, with every derived fact read from planFleet.
  */
 import { Chart } from 'cdk8s';
+import { Problems } from '../private/errors';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
 import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
@@ -48,6 +49,7 @@ export class FleetChart extends Chart {
   public readonly gateway?: MeshGateway;
   /** The plan the chart was built from (the infra stack builds on the same). */
   public readonly plan: FleetPlan;
+  private readonly problems: Problems;
 
   public constructor(scope: Construct, id: string, props: FleetChartProps) {
     const plan = planFleet(props.fleet);
@@ -55,49 +57,61 @@ export class FleetChart extends Chart {
     super(scope, id, { namespace: fleet.namespace });
     this.plan = plan;
     const { monitoring } = plan;
+    // Every construct is built even when another one is refused, so that all problems of the fleet come as one list.
+    const p = new Problems(this.node.path);
+    this.problems = p;
 
-    new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined });
-    if (plan.devicePlugin !== undefined) new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin);
-    karpenterNodePools(this, plan);
-    if (plan.mesh) new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh.istiodNamespace });
+    p.attempt(() => new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined }));
+    if (plan.devicePlugin !== undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));
+    p.attempt(() => karpenterNodePools(this, plan));
+    if (plan.mesh) p.attempt(() => new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh!.istiodNamespace }));
     const adapted = Object.values(fleet.servers)
       .some((s) => s.autoscale !== undefined && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'hpa');
     // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace.
-    if (adapted) PrometheusAdapterRules.of(this, { namespace: monitoring.namespace });
+    if (adapted) p.attempt(() => PrometheusAdapterRules.of(this, { namespace: monitoring.namespace }));
     if (plan.gateway) {
       const { name, namespace, hosts, credentialName, selector, allowPlainHttp } = plan.gateway;
-      this.gateway = new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp });
+      this.gateway = p.attempt(() => new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp }));
     }
 
     const roleArn = props.roleArn ?? ((server: ServerPlan) => server.s3!.roleArn);
     const servers: Record<string, TritonServer> = {};
     for (const [name, description] of Object.entries(fleet.servers)) {
-      servers[name] = this.server(description, plan.servers[name], roleArn);
+      const server = this.server(description, plan.servers[name], roleArn);
+      if (server !== undefined) servers[name] = server;
     }
     this.servers = servers;
 
     const releases: Record<string, CanaryRelease> = {};
     for (const [name, { versions, exposed, ...options }] of Object.entries(fleet.releases ?? {})) {
-      releases[name] = new CanaryRelease(this, name, {
+      // A release over a refused server is left out: that server's problems are already in the list.
+      if (versions.some((v) => servers[v.server] === undefined)) continue;
+      const release = p.attempt(() => new CanaryRelease(this, name, {
         ...options,
         name,
         versions: versions.map((v) => ({ version: v.version, server: servers[v.server] })),
         gateway: exposed ? this.gateway : undefined,
-      });
+      }));
+      if (release !== undefined) releases[name] = release;
     }
     this.releases = releases;
 
-    if (monitoring.dashboard) {
-      new TritonDashboard(this, 'Dashboard', { name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers) });
+    if (monitoring.dashboard && Object.keys(servers).length > 0) {
+      p.attempt(() => new TritonDashboard(this, 'Dashboard', {
+        name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers),
+      }));
     }
+    p.throwIfAny();
   }
 
-  private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer {
+  /** The server with its intents, each attempted on its own; undefined when the server itself is refused. */
+  private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer | undefined {
+    const p = this.problems;
     const {
       image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, ...props
     } = description;
     const { monitoring } = this.plan;
-    const server = new TritonServer(this, plan.name, {
+    const server = p.attempt(() => new TritonServer(this, plan.name, {
       ...props,
       image: image ?? this.plan.fleet.image,
       repository: plan.s3
@@ -107,23 +121,24 @@ export class FleetChart extends Chart {
       nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,
-    });
-    if (monitoring.scrape) server.scrape({ prometheusLabels: monitoring.prometheusLabels });
-    if (monitoring.alerts) server.alertOn({ prometheusLabels: monitoring.prometheusLabels, thresholds: alerts });
+    }));
+    if (server === undefined) return undefined;
+    if (monitoring.scrape) p.attempt(() => server.scrape({ prometheusLabels: monitoring.prometheusLabels }));
+    if (monitoring.alerts) p.attempt(() => server.alertOn({ prometheusLabels: monitoring.prometheusLabels, thresholds: alerts }));
     if (autoscale) {
       const keda = (autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'keda';
-      server.autoscale({
+      p.attempt(() => server.autoscale({
         ...autoscale,
         gpuPool: plan.pool,
         prometheusAddress: keda ? autoscale.prometheusAddress ?? monitoring.prometheusAddress : autoscale.prometheusAddress,
-      });
+      }));
     }
     if (this.plan.mesh) {
-      server.authorize({ gatewayServiceAccount: plan.exposed ? this.plan.gateway?.serviceAccount : undefined, callers: plan.callers });
+      p.attempt(() => server.authorize({ gatewayServiceAccount: plan.exposed ? this.plan.gateway?.serviceAccount : undefined, callers: plan.callers }));
     }
     if (route) {
       const { exposed, ...options } = route;
-      server.route({ ...options, gateway: exposed ? this.gateway : undefined });
+      p.attempt(() => server.route({ ...options, gateway: exposed ? this.gateway : undefined }));
     }
     return server;
   }

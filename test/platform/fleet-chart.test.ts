@@ -3,6 +3,8 @@ import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { AutoscalingMetric, FleetChart, FleetDescription, ISTIO_INJECTION_LABEL, ServerPlan } from '../../lib';
 import { FleetInfraStack } from '../../lib/aws';
+import { TritonOpsError } from '../../lib';
+import { MODEL } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
 const chartOf = (fleet: FleetDescription, roleArn?: (server: ServerPlan) => string) =>
@@ -161,5 +163,31 @@ describe('each fact is said once: the chart and the infra stack follow the same 
     expect(Object.values(json.resource.aws_s3_bucket).map((b: any) => b.bucket)).toEqual(['other-models']);
     expect(Object.values(json.resource.aws_s3_object).map((o: any) => o.key).sort()).toEqual(['shop/cpu/resnet50/config.pbtxt', 'shop/gpu/resnet50/config.pbtxt']);
     expect(JSON.stringify(json.data.aws_iam_policy_document)).toContain('shop/cpu/*');
+  });
+});
+
+describe('FleetChart reports every construct\'s problems together', () => {
+  test('two refused servers and a refused intent of a third come as one list, in description order', () => {
+    const fleet = withServer('cpu', { image: 'nvcr.io/nvidia/tritonserver:latest', terminationGracePeriodSeconds: 30 },
+      withServer('gpu', { drainSeconds: 0 },
+        withServer('cpu2', { models: [MODEL], autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, minReplicas: 1 } })));
+    let error: unknown;
+    try {
+      synth(fleet);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as TritonOpsError).problems).toEqual([
+      "shop/gpu: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
+      "shop/cpu: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
+      "shop/cpu: 'terminationGracePeriodSeconds' (30) must cover drainSeconds (10) + exitTimeoutSeconds (30) + 5 s margin, or Triton is killed with requests in flight; set it to at least 45 or lower one of the two",
+      "shop/cpu2/Autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more",
+    ]);
+  });
+
+  test('a valid server with a refused intent: the server is built, the intent\'s problem is listed', () => {
+    const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, minReplicas: 1 } });
+    expect(() => synth(fleet)).toThrow(
+      "shop/gpu/Autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more");
   });
 });
