@@ -1,5 +1,6 @@
 // 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use, and the
 // fleet's infra stack. Imports provider submodules only, and no cdk8s.
+import './require-peers'; // first: a clear error when cdktf or the AWS provider is missing
 export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from './eks-cluster';
 export {
   GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuAmiType, GpuCapacityType,

@@ -1,0 +1,47 @@
+/**
+ * The optional peer dependencies of 'triton-ops/aws' and 'triton-ops/bridge' (cdktf and the providers), checked
+ * before those entry points load anything, so a YAML-only install (cdk8s, cdk8s-plus-28, constructs) that imports
+ * them gets one clear error naming what to install instead of "Cannot find module 'cdktf'" from deep inside.
+ * 'triton-ops' and 'triton-ops/fleet' never load this module. The ranges are package.json's peerDependencies
+ * (test/packaging/optional-peers.test.ts keeps them equal).
+ */
+export const OPTIONAL_PEERS = {
+  'cdktf': '^0.21.0',
+  '@cdktf/provider-aws': '^20.1.0',
+  '@cdktf/provider-kubernetes': '^12.1.0',
+  '@cdktf/provider-helm': '^12.1.2',
+} as const;
+
+export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
+
+/** Whether `name` resolves from triton-ops' own location (as its imports will), without loading it. */
+function installed(name: string): boolean {
+  try {
+    require.resolve(name);
+    return true;
+  } catch (e) {
+    // A package that exists but exports no main entry is still installed.
+    return (e as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+  }
+}
+
+/** The error for `entry` when some of `peers` are missing; undefined when all are installed. */
+export function missingPeersError(entry: string, peers: readonly OptionalPeer[], isInstalled = installed): Error | undefined {
+  const missing = peers.filter((p) => !isInstalled(p));
+  if (missing.length === 0) return undefined;
+  const specs = missing.map((p) => `${p}@${OPTIONAL_PEERS[p]}`);
+  const error = new Error(
+    `'${entry}' needs ${missing.length === 1 ? 'a package that is' : 'packages that are'} not installed: ${specs.join(', ')}. `
+    + `cdktf and its providers are optional peer dependencies of triton-ops, loaded only by 'triton-ops/aws' and `
+    + `'triton-ops/bridge' ('triton-ops' and 'triton-ops/fleet' never need them). Install them with:\n`
+    + `  npm install ${specs.map((s) => `'${s}'`).join(' ')}`,
+  );
+  error.name = 'TritonOpsMissingPeerError';
+  return error;
+}
+
+/** Throws the error of missingPeersError. */
+export function requireOptionalPeers(entry: string, peers: readonly OptionalPeer[]): void {
+  const error = missingPeersError(entry, peers);
+  if (error) throw error;
+}
