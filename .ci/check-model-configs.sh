@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # CHECKLIST T04: every rendered config.pbtxt must parse as inference.ModelConfig. protoc's text-format parser is
 # the one Triton uses when it loads a model, so a typo or wrong field fails CI instead of a rollout.
-# Usage: .ci/check-model-configs.sh [dir]   (default dist/model-repository; env PROTO_DIR overrides the proto folder)
+# Usage: .ci/check-model-configs.sh [dir]   (default artifacts/model-repository; env PROTO_DIR overrides the proto folder)
 set -uo pipefail
 
-dir="${1:-dist/model-repository}"
+dir="${1:-artifacts/model-repository}"
 # model_config.proto lives in shared/triton beside the checkout; resolve from this script so any cwd works.
 PROTO_DIR="${PROTO_DIR:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null)/../shared/triton}"
 

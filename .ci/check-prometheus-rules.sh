@@ -2,10 +2,10 @@
 # CHECKLIST P01: every synthesized Prometheus rule file passes `promtool check rules`, and every alert's unit tests
 # (a breach that fires, healthy series that stay silent) pass `promtool test rules`. Both are the checks Prometheus
 # itself applies, so a broken expression or a never-firing alert fails CI instead of staying quiet in production.
-# Usage: .ci/check-prometheus-rules.sh [dir]   (default dist/promtool, written by writePromtoolFiles at synth)
+# Usage: .ci/check-prometheus-rules.sh [dir]   (default artifacts/promtool, written by writePromtoolFiles at synth)
 set -uo pipefail
 
-dir="${1:-dist/promtool}"
+dir="${1:-artifacts/promtool}"
 
 command -v promtool >/dev/null || { echo "promtool not found: apt-get install -y prometheus" >&2; exit 1; }
 

@@ -32,11 +32,8 @@ const CLUSTER_SCOPED = new Set([
 // Workloads whose selector must pick their own pods (CHECKLIST R05); the API server only checks this on create.
 const POD_TEMPLATE_KINDS = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet']);
 
+// The manifest folder holds Kubernetes objects only: the promtool files and the config.pbtxt tree are in artifacts/.
 const dir = process.argv[2] ?? 'dist';
-// Subdirectories of dir that hold YAML which is not Kubernetes objects, skipped by name (only these):
-// promtool/ has plain Prometheus rule files and `promtool test rules` files, which CI checks with promtool itself.
-const SKIP_DIRS = ['promtool'];
-const skipped = (f) => SKIP_DIRS.some((d) => f === d || f.startsWith(`${d}/`));
 
 // jq-style path (`.spec.containers[0]["app.kubernetes.io/name"]`) so a problem can be pasted into jq/yq.
 const fmtPath = (segs) =>
@@ -109,9 +106,7 @@ async function check(obj) {
 
 let files;
 try {
-  const yaml = (await readdir(dir, { recursive: true })).map((f) => f.split(sep).join('/')).filter((f) => /\.ya?ml$/.test(f));
-  files = yaml.filter((f) => !skipped(f)).sort();
-  if (files.length < yaml.length) console.log(`conformance: skipped ${yaml.length - files.length} file(s) under ${SKIP_DIRS.join(', ')}/ (not Kubernetes objects)`);
+  files = (await readdir(dir, { recursive: true })).map((f) => f.split(sep).join('/')).filter((f) => /\.ya?ml$/.test(f)).sort();
 } catch (e) {
   console.error(`conformance: cannot read '${dir}' (${e.code ?? e.message}); run synth first`);
   process.exit(1);

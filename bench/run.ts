@@ -79,7 +79,7 @@ function measureFleet(n: number): Row {
 /** The default `npm run synth` (YAML and both Terraform stacks); timed from outside: it prints no report line. */
 function measureDefaultSynth(): number[] {
   return withTempDir('default', (dir) => Array.from({ length: RUNS }, () => runNode('stacks/synth.js', [],
-    { ...process.env, TRITON_OPS_OUTDIR: join(dir, 'dist'), TRITON_OPS_TF_OUTDIR: join(dir, 'cdktf.out') }).outerMs));
+    { ...process.env, CDK8S_OUTDIR: join(dir, 'dist'), TRITON_OPS_ARTIFACTS: join(dir, 'artifacts'), CDKTF_OUTDIR: join(dir, 'cdktf.out') }).outerMs));
 }
 
 /** The default fleet's infra stack alone (AWS only), as `cdktf synth infra` runs it. */

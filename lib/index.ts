@@ -59,5 +59,5 @@ export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/m
 export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps, MeshCallers } from './k8s/mesh/triton-authorization';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './k8s/mesh/mesh-identity';
 
-export { TritonOpsError } from './private/errors';
+export { TritonOpsError, problemsOf } from './private/errors';
 export * from './platform';

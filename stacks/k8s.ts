@@ -1,22 +1,34 @@
-/** The cdk8s app: the default fleet (and the search-ranking example) as YAML in dist/, with the model-repository tree. */
+/**
+ * The cdk8s app (cdk8s.yaml): the default fleet and the search-ranking example as YAML, one file per chart, in the
+ * manifest folder; the config.pbtxt tree and the promtool files in the artifacts folder (stacks/outputs.ts).
+ */
 import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
-import { join } from 'path';
-import { FleetChart, TritonServer, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
+import { FleetChart, FleetDescription, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
 import { SEARCH_FLEET } from '../examples/search-ranking';
 import { DEFAULT_FLEET } from './fleet';
+import { modelRepositoryDir, OutputDirs, outputDirs, promtoolDir } from './outputs';
+import { runReported, summarizeCharts } from './report';
 
-export function synthKubernetes(outdir: string): void {
-  // Start from an empty folder so that a removed server leaves no stale files behind.
-  rmSync(outdir, { recursive: true, force: true });
-  const app = new App({ outdir, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
-  new FleetChart(app, DEFAULT_FLEET.name, { fleet: DEFAULT_FLEET });
-  new FleetChart(app, SEARCH_FLEET.name, { fleet: SEARCH_FLEET });
+/** The fleets of the YAML side: each one FleetChart, one file. */
+export const YAML_FLEETS: readonly FleetDescription[] = [DEFAULT_FLEET, SEARCH_FLEET];
+
+/** Synthesizes the charts of `fleets` into `dirs.manifests` and their artifacts into `dirs.artifacts`; returns the app. */
+export function synthKubernetes(dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>,
+  fleets: readonly FleetDescription[] = YAML_FLEETS): App {
+  // Start from empty folders so that a removed server leaves no stale files behind.
+  for (const dir of [dirs.manifests, dirs.artifacts]) rmSync(dir, { recursive: true, force: true });
+  const app = new App({ outdir: dirs.manifests, outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+  for (const fleet of fleets) new FleetChart(app, fleet.name, { fleet });
   app.synth();
-  writeModelRepositories(app, outdir);
-  // Plain rule files and promtool unit tests of every PrometheusRule, for `.ci/check-prometheus-rules.sh`.
-  writePromtoolFiles(app, join(outdir, 'promtool'));
-  for (const server of TritonServer.all(app)) for (const warning of server.warnings) console.warn(`warning: ${warning}`);
+  writeModelRepositories(app, dirs.artifacts);
+  writePromtoolFiles(app, promtoolDir(dirs.artifacts));
+  return app;
 }
 
-if (require.main === module) synthKubernetes(process.env.TRITON_OPS_OUTDIR ?? 'dist');
+if (require.main === module) {
+  runReported(() => {
+    const dirs = outputDirs();
+    return summarizeCharts(synthKubernetes(dirs), dirs, modelRepositoryDir(dirs.artifacts));
+  });
+}

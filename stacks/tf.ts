@@ -8,8 +8,11 @@ import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { DEFAULT_FLEET } from './fleet';
 import { keepStateOutsideOutdir } from './local-state';
 import { copyCommittedLockFiles } from './lock-files';
+import { outputDirs } from './outputs';
+import { runReported, summarizeStacks } from './report';
 
-export function synthTerraform(outdir: string, fleet: FleetDescription = DEFAULT_FLEET): void {
+/** Synthesizes the stacks into `outdir`; returns their ids in deploy order. */
+export function synthTerraform(outdir: string, fleet: FleetDescription = DEFAULT_FLEET): string[] {
   const app = new App({ outdir, skipValidation: false });
   const infra = new FleetInfraStack(app, 'infra', { fleet });
   const addons = new FleetAddonsStack(app, 'addons', { fleet, infra });
@@ -17,7 +20,14 @@ export function synthTerraform(outdir: string, fleet: FleetDescription = DEFAULT
   // Without a state bucket in the description, local state at the project root (outside the regenerated cdktf.out).
   if (fleet.state === undefined) for (const stack of [infra, addons, serving]) keepStateOutsideOutdir(stack, stack.node.id);
   app.synth();
-  copyCommittedLockFiles(outdir, [infra, addons, serving].map((s) => s.node.id));
+  const ids = [infra, addons, serving].map((s) => s.node.id);
+  copyCommittedLockFiles(outdir, ids);
+  return ids;
 }
 
-if (require.main === module) synthTerraform(process.env.TRITON_OPS_TF_OUTDIR ?? 'cdktf.out');
+if (require.main === module) {
+  runReported(() => {
+    const { terraform } = outputDirs();
+    return ['triton-ops: synthesized', summarizeStacks(terraform, synthTerraform(terraform))];
+  });
+}

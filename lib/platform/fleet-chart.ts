@@ -17,7 +17,7 @@ import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
-import { FleetPlan, planFleet, ServerPlan } from './fleet-plan';
+import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
@@ -52,7 +52,7 @@ export class FleetChart extends Chart {
   private readonly problems: Problems;
 
   public constructor(scope: Construct, id: string, props: FleetChartProps) {
-    const plan = planFleet(props.fleet);
+    const plan = planFleetCollecting(props.fleet);
     const fleet = props.fleet;
     super(scope, id, { namespace: fleet.namespace });
     this.plan = plan;
@@ -60,6 +60,8 @@ export class FleetChart extends Chart {
     // Every construct is built even when another one is refused, so that all problems of the fleet come as one list.
     const p = new Problems(this.node.path);
     this.problems = p;
+    // A pool too small for its servers is reported with every other problem, after the servers are built against it.
+    plan.capacityProblems.forEach((problem) => p.add(problem));
 
     p.attempt(() => new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined }));
     if (plan.devicePlugin !== undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));

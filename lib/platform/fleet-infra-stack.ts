@@ -13,7 +13,8 @@ import type { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetDescription } from './fleet-description';
 import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from './plan-karpenter';
-import { FleetPlan, planFleet } from './fleet-plan';
+import { FleetPlan, planFleetCollecting } from './fleet-plan';
+import { Problems } from '../private/errors';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
 
@@ -46,27 +47,37 @@ export class FleetInfraStack extends TerraformStack {
     super(scope, id);
     fleetBackend(this, props.fleet, id);
     const { fleet } = props;
-    const plan = planFleet(fleet);
+    const plan = planFleetCollecting(fleet);
     this.plan = plan;
+    // Every resource is attempted even when another is refused, so that all problems of the stack come as one list.
+    const p = new Problems(this.node.path);
+    plan.capacityProblems.forEach((problem) => p.add(problem));
     fleetAwsProvider(this, fleet);
-    this.cluster = fleet.cluster.createInSubnets
+    const cluster = p.attempt(() => (fleet.cluster.createInSubnets
       ? new EksCluster(this, 'Cluster', {
         clusterName: fleet.cluster.name, subnetIds: fleet.cluster.createInSubnets, kubernetesVersion: fleet.cluster.kubernetesVersion,
       })
-      : EksCluster.fromName(this, 'Cluster', fleet.cluster.name);
+      : EksCluster.fromName(this, 'Cluster', fleet.cluster.name)));
+    // Everything below joins the cluster: without it there is nothing more to check.
+    if (cluster === undefined) p.throwIfAny();
+    this.cluster = cluster!;
 
     const nodeGroups: Record<string, GpuNodeGroup> = {};
     for (const [name, pool] of Object.entries(fleet.nodePools ?? {})) {
       if (isKarpenterPool(pool)) continue;
-      nodeGroups[name] = new GpuNodeGroup(this, name, {
+      const group = p.attempt(() => new GpuNodeGroup(this, name, {
         cluster: this.cluster, nodeGroupName: name, instanceTypes: pool.instanceTypes, subnetIds: pool.subnetIds,
         capacityType: pool.capacityType, amiType: pool.amiType, ...plan.poolSizes[name],
-      });
+      }));
+      if (group !== undefined) nodeGroups[name] = group;
     }
     this.nodeGroups = nodeGroups;
-    this.karpenter = karpenterInfra(this, plan, this.cluster);
+    this.karpenter = p.attempt(() => karpenterInfra(this, plan, this.cluster));
 
     // The bucket (unless another account owns it) and one reader role per S3 server, with the fleet's model access.
-    ({ bucket: this.bucket, roles: this.roles } = addModelReaders(this, plan, this.cluster));
+    const readers = p.attempt(() => addModelReaders(this, plan, this.cluster));
+    this.bucket = readers?.bucket;
+    this.roles = readers?.roles ?? {};
+    p.throwIfAny();
   }
 }

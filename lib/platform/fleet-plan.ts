@@ -10,7 +10,7 @@ import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
-import { Problems, show } from '../private/errors';
+import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
@@ -98,6 +98,11 @@ export interface FleetPlan extends ModelAccessPlan {
   readonly devicePlugin?: NvidiaDevicePluginProps;
   /** The Karpenter controller. @default - none: no pool is provisioned by Karpenter */
   readonly karpenter?: KarpenterPlan;
+  /**
+   * Node pools too small for their servers at peak, from planGpuCapacity. planFleet throws them; planFleetCollecting
+   * returns them, for a caller that reports them together with the problems of the constructs it builds.
+   */
+  readonly capacityProblems: readonly string[];
 }
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
@@ -107,6 +112,16 @@ const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort
  * `<fleet>: '<prop path>' (<value>)`, what is wrong and how to fix it; capacity problems come from planGpuCapacity.
  */
 export function planFleet(fleet: FleetDescription): FleetPlan {
+  const plan = planFleetCollecting(fleet);
+  if (plan.capacityProblems.length > 0) throw new TritonOpsError(plan.capacityProblems);
+  return plan;
+}
+
+/**
+ * planFleet, but a description that is only too big for its node pools still gives its plan, with the problems in
+ * `capacityProblems`: the FleetChart builds every server against the planned pools and reports them all together.
+ */
+export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   if (checkNamespaceName(p, 'namespace', fleet.namespace)) {
@@ -224,9 +239,6 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
   p.throwIfAny();
 
   const capacity = planGpuCapacity(basePools, demands);
-  const capacityProblems = new Problems(fleet.name);
-  capacity.problems.forEach((message) => capacityProblems.add(message));
-  capacityProblems.throwIfAny();
   const pools = Object.fromEntries(basePools.map((pool) => [pool.name,
     { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
   const servers = Object.fromEntries(drafts.map((d) => {
@@ -255,5 +267,6 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
     },
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
     karpenter,
+    capacityProblems: capacity.problems,
   };
 }

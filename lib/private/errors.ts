@@ -63,3 +63,23 @@ export class Problems {
     }
   }
 }
+
+/** The header of the error cdk8s and cdktf throw when `node.addValidation` checks fail at synth. */
+const VALIDATION_HEADER = 'Validation failed with the following errors:';
+
+/**
+ * The problems an error reports, one line each, or undefined when it is not a problem of the input (a bug): a
+ * TritonOpsError's list, or the lines of a cdk8s/cdktf validation failure (`[path] message`, written as
+ * `path: message` unless the message names the path itself).
+ */
+export function problemsOf(error: unknown): readonly string[] | undefined {
+  if (error instanceof TritonOpsError) return error.problems;
+  if (!(error instanceof Error) || !error.message.startsWith(VALIDATION_HEADER)) return undefined;
+  return error.message.slice(VALIDATION_HEADER.length).split('\n').map((line) => line.trim()).filter((line) => line !== '')
+    .map((line) => {
+      const located = /^\[([^\]]*)\] ([\s\S]*)$/.exec(line);
+      if (located === null) return line;
+      const [, path, message] = located;
+      return message.startsWith(`${path}:`) || message.startsWith(`${path}/`) ? message : `${path}: ${message}`;
+    });
+}

@@ -11,10 +11,10 @@ import { reviewable } from './digest';
 const chart = (app: App = Testing.app()) => new FleetChart(app, 'vision', { fleet: VISION_FLEET });
 const find = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
-/** Synthesizes the default fleet the way `npm run synth` does, into a fresh folder; returns file -> bytes. */
+/** Synthesizes the YAML side the way `npm run synth` does, into fresh folders; returns file -> bytes, by output folder. */
 function synthToFiles(): Map<string, Buffer> {
   const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-synth-'));
-  synthKubernetes(outdir);
+  synthKubernetes({ manifests: join(outdir, 'dist'), artifacts: join(outdir, 'artifacts') });
   const files = new Map<string, Buffer>();
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -81,20 +81,20 @@ describe('the vision fleet example', () => {
     }
   });
 
-  test('writes both fleets, the model-repository tree and the promtool files', () => {
+  test('writes only the two fleets\' manifests to dist/; the config.pbtxt tree and the promtool files to artifacts/', () => {
     const files = [...synthToFiles().keys()].sort();
-    expect(files.filter((f) => !f.startsWith('promtool/'))).toEqual([
-      'model-repository/classifier-v1/resnet50/config.pbtxt',
-      'model-repository/classifier-v2/resnet50/config.pbtxt',
-      'model-repository/fraud-v1/fraud/config.pbtxt',
-      'model-repository/fraud-v2/fraud/config.pbtxt',
-      'model-repository/ranker-v1/ranker/config.pbtxt',
-      'model-repository/ranker-v2/ranker/config.pbtxt',
-      'model-repository/segmenter/segmenter/config.pbtxt',
-      'search.yaml',
-      'vision.yaml',
+    expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/search.yaml', 'dist/vision.yaml']);
+    expect(files.filter((f) => f.startsWith('artifacts/model-repository/'))).toEqual([
+      'artifacts/model-repository/classifier-v1/resnet50/config.pbtxt',
+      'artifacts/model-repository/classifier-v2/resnet50/config.pbtxt',
+      'artifacts/model-repository/fraud-v1/fraud/config.pbtxt',
+      'artifacts/model-repository/fraud-v2/fraud/config.pbtxt',
+      'artifacts/model-repository/ranker-v1/ranker/config.pbtxt',
+      'artifacts/model-repository/ranker-v2/ranker/config.pbtxt',
+      'artifacts/model-repository/segmenter/segmenter/config.pbtxt',
     ]);
-    expect(files).toContain('promtool/inference-segmenter.rules.yaml');
+    expect(files).toContain('artifacts/promtool/inference-segmenter.rules.yaml');
+    expect(files.every((f) => f.startsWith('dist/') || f.startsWith('artifacts/'))).toBe(true);
   });
 
   test('two synths give byte-identical files with no absolute paths', () => {

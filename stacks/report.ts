@@ -1,0 +1,98 @@
+/**
+ * What the apps print, on stderr (cdk8s-cli reads the app's stdout, and `cdk8s synth --stdout` must stay pure YAML):
+ * a short summary after a synth that succeeded, or every problem of the whole app as one list and exit code 1, with no
+ * stack trace unless TRITON_OPS_DEBUG asks for one.
+ */
+import { existsSync, readdirSync } from 'fs';
+import { join } from 'path';
+import { App } from 'cdk8s';
+import { FleetChart, problemsOf, TritonServer } from 'triton-ops';
+import type { OutputDirs } from './outputs';
+
+/** Set to print the stack trace of a failed synth. */
+export const DEBUG_ENV = 'TRITON_OPS_DEBUG';
+
+/** Where the report goes; tests replace it. */
+export interface ReportSink {
+  error(line: string): void;
+  exit(code: number): void;
+}
+
+const PROCESS_SINK: ReportSink = {
+  error: (line) => process.stderr.write(`${line}\n`),
+  exit: (code) => process.exit(code),
+};
+
+/** Runs a synth; prints its summary lines, or its problems and exits 1. */
+export function runReported(synth: () => readonly string[], sink: ReportSink = PROCESS_SINK): void {
+  let summary: readonly string[];
+  try {
+    summary = synth();
+  } catch (error) {
+    for (const line of failureReport(error, process.env[DEBUG_ENV] !== undefined)) sink.error(line);
+    sink.exit(1);
+    return;
+  }
+  for (const line of summary) sink.error(line);
+}
+
+/** The lines a failed synth prints: its problems (or, for a bug, its message), and how to see the stack trace. */
+export function failureReport(error: unknown, debug: boolean): string[] {
+  const problems = problemsOf(error);
+  const lines = problems === undefined
+    ? [`triton-ops: synth failed: ${error instanceof Error ? error.message : String(error)}`]
+    : [`triton-ops: synth failed with ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}; nothing was written:`,
+      ...problems.map((p) => `- ${p}`)];
+  if (debug) lines.push(error instanceof Error && error.stack !== undefined ? error.stack : String(error));
+  else lines.push(`(set ${DEBUG_ENV}=1 for the stack trace)`);
+  return lines;
+}
+
+/**
+ * The summary of the YAML side: each manifest file with its objects per kind, the artifacts, each fleet's servers,
+ * the GPUs each node pool holds at peak, and every warning.
+ */
+export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>, modelRepository: string): string[] {
+  const charts = app.node.children.filter((c): c is FleetChart => c instanceof FleetChart);
+  const lines = ['triton-ops: synthesized'];
+  for (const chart of charts) {
+    const objects = chart.toJson() as { kind: string }[];
+    const kinds = new Map<string, number>();
+    for (const o of objects) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+    const perKind = [...kinds.keys()].sort().map((k) => `${k} ${kinds.get(k)}`).join(', ');
+    lines.push(`  ${join(dirs.manifests, `${chart.node.id}.yaml`)}: ${objects.length} objects (${perKind})`);
+  }
+  lines.push(`  ${modelRepository}: ${countFiles(modelRepository)} config.pbtxt; ${join(dirs.artifacts, 'promtool')}: `
+    + `${countFiles(join(dirs.artifacts, 'promtool'))} rule and test files`);
+  for (const chart of charts) {
+    const servers = Object.values(chart.servers);
+    const gpuServers = servers.filter((s) => s.gpus > 0).length;
+    lines.push(`  ${chart.node.id}: ${servers.length} servers (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
+  }
+  const warnings = TritonServer.all(app).flatMap((s) => s.warnings);
+  lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
+  return lines;
+}
+
+/** `; GPUs at peak: <pool> <gpus> of <max nodes> x <type>`: what each pool of the fleet holds with every server at its maximum. */
+function gpuPeaks(chart: FleetChart): string {
+  const { plan } = chart;
+  const peaks = Object.values(plan.pools).map((pool) => {
+    const gpus = Object.values(plan.servers).filter((s) => s.pool?.name === pool.name)
+      .reduce((sum, s) => sum + s.replicas.max * (plan.fleet.servers[s.name].gpus ?? 0), 0);
+    const nodes = plan.poolSizes[pool.name].maxSize;
+    return `${pool.name} ${gpus} of ${nodes * pool.gpusPerInstance} (${nodes} x ${pool.instanceType})`;
+  });
+  return peaks.length === 0 ? '' : `; GPUs at peak: ${peaks.join(', ')}`;
+}
+
+/** The Terraform side's line: the stacks written, in deploy order. */
+export function summarizeStacks(terraform: string, stackIds: readonly string[]): string {
+  return `  ${join(terraform, 'stacks')}: ${stackIds.join(', ')}`;
+}
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true })
+    .reduce((n, entry) => n + (entry.isDirectory() ? countFiles(join(dir, entry.name)) : 1), 0);
+}

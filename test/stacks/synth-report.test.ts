@@ -1,0 +1,103 @@
+import '../aws/setup-cdktf';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { FleetDescription } from 'triton-ops';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { outputDirs } from '../../stacks/outputs';
+import { DEBUG_ENV, failureReport, ReportSink, runReported } from '../../stacks/report';
+import { synthAll } from '../../stacks/synth';
+
+/** Runs `body` in a fresh working directory (synthAll stages next to its outputs, in the working directory). */
+function inTempDir<T>(body: () => T): T {
+  const previous = process.cwd();
+  process.chdir(mkdtempSync(join(tmpdir(), 'triton-ops-report-')));
+  try {
+    return body();
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+/** What runReported printed and the exit code it asked for. */
+function reported(synth: () => readonly string[]): { lines: string[]; exitCode?: number } {
+  const lines: string[] = [];
+  let exitCode: number | undefined;
+  const sink: ReportSink = { error: (line) => lines.push(line), exit: (code) => { exitCode = code; } };
+  runReported(synth, sink);
+  return { lines, exitCode };
+}
+
+/**
+ * The default fleet with a pool too small for its servers, two refused servers (the YAML side finds them) and a
+ * cluster name EKS refuses (only the Terraform side reads it).
+ */
+const BROKEN: FleetDescription = {
+  ...DEFAULT_FLEET,
+  cluster: { name: 'ml serving' },
+  nodePools: { 'gpu-a10g': { ...DEFAULT_FLEET.nodePools!['gpu-a10g'], maxSize: 10 } },
+  servers: {
+    ...DEFAULT_FLEET.servers,
+    'classifier-v1': { ...DEFAULT_FLEET.servers['classifier-v1'], drainSeconds: 0 },
+    'classifier-v2': { ...DEFAULT_FLEET.servers['classifier-v2'], image: 'nvcr.io/nvidia/tritonserver:latest' },
+  },
+};
+
+describe('npm run synth reports what it did', () => {
+  test('the summary: files and objects per kind, artifacts, servers, GPUs at peak per pool, warnings, stacks', () => {
+    const { lines, exitCode } = inTempDir(() => reported(() => synthAll()));
+    expect(exitCode).toBeUndefined();
+    expect(lines).toEqual([
+      'triton-ops: synthesized',
+      '  dist/vision.yaml: 46 objects (AuthorizationPolicy 6, ConfigMap 3, DaemonSet 1, Deployment 3, DestinationRule 2, Gateway 1, '
+        + 'HorizontalPodAutoscaler 3, Namespace 2, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, '
+        + 'Service 4, ServiceAccount 4, ServiceMonitor 3, VirtualService 2)',
+      '  dist/search.yaml: 51 objects (AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
+        + 'HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
+        + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
+      '  artifacts/model-repository: 7 config.pbtxt; artifacts/promtool: 14 rule and test files',
+      '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
+      '  search: 4 servers (0 on GPUs)',
+      '  warnings: none',
+      '  cdktf.out/stacks: infra, addons, serving',
+    ]);
+  });
+
+  test('a failed synth: every problem of both sides in one list, exit 1, no stack trace, nothing written', () => {
+    const { lines, exitCode, before, after, previous } = inTempDir(() => {
+      mkdirSync('dist');
+      writeFileSync(join('dist', 'vision.yaml'), 'previous\n');
+      const snapshot = () => readdirSync('.').sort();
+      const earlier = snapshot();
+      const result = reported(() => synthAll(undefined, { yaml: [BROKEN], terraform: BROKEN }));
+      return { ...result, before: earlier, after: snapshot(), previous: readFileSync(join('dist', 'vision.yaml'), 'utf8') };
+    });
+    expect(exitCode).toBe(1);
+    expect(lines).toEqual([
+      'triton-ops: synth failed with 4 problems; nothing was written:',
+      "- node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a "
+        + "rolling update, more than 'maxSize' (10) = 10 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, "
+        + 'vision/classifier-v2, vision/segmenter',
+      "- vision/classifier-v1: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
+      "- vision/classifier-v2: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a "
+        + "different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
+      "- infra/Cluster: 'clusterName' ('ml serving') is not a valid EKS cluster name; use 1-100 letters, digits, - and _, starting with a letter or digit",
+      `(set ${DEBUG_ENV}=1 for the stack trace)`,
+    ]);
+    // No staging folder left behind, no output replaced.
+    expect(after).toEqual(before);
+    expect(previous).toBe('previous\n');
+  });
+
+  test('a bug (not a problem of the input) is reported by its message, with the stack trace on request', () => {
+    const bug = new TypeError('boom');
+    expect(failureReport(bug, false)).toEqual(['triton-ops: synth failed: boom', `(set ${DEBUG_ENV}=1 for the stack trace)`]);
+    expect(failureReport(bug, true)[1]).toContain('TypeError: boom\n    at ');
+  });
+
+  test('the output folders follow the CLIs: CDK8S_OUTDIR, CDKTF_OUTDIR, and TRITON_OPS_ARTIFACTS beside them', () => {
+    expect(outputDirs({})).toEqual({ manifests: 'dist', artifacts: 'artifacts', terraform: 'cdktf.out' });
+    expect(outputDirs({ CDK8S_OUTDIR: '/tmp/k8s', CDKTF_OUTDIR: 'tf', TRITON_OPS_ARTIFACTS: 'out' }))
+      .toEqual({ manifests: '/tmp/k8s', artifacts: 'out', terraform: 'tf' });
+  });
+});
