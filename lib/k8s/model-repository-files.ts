@@ -17,7 +17,7 @@ export function writeModelRepositories(scope: Construct, outdir: string): string
     const other = owners.get(name);
     if (other !== undefined) {
       throw new TritonOpsError(`${server.node.path}: server name '${name}' is also used by ${other}; `
-        + 'both would write dist/model-repository/' + name + '; give one of them another id');
+        + `both would write ${join(outdir, 'model-repository', name)}; give one of them another id`);
     }
     owners.set(name, server.node.path);
     for (const [model, text] of Object.entries(server.modelConfigs)) {

@@ -28,7 +28,7 @@ export interface FleetInfraStackProps {
  * one GPU node group per node pool sized by the plan, the model bucket with every server's config.pbtxt, and one
  * read-only role per S3 server (output `<server>-role-arn`), through IRSA or EKS Pod Identity (with its association)
  * as `modelAccess` says. A bucket of another account (`modelBucket.crossAccountAccess`) is not created and gets no
- * config.pbtxt: its owner's pipeline uploads them (dist/model-repository) and grants the roles. Construct ids are
+ * config.pbtxt: its owner's pipeline uploads them (artifacts/model-repository) and grants the roles. Construct ids are
  * Terraform addresses: the node group's is the pool name, the role's `<server>-models`.
  */
 export class FleetInfraStack extends TerraformStack {

@@ -21,7 +21,7 @@ export interface FleetModelReaders {
 
 /**
  * Adds the fleet bucket and the reader roles to `stack`. A bucket of another account (`crossAccountAccess`) is neither
- * created nor written to: its owner's pipeline uploads the config.pbtxt files (written to dist/model-repository by the
+ * created nor written to: its owner's pipeline uploads the config.pbtxt files (written to artifacts/model-repository by the
  * YAML synth) and grants the roles in its bucket and key policies.
  */
 export function addModelReaders(stack: TerraformStack, plan: FleetPlan, cluster: IEksCluster): FleetModelReaders {

@@ -24,7 +24,7 @@ export interface ModelBucketPlan {
   readonly accountId: string;
   /**
    * The bucket belongs to another account, which grants the readers: the infra stack creates no bucket and uploads
-   * no config.pbtxt (the owner's pipeline places them, e.g. from dist/model-repository), and each reader role is
+   * no config.pbtxt (the owner's pipeline places them, e.g. from artifacts/model-repository), and each reader role is
    * granted on the named bucket.
    */
   readonly crossAccount: boolean;
