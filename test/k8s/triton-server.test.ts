@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
+import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
   GPU_NODE_LABEL, GPU_TAINT, ModelControl, ModelRepository, TRITON_SERVER_DEFAULTS, TritonServer,
   writeModelRepositories,
@@ -274,6 +274,14 @@ describe('TritonServer options', () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-'));
     expect(writeModelRepositories(chart, dir)).toEqual([join('model-repository', 'ranker', 'resnet50', 'config.pbtxt')]);
     expect(readFileSync(join(dir, 'model-repository/ranker/resnet50/config.pbtxt'), 'utf8')).toBe(server.modelConfigs.resnet50);
+  });
+
+  test('writeModelRepositories refuses two servers of one name in an app: both would write one tree', () => {
+    const { chart } = serverChart();
+    const other = new Chart(chart.node.root as App, 'other', { namespace: 'other' });
+    new TritonServer(other, 'ranker', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] });
+    expect(() => writeModelRepositories(chart.node.root, 'artifacts')).toThrow(
+      "other/ranker: server name 'ranker' is also used by test/ranker; both would write artifacts/model-repository/ranker; give one of them another id");
   });
 
   test('TritonServer.all finds the servers of a scope', () => {
