@@ -4,7 +4,8 @@ import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
-import type { GpuAmiType, GpuCapacityType, GpuNodeGroupProps } from './gpu-node-group';
+import type { GpuNodeGroupProps } from './gpu-node-group';
+import type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
 import { LABEL_KEY, LABEL_VALUE } from '../private/kubernetes-names';
 
 /** Every prop of a node group with its default applied, after all checks passed. */

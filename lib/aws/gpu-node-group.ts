@@ -11,6 +11,7 @@ import { isReference } from '../private/checks';
 import { GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { IEksCluster } from './eks-cluster-ref';
+import type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
 import {
   AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId,
   MIN_ROOT_VOLUME_GIB, resolveSettings,
@@ -18,17 +19,9 @@ import {
 
 export type { GpuNodeGroupDefaults } from './gpu-node-group-settings';
 
-/**
- * The EKS AMI types with the NVIDIA driver and container toolkit: the only ones a GPU node group may use.
- * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType
- */
-export type GpuAmiType = 'AL2023_x86_64_NVIDIA' | 'BOTTLEROCKET_x86_64_NVIDIA';
-
-/**
- * On-demand or spot capacity. Spot GPUs are cheap and scarce: pair SPOT with several instance types.
- * @see https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html#managed-node-group-capacity-types
- */
-export type GpuCapacityType = 'ON_DEMAND' | 'SPOT';
+// In a module without cdktf, so that the fleet description and the Karpenter node pool ('triton-ops', 'triton-ops/fleet')
+// can name them without their declarations importing provider types.
+export type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
 
 /** Defaults of GpuNodeGroupProps, one named constant each (asserted by the tests). */
 export const GPU_NODE_GROUP_DEFAULTS: GpuNodeGroupDefaults = Object.freeze({

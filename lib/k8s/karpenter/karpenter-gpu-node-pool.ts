@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { GpuAmiType, GpuCapacityType } from '../../aws/gpu-node-group';
+import type { GpuAmiType, GpuCapacityType } from '../../aws/gpu-node-types';
 import { removeNamespaceOfClusterScoped } from '../../private/cluster-scoped';
 import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The published package as users get it: `npm pack`, then the tarball installed from the registry's point of view
+# into fresh temporary apps, each type-checked under the tsconfig `cdk8s init typescript-app` writes (CommonJS,
+# node10 resolution: .ci/fresh-apps/tsconfig.cdk8s-init.json is cdk8s-cli 2.207.60's template verbatim), under
+# nodenext and under bundler resolution, then synthesized:
+#   (a) YAML only, with the OLDEST cdk8s / cdk8s-plus-28 / constructs the peer ranges admit: no cdktf or provider
+#       package in node_modules, node_modules within the footprint bar, 'triton-ops/aws' and 'triton-ops/bridge'
+#       refused with the packages to install;
+#   (b) cdk8s plus cdktf and the three providers, at the versions the project tests with (its devDependencies).
+# Usage: bash .ci/fresh-apps.sh [tarball]   (without one it runs `npm pack`, whose prepack builds build/lib).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+started=$SECONDS
+YAML_ONLY_MAX_MB=${YAML_ONLY_MAX_MB:-60}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/triton-ops-fresh-apps.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+step() { echo "== fresh-apps: $* ($((SECONDS - started)) s)"; }
+fail() { echo "fresh-apps: FAIL: $*" >&2; exit 1; }
+pkg() { node -p "require('$root/package.json').$1"; }
+floor() { pkg "peerDependencies['$1']" | sed 's/^[\^~]//'; }
+dev() { pkg "devDependencies['$1']"; }
+install() { (cd "$1" && shift && npm install --no-audit --no-fund --loglevel=error "$@"); }
+
+# The tarball: what `files` ships, with LICENSE and no install-time script.
+if [ $# -ge 1 ]; then
+  tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+else
+  step "npm pack"
+  name=$(npm pack --pack-destination "$work" --silent | tail -1)
+  tarball="$work/$name"
+fi
+listing=$(tar tzf "$tarball")
+for f in package/LICENSE package/package.json package/build/lib/index.js package/build/lib/index.d.ts \
+  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/platform/fleet.d.ts; do
+  grep -qx "$f" <<<"$listing" || fail "$f is not in $tarball"
+done
+if grep -v '^package/\(build/lib/\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib in the tarball (above)"; fi
+tar xzOf "$tarball" package/package.json | node -e '
+  const p = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const bad = ["preinstall", "install", "postinstall", "prepare"].filter((s) => p.scripts && p.scripts[s]);
+  if (bad.length) { console.error("install-time scripts in the published package: " + bad.join(", ")); process.exit(1); }
+  if (p.dependencies && Object.keys(p.dependencies).length) { console.error("dependencies in the published package: " + Object.keys(p.dependencies)); process.exit(1); }'
+echo "tarball: $(basename "$tarball"), $(grep -c . <<<"$listing") files, $(du -k "$tarball" | cut -f1) KiB"
+
+# Writes an app: its sources, the three tsconfigs, a CommonJS package.json like cdk8s init's.
+new_app() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  for f in "$@" tsconfig.cdk8s-init.json tsconfig.nodenext.json tsconfig.bundler.json; do cp "$root/.ci/fresh-apps/$f" "$dir/"; done
+  printf '{ "name": "%s", "version": "1.0.0", "private": true, "license": "Apache-2.0" }\n' "$(basename "$dir")" > "$dir/package.json"
+}
+
+# Type checks under the three resolutions, compiles with cdk8s init's tsconfig and runs the app.
+check_and_run() {
+  local dir=$1 main=$2
+  for config in cdk8s-init nodenext bundler; do
+    (cd "$dir" && node node_modules/typescript/bin/tsc -p "tsconfig.$config.json" --noEmit) || fail "$dir does not type-check under tsconfig.$config.json"
+  done
+  (cd "$dir" && node node_modules/typescript/bin/tsc -p tsconfig.cdk8s-init.json && node "$main.js")
+}
+
+tools=("typescript@$(dev typescript)" "@types/node@$(dev '@types/node')")
+
+# (a) YAML only, oldest peers.
+a=$work/yaml-only
+new_app "$a" yaml.ts fleet.ts
+oldest=("cdk8s@$(floor cdk8s)" "cdk8s-plus-28@$(floor cdk8s-plus-28)" "constructs@$(floor constructs)")
+step "(a) npm install ${oldest[*]} and the tarball"
+install "$a" "${oldest[@]}" "$tarball"
+for p in cdktf @cdktf/provider-aws @cdktf/provider-kubernetes @cdktf/provider-helm @cdktf; do
+  [ ! -e "$a/node_modules/$p" ] || fail "(a) a YAML-only install has $p in node_modules"
+done
+for p in cdk8s cdk8s-plus-28 constructs; do
+  v=$(node -p "require('$a/node_modules/$p/package.json').version")
+  [ "$v" = "$(floor "$p")" ] || fail "(a) $p is $v, not the oldest version the range admits ($(floor "$p"))"
+done
+[ "$(find "$a/node_modules" -path '*/node_modules/triton-ops/node_modules' | wc -l)" = 0 ] || fail "(a) triton-ops has nested node_modules"
+size_kb=$(du -sk "$a/node_modules" | cut -f1)
+size_mb=$(( (size_kb + 1023) / 1024 ))
+echo "(a) YAML-only node_modules (cdk8s, cdk8s-plus-28, constructs, triton-ops and their dependencies): ${size_mb} MB (bar ${YAML_ONLY_MAX_MB} MB)"
+du -sk "$a"/node_modules/* | sort -rn | head -5 | awk '{ printf "    %6d KB %s\n", $1, $2 }' | sed "s|$a/||"
+[ "$size_mb" -le "$YAML_ONLY_MAX_MB" ] || fail "(a) node_modules is ${size_mb} MB, over ${YAML_ONLY_MAX_MB} MB"
+# The entry points that need cdktf fail with the packages to install; 'triton-ops' and 'triton-ops/fleet' load.
+for entry in aws bridge; do
+  if out=$(cd "$a" && node -e "require('triton-ops/$entry')" 2>&1); then fail "(a) require('triton-ops/$entry') succeeded without cdktf"; fi
+  grep -q "'triton-ops/$entry' needs packages that are not installed: cdktf@^0.21.0, @cdktf/provider-aws@" <<<"$out" \
+    || fail "(a) require('triton-ops/$entry') failed without the clear message:"$'\n'"$out"
+  grep -q "npm install 'cdktf@" <<<"$out" || fail "(a) the message for triton-ops/$entry has no install command"
+done
+echo "(a) require('triton-ops/aws') without cdktf: $(cd "$a" && node -e "require('triton-ops/aws')" 2>&1 | grep -m1 "needs packages")"
+(cd "$a" && node -e "require('triton-ops'); require('triton-ops/fleet')") || fail "(a) 'triton-ops' or 'triton-ops/fleet' does not load"
+step "(a) npm install ${tools[*]}"
+install "$a" --save-dev "${tools[@]}"
+step "(a) type-check and synth"
+check_and_run "$a" yaml
+
+# (b) cdk8s, cdktf and the providers, at the versions the project tests with.
+b=$work/terraform
+new_app "$b" terraform.ts fleet.ts
+current=()
+for p in cdk8s cdk8s-plus-28 constructs cdktf @cdktf/provider-aws @cdktf/provider-kubernetes @cdktf/provider-helm; do current+=("$p@$(dev "$p")"); done
+step "(b) npm install ${current[*]} and the tarball"
+install "$b" "${current[@]}" "$tarball" "${tools[@]}"
+step "(b) type-check and synth"
+check_and_run "$b" terraform
+
+# The oldest peers build the same objects as the versions the project tests with, and they pass the schemas.
+cmp -s "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" || { diff "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" | head -40; fail "(a) and (b) synthesized different YAML"; }
+if [ -d "$root/node_modules/kubernetes-models" ]; then
+  step "conformance of the YAML synthesized with the oldest peers"
+  node "$root/.ci/conformance.mjs" "$a/dist" | tail -1
+fi
+
+step "done"
+echo "fresh-apps: 2 passed, 0 failed"
