@@ -22,7 +22,7 @@ fail() { echo "fresh-apps: FAIL: $*" >&2; exit 1; }
 pkg() { node -p "require('$root/package.json').$1"; }
 floor() { pkg "peerDependencies['$1']" | sed 's/^[\^~]//'; }
 dev() { pkg "devDependencies['$1']"; }
-install() { (cd "$1" && shift && npm install --no-audit --no-fund --loglevel=error "$@"); }
+install() { (cd "$1" && shift && npm install --no-audit --no-fund "$@"); }
 
 # The tarball: what `files` ships, with LICENSE and no install-time script.
 if [ $# -ge 1 ]; then
