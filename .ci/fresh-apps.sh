@@ -93,6 +93,14 @@ for entry in aws bridge; do
 done
 echo "(a) require('triton-ops/bridge') without cdktf:"; grep -e 'needs packages' -e "npm install '" <<<"$out" | sed 's/^/    /'
 (cd "$a" && node -e "require('triton-ops'); require('triton-ops/fleet')") || fail "(a) 'triton-ops' or 'triton-ops/fleet' does not load"
+# From ES modules too: Node finds the named exports of the CommonJS build.
+esm_check() {
+  (cd "$1" && node --input-type=module -e "$2
+const missing = Object.entries({ $3 }).filter(([, v]) => typeof v !== 'function').map(([k]) => k);
+if (missing.length) { console.error('not found from ESM: ' + missing.join(', ')); process.exit(1); }") || fail "$1: named imports from ESM"
+}
+esm_check "$a" "import { FleetChart, TritonServer } from 'triton-ops'; import { VersionPolicy, AutoscalingMetric } from 'triton-ops/fleet';" \
+  "FleetChart, TritonServer, VersionPolicy, AutoscalingMetric"
 step "(a) npm install ${tools[*]}"
 install "$a" --save-dev "${tools[@]}"
 step "(a) type-check and synth"
@@ -107,6 +115,8 @@ step "(b) npm install ${current[*]} and the tarball"
 install "$b" "${current[@]}" "$tarball" "${tools[@]}"
 step "(b) type-check and synth"
 check_and_run "$b" terraform
+esm_check "$b" "import { FleetInfraStack, GpuNodeGroup } from 'triton-ops/aws'; import { FleetServingStack, ChartManifests } from 'triton-ops/bridge';" \
+  "FleetInfraStack, GpuNodeGroup, FleetServingStack, ChartManifests"
 
 # The oldest peers build the same objects as the versions the project tests with, and they pass the schemas.
 cmp -s "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" || { diff "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" | head -40; fail "(a) and (b) synthesized different YAML"; }
