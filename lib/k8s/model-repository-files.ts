@@ -10,19 +10,21 @@ import { TritonServer } from './triton-server';
  * Returns the written paths, relative to outdir, sorted.
  */
 export function writeModelRepositories(scope: Construct, outdir: string): string[] {
-  const written: string[] = [];
+  const servers = TritonServer.all(scope);
+  // Every name is checked before anything is written: a refused app leaves no partial tree behind.
   const owners = new Map<string, string>();
-  for (const server of TritonServer.all(scope)) {
-    const { name } = server;
-    const other = owners.get(name);
-    if (other !== undefined) {
-      throw new TritonOpsError(`${server.node.path}: server name '${name}' is also used by ${other}; `
-        + `both would write ${join(outdir, 'model-repository', name)}; give one of them another id`);
-    }
-    owners.set(name, server.node.path);
+  const problems = servers.flatMap((server) => {
+    const other = owners.get(server.name);
+    owners.set(server.name, owners.get(server.name) ?? server.node.path);
+    return other === undefined ? [] : [`${server.node.path}: server name '${server.name}' is also used by ${other}; `
+      + `both would write ${join(outdir, 'model-repository', server.name)}; give one of them another id`];
+  });
+  if (problems.length > 0) throw new TritonOpsError(problems);
+  const written: string[] = [];
+  for (const server of servers) {
     for (const [model, text] of Object.entries(server.modelConfigs)) {
-      const file = join('model-repository', name, model, 'config.pbtxt');
-      mkdirSync(join(outdir, 'model-repository', name, model), { recursive: true });
+      const file = join('model-repository', server.name, model, 'config.pbtxt');
+      mkdirSync(join(outdir, 'model-repository', server.name, model), { recursive: true });
       writeFileSync(join(outdir, file), text);
       written.push(file);
     }

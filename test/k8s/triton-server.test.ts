@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
@@ -280,8 +280,11 @@ describe('TritonServer options', () => {
     const { chart } = serverChart();
     const other = new Chart(chart.node.root as App, 'other', { namespace: 'other' });
     new TritonServer(other, 'ranker', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] });
-    expect(() => writeModelRepositories(chart.node.root, 'artifacts')).toThrow(
-      "other/ranker: server name 'ranker' is also used by test/ranker; both would write artifacts/model-repository/ranker; give one of them another id");
+    const dir = mkdtempSync(join(tmpdir(), 'triton-ops-'));
+    expect(() => writeModelRepositories(chart.node.root, dir)).toThrow(
+      `other/ranker: server name 'ranker' is also used by test/ranker; both would write ${join(dir, 'model-repository', 'ranker')}; give one of them another id`);
+    // Nothing is written when a name is refused.
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test('TritonServer.all finds the servers of a scope', () => {
