@@ -156,3 +156,24 @@ export function checkGpuInstanceTypes(p: Problems, prop: string, types: readonly
     memoryGiB: Math.min(...known.map((t) => t.memoryGiB)),
   };
 }
+
+/**
+ * Pods a node of each catalog type may run under the Amazon VPC CNI (no prefix delegation): the kubelet's `maxPods`
+ * that the EKS AMIs set, and the count EKS's kube-reserved memory grows with (see node-capacity.ts).
+ * `ENIs x (IPv4 addresses per ENI - 1) + 2`; for multi-card types (p5.48xlarge) only network card 0 counts.
+ * Copied from the table the AL2023 AMI ships (nodeadm reads it before it asks EC2).
+ * @see https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/internal/kubelet/eni-max-pods.txt
+ * @see https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html#AvailableIpPerENI
+ */
+export const GPU_INSTANCE_MAX_PODS: Readonly<Record<string, number>> = Object.freeze({
+  'g4dn.xlarge': 29, 'g4dn.2xlarge': 29, 'g4dn.4xlarge': 29, 'g4dn.8xlarge': 58, 'g4dn.16xlarge': 58,
+  'g4dn.12xlarge': 234, 'g4dn.metal': 737,
+  'g5.xlarge': 58, 'g5.2xlarge': 58, 'g5.4xlarge': 234, 'g5.8xlarge': 234, 'g5.16xlarge': 234,
+  'g5.12xlarge': 737, 'g5.24xlarge': 737, 'g5.48xlarge': 345,
+  'g6.xlarge': 58, 'g6.2xlarge': 58, 'g6.4xlarge': 234, 'g6.8xlarge': 234, 'g6.16xlarge': 737,
+  'g6.12xlarge': 234, 'g6.24xlarge': 737, 'g6.48xlarge': 737,
+  'g6e.xlarge': 58, 'g6e.2xlarge': 58, 'g6e.4xlarge': 234, 'g6e.8xlarge': 234, 'g6e.16xlarge': 737,
+  'g6e.12xlarge': 292, 'g6e.24xlarge': 492, 'g6e.48xlarge': 492,
+  'p4d.24xlarge': 737, 'p4de.24xlarge': 737,
+  'p5.4xlarge': 118, 'p5.48xlarge': 100, 'p5e.48xlarge': 100, 'p5en.48xlarge': 198,
+});
