@@ -9,6 +9,7 @@ import { TritonOpsError } from '../private/errors';
 import {
   AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TRITON_ALERT_NAMES, TRITON_RECORDS,
 } from './alert-rules';
+import { AlertLabelMap, AlertLabels, resolveAlertLabels } from './alert-labels';
 import { AlertThresholds, minutesToPromDuration, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
 import { expandAnnotation } from './alert-template';
 import { labelMatchers } from './promql';
@@ -59,17 +60,22 @@ interface Context {
   readonly server: AlertedServer;
   readonly t: ResolvedAlertThresholds;
   readonly rule: AlertingRule;
+  /** The labels the alert must carry, from the label options (not read back from the rule). */
+  readonly labels: AlertLabels;
 }
 type Labels = Record<string, string>;
 
 /**
  * The promtool unit tests of `groups` (built by buildAlertRules for `server` with `thresholds`), reading the rules
  * from `ruleFile` (relative to the test file). Throws if an alert or recorded series has no scenario here, so that a
- * new rule cannot ship untested.
+ * new rule cannot ship untested. Firing cases expect the severity, tier and routing labels of `alertLabels` (the
+ * options the rules were built with): promtool then proves the alerts really carry them.
  */
 export function buildPromtoolTests(ruleFile: string, groups: readonly RuleGroup[], server: AlertedServer,
-  thresholds: AlertThresholds = {}): PromtoolTestFile {
-  const t = resolveAlertThresholds(`${server.namespace}/${server.name}`, thresholds);
+  thresholds: AlertThresholds = {}, alertLabels: AlertLabelMap = {}): PromtoolTestFile {
+  const path = `${server.namespace}/${server.name}`;
+  const t = resolveAlertThresholds(path, thresholds);
+  const labels = resolveAlertLabels(path, alertLabels);
   const rules = groups.flatMap((g) => g.rules);
   const tests: PromtoolTestGroup[] = [];
   const records = rules.filter((r): r is RecordingRule => !isAlertingRule(r)).map((r) => r.record);
@@ -79,7 +85,7 @@ export function buildPromtoolTests(ruleFile: string, groups: readonly RuleGroup[
     if (scenario === undefined) {
       throw new TritonOpsError(`promtool tests: alert '${rule.alert}' has no test scenario; add one to SCENARIOS in alert-rule-tests.ts`);
     }
-    tests.push(...scenario({ server, t, rule }));
+    tests.push(...scenario({ server, t, rule, labels: labels[rule.alert] }));
   }
   return { rule_files: [ruleFile], evaluation_interval: STEP, tests };
 }
@@ -128,10 +134,10 @@ function timing(forMinutes: number) {
   };
 }
 
-function expected(rule: AlertingRule, labels: Labels, value: number): PromtoolExpectedAlert {
-  const exp_labels = { ...labels, severity: rule.labels.severity };
-  // $labels in an annotation are the series' labels; the rule's own labels (severity) are not among them.
-  const exp_annotations = Object.fromEntries(Object.entries(rule.annotations).sort(([a], [b]) => a.localeCompare(b))
+function expected(c: Context, labels: Labels, value: number): PromtoolExpectedAlert {
+  const exp_labels = { ...labels, ...c.labels };
+  // $labels in an annotation are the series' labels; the rule's own labels (severity, tier) are not among them.
+  const exp_annotations = Object.fromEntries(Object.entries(c.rule.annotations).sort(([a], [b]) => a.localeCompare(b))
     .map(([k, text]) => [k, expandAnnotation(text, labels, value)]));
   return { exp_labels, exp_annotations };
 }
@@ -143,7 +149,7 @@ function fires(c: Context, name: string, input: PromtoolSeries[], forMinutes: nu
     name: `${c.rule.alert} fires: ${name}`, interval: STEP, input_series: input,
     alert_rule_test: [
       { eval_time: time.half, alertname: c.rule.alert, exp_alerts: [] },
-      { eval_time: time.fire, alertname: c.rule.alert, exp_alerts: [expected(c.rule, labels, value)] },
+      { eval_time: time.fire, alertname: c.rule.alert, exp_alerts: [expected(c, labels, value)] },
     ],
   };
 }

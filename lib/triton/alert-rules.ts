@@ -5,11 +5,12 @@
  * and the autoscaler.
  */
 import { Problems } from '../private/errors';
+import { AlertLabelMap, AlertLabels, checkAlertLabels, TritonAlertKey } from './alert-labels';
 import { AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
 import { DEFAULT_WINDOW, promql, QueryScope, serverMatchers } from './promql';
 import { SERVER_LABEL } from './triton-metrics';
 
-export type AlertSeverity = 'critical' | 'warning' | 'info';
+export type { AlertSeverity, AlertTier, AlertLabels, AlertLabelMap, AlertLabelOptions, TritonAlertKey } from './alert-labels';
 
 /** A rule that stores the result of `expr` as a new series named `record`. */
 export interface RecordingRule {
@@ -31,7 +32,8 @@ export interface AlertingRule {
   readonly expr: string;
   /** Prometheus duration, e.g. `5m`. */
   readonly for: string;
-  readonly labels: { readonly severity: AlertSeverity };
+  /** Severity, tier and extra routing labels (alert-labels.ts). */
+  readonly labels: AlertLabels;
   readonly annotations: AlertAnnotations;
 }
 
@@ -60,6 +62,8 @@ export interface AlertRuleOptions {
   readonly runbookBaseUrl: string;
   /** Where error messages point, e.g. a construct path. @default - `<namespace>/<server name>` */
   readonly path?: string;
+  /** Severity, tier and extra routing labels per alert. @default - DEFAULT_ALERT_LABELS */
+  readonly alertLabels?: AlertLabelMap;
 }
 
 /** Alert names: part of the contract with receivers, silences and runbooks, so never renamed. */
@@ -89,13 +93,14 @@ export const SERVER_GROUPING = ['namespace', SERVER_LABEL] as const;
 const RUNBOOK_URL = /^https?:\/\/[^\s#]+$/;
 
 /**
- * The recording group and the alert group of one server. Thresholds are checked first; every problem (thresholds
- * and runbook URL) is thrown at once.
+ * The recording group and the alert group of one server. Every problem (thresholds, labels and runbook URL) is
+ * thrown at once.
  */
 export function buildAlertRules(server: AlertedServer, thresholds: AlertThresholds,
   options: AlertRuleOptions): RuleGroup[] {
   const p = new Problems(options.path ?? `${server.namespace}/${server.name}`);
   const t = checkAlertThresholds(p, thresholds);
+  const labels = checkAlertLabels(p, options.alertLabels);
   p.check(RUNBOOK_URL.test(options.runbookBaseUrl), 'runbookBaseUrl', options.runbookBaseUrl,
     'must be an http(s) URL without a #fragment (the alert name is appended as the fragment)',
     'give the page of your runbooks, e.g. https://example.com/runbooks.md');
@@ -106,7 +111,7 @@ export function buildAlertRules(server: AlertedServer, thresholds: AlertThreshol
   const id = `triton-${server.namespace}-${server.name}`;
   return [
     { name: `${id}-recording`, rules: recordingRules(perModel) },
-    { name: `${id}-alerts`, rules: alertingRules(server, t, matchers, options.runbookBaseUrl) },
+    { name: `${id}-alerts`, rules: alertingRules(server, t, matchers, options.runbookBaseUrl, labels) },
   ];
 }
 
@@ -129,51 +134,51 @@ const percent = (ratio: number) => `${Number((ratio * 100).toPrecision(4))}%`;
  * comparisons, which bind tighter than `and`/`or`: no parentheses are needed around them.
  */
 function alertingRules(server: AlertedServer, t: ResolvedAlertThresholds, matchers: string,
-  runbookBaseUrl: string): AlertingRule[] {
+  runbookBaseUrl: string, labels: Record<TritonAlertKey, AlertLabels>): AlertingRule[] {
   const N = TRITON_ALERT_NAMES;
   const perModel: QueryScope = { matchers, by: MODEL_GROUPING };
   const perServer: QueryScope = { matchers, by: SERVER_GROUPING };
   const serverText = `{{ $labels.namespace }}/{{ $labels.${SERVER_LABEL} }}`;
   const modelText = `model {{ $labels.model }} version {{ $labels.version }} on Triton server ${serverText}`;
   const window = minutesToPromDuration;
-  const alert = (name: string, severity: AlertSeverity, expr: string, forMinutes: number, summary: string,
+  const alert = (key: TritonAlertKey, expr: string, forMinutes: number, summary: string,
     description: string): AlertingRule => ({
-    alert: name, expr, for: window(forMinutes), labels: { severity },
-    annotations: { summary, description, runbook_url: `${runbookBaseUrl}#${name.toLowerCase()}` },
+    alert: N[key], expr, for: window(forMinutes), labels: labels[key],
+    annotations: { summary, description, runbook_url: `${runbookBaseUrl}#${N[key].toLowerCase()}` },
   });
 
   const rules = [
-    alert(N.highFailureRatio, 'critical',
+    alert('highFailureRatio',
       `${promql.failureRatio(perModel)} > ${t.failureRatio} and ${promql.requestRate(perModel)} > ${t.minRequestRate}`,
       t.failureForMinutes, 'Triton model {{ $labels.model }} is failing requests',
       `{{ $value | humanizePercentage }} of the requests to ${modelText} failed over the last ${DEFAULT_WINDOW} `
       + `(threshold ${percent(t.failureRatio)} while serving more than ${t.minRequestRate} requests/s).`),
     // `== 0` names the failing target; absent() covers a server with no target at all (undiscovered, all pods gone),
     // which `== 0` alone would never report.
-    alert(N.targetDown, 'critical', `${promql.targetUp({ matchers })} == 0 or ${promql.targetAbsent({ matchers })}`,
+    alert('targetDown', `${promql.targetUp({ matchers })} == 0 or ${promql.targetAbsent({ matchers })}`,
       t.targetDownForMinutes, `Triton server ${serverText} is down or not scraped`,
       `{{ if $labels.instance }}Scrape target {{ $labels.instance }} of Triton server ${serverText} has been down`
       + `{{ else }}Prometheus has had no scrape target for Triton server ${serverText}{{ end }} `
       + `for ${window(t.targetDownForMinutes)}: its pods are failing, or not selected by the ServiceMonitor.`),
-    ...(server.gpus > 0 ? [alert(N.gpuSaturated, 'warning', `${promql.gpuUtilization(perServer)} > ${t.gpuSaturation}`,
+    ...(server.gpus > 0 ? [alert('gpuSaturated', `${promql.gpuUtilization(perServer)} > ${t.gpuSaturation}`,
       t.gpuSaturationForMinutes, `GPUs of Triton server ${serverText} are saturated`,
       `The GPUs of Triton server ${serverText} averaged {{ $value | humanizePercentage }} utilization for `
       + `${window(t.gpuSaturationForMinutes)} (threshold ${percent(t.gpuSaturation)}): requests will queue; `
       + 'add replicas or GPUs.')] : []),
-    alert(N.highQueueTime, 'warning', `${promql.avgQueueSeconds(perModel)} > ${t.queueTimeMs / 1000}`,
+    alert('highQueueTime', `${promql.avgQueueSeconds(perModel)} > ${t.queueTimeMs / 1000}`,
       t.queueTimeForMinutes, 'Requests to Triton model {{ $labels.model }} wait in the queue',
       `Requests to ${modelText} waited {{ $value | humanizeDuration }} on average in the scheduler queue `
       + `(threshold ${t.queueTimeMs}ms, for ${window(t.queueTimeForMinutes)}): the model needs more instances or replicas.`),
     // The count first, so that $value is the number of pending requests; the slope only gates. deriv() over the
     // window, staying positive for as long again, rides out the saw-tooth of the dynamic batcher, and the floor
     // keeps a queue growing from 0 to 2 quiet.
-    alert(N.pendingRequestsGrowing, 'warning',
+    alert('pendingRequestsGrowing',
       `${promql.pendingRequests(perModel)} > ${t.minPendingRequests} and `
       + `${promql.pendingRequestsSlope({ ...perModel, window: window(t.pendingGrowthForMinutes) })} > 0`,
       t.pendingGrowthForMinutes, 'Pending requests of Triton model {{ $labels.model }} keep growing',
       `{{ printf "%.0f" $value }} requests are pending for ${modelText}, and the count has grown for `
       + `${window(t.pendingGrowthForMinutes)} (floor ${t.minPendingRequests}): the server cannot keep up.`),
-    ...(server.gpus > 0 ? [alert(N.gpuUnderused, 'info', `${promql.gpuUtilization(perServer)} < ${t.underuseRatio}`,
+    ...(server.gpus > 0 ? [alert('gpuUnderused', `${promql.gpuUtilization(perServer)} < ${t.underuseRatio}`,
       t.underuseForMinutes, `GPUs of Triton server ${serverText} are underused`,
       `The GPUs of Triton server ${serverText} averaged {{ $value | humanizePercentage }} utilization for `
       + `${window(t.underuseForMinutes)} (threshold ${percent(t.underuseRatio)}): fewer replicas, smaller GPUs or `

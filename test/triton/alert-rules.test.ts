@@ -97,15 +97,15 @@ describe('alerts', () => {
   const groups = build();
 
   test.each([
-    [N.highFailureRatio, 'critical', '5m'],
-    [N.targetDown, 'critical', '5m'],
-    [N.gpuSaturated, 'warning', '10m'],
-    [N.highQueueTime, 'warning', '10m'],
-    [N.pendingRequestsGrowing, 'warning', '10m'],
-    [N.gpuUnderused, 'info', '6h'],
-  ])('%s: severity %s, for %s, with summary, description and runbook', (name, severity, duration) => {
+    [N.highFailureRatio, 'critical', 'P1', '5m'],
+    [N.targetDown, 'critical', 'P1', '5m'],
+    [N.gpuSaturated, 'warning', 'P2', '10m'],
+    [N.highQueueTime, 'warning', 'P3', '10m'],
+    [N.pendingRequestsGrowing, 'warning', 'P3', '10m'],
+    [N.gpuUnderused, 'info', 'P3', '6h'],
+  ])('%s: severity %s, tier %s, for %s, with summary, description and runbook', (name, severity, tier, duration) => {
     const a = alert(groups, name);
-    expect(a.labels).toEqual({ severity });
+    expect(a.labels).toEqual({ severity, tier });
     expect(a.for).toBe(duration);
     expect(Object.keys(a.annotations)).toEqual(['summary', 'description', 'runbook_url']);
     expect(a.annotations.runbook_url).toBe(`${RUNBOOKS}#${name.toLowerCase()}`);
@@ -205,7 +205,7 @@ describe('promtool tests', () => {
     const [firing] = casesOf(N.highFailureRatio).filter((c) => c.exp_alerts.length > 0);
     expect(firing.eval_time).toBe('15m');
     expect(firing.exp_alerts).toEqual([{
-      exp_labels: { namespace: 'inference', triton_server: 'ranker', model: 'model-a', version: '1', severity: 'critical' },
+      exp_labels: { namespace: 'inference', triton_server: 'ranker', model: 'model-a', version: '1', severity: 'critical', tier: 'P1' },
       exp_annotations: {
         description: '10% of the requests to model model-a version 1 on Triton server inference/ranker failed over the last 5m '
           + '(threshold 5% while serving more than 1 requests/s).',

@@ -4,6 +4,7 @@ import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../../private/errors';
 import { buildPromtoolTests } from '../../triton/alert-rule-tests';
+import { AlertLabelMap } from '../../triton/alert-labels';
 import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
@@ -34,6 +35,14 @@ export interface TritonAlertsOptions {
    * @default KUBE_PROMETHEUS_STACK_LABELS (`{ release: 'kube-prometheus-stack' }`)
    */
   readonly prometheusLabels?: Record<string, string>;
+  /**
+   * Severity, routing tier (`tier` label, which TritonAlertRouting routes on) and extra routing labels per alert, e.g.
+   * `{ highQueueTime: { tier: 'P2', labels: { team: 'search' } } }`. Labels of the GPU alerts do nothing on a server
+   * without GPU metrics, which has no GPU alerts.
+   * @default - DEFAULT_ALERT_LABELS: P1 critical failure ratio and target down, P2 warning GPU saturation, P3 warning
+   * queue time and pending requests, P3 info GPU underuse
+   */
+  readonly alertLabels?: AlertLabelMap;
 }
 
 export interface TritonAlertsProps extends TritonAlertsOptions {
@@ -48,8 +57,9 @@ export interface PrometheusRuleSpec {
 
 /**
  * A prometheus-operator PrometheusRule with the recording rules and alerts of one TritonServer
- * (see buildAlertRules): failure ratio and target down (critical), GPU saturation, queue time and growing
- * pending requests (warning), underused GPUs (info). GPU alerts are left out for a server without GPU metrics
+ * (see buildAlertRules): failure ratio and target down (critical, P1), GPU saturation (warning, P2), queue time and
+ * growing pending requests (warning, P3), underused GPUs (info, P3); severity, tier and routing labels per alert
+ * through `alertLabels`. GPU alerts are left out for a server without GPU metrics
  * (`gpus: 0` or `gpuMetrics: false`), whose GPU series never exist.
  * `writePromtoolFiles` writes the same rules with their promtool unit tests, for CI.
  */
@@ -63,6 +73,8 @@ export class TritonAlerts extends Construct {
   public readonly groups: RuleGroup[];
   /** Every threshold with its default applied. */
   public readonly thresholds: ResolvedAlertThresholds;
+  /** The label options the rules were built with (the promtool tests expect them). */
+  public readonly alertLabels: AlertLabelMap;
   /** The server as the rules see it. */
   public readonly alertedServer: AlertedServer;
   /** Escape hatch: the PrometheusRule object. */
@@ -75,7 +87,9 @@ export class TritonAlerts extends Construct {
     this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0 };
     const runbookBaseUrl = props.runbookBaseUrl ?? TRITON_ALERTS_DEFAULTS.runbookBaseUrl;
     const prometheusLabels = props.prometheusLabels ?? TRITON_ALERTS_DEFAULTS.prometheusLabels;
-    this.groups = buildAlertRules(this.alertedServer, props.thresholds ?? {}, { runbookBaseUrl, path: this.node.path });
+    this.alertLabels = props.alertLabels ?? {};
+    this.groups = buildAlertRules(this.alertedServer, props.thresholds ?? {},
+      { runbookBaseUrl, path: this.node.path, alertLabels: this.alertLabels });
     this.thresholds = resolveAlertThresholds(this.node.path, props.thresholds);
 
     const spec: PrometheusRuleSpec = { groups: this.groups };
@@ -118,7 +132,7 @@ export function writePromtoolFiles(scope: Construct, dir: string): string[] {
   const written: string[] = [];
   for (const a of all) {
     const rules = `${a.fileBaseName}.rules.yaml`;
-    const tests = buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds);
+    const tests = buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels);
     for (const [file, doc] of [[rules, { groups: a.groups }], [`${a.fileBaseName}.test.yaml`, tests]] as const) {
       const path = join(dir, file);
       writeFileSync(path, Yaml.stringify(doc));

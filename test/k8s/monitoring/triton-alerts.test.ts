@@ -70,6 +70,22 @@ describe('TritonAlerts props reach the output', () => {
     expect(alertNames(alerts)).not.toContain(TRITON_ALERT_NAMES.gpuUnderused);
   });
 
+  test('alertLabels: per-alert severity, tier and routing labels reach the rule and the promtool expectations', () => {
+    const alertLabels = { highQueueTime: { tier: 'P2' as const, labels: { team: 'search' } } };
+    const { rule, chart } = alerted({ alertLabels });
+    const queue = rule.spec.groups[1].rules.find((r: { alert?: string }) => r.alert === TRITON_ALERT_NAMES.highQueueTime);
+    expect(queue.labels).toEqual({ severity: 'warning', tier: 'P2', team: 'search' });
+    const dir = mkdtempSync(join(tmpdir(), 'promtool-labels-'));
+    try {
+      const [, testFile] = writePromtoolFiles(chart, dir);
+      const cases = parse(readFileSync(testFile, 'utf8')).tests.flatMap((t: any) => t.alert_rule_test ?? [])
+        .filter((c: any) => c.alertname === TRITON_ALERT_NAMES.highQueueTime && c.exp_alerts.length > 0);
+      expect(cases[0].exp_alerts[0].exp_labels).toMatchObject({ severity: 'warning', tier: 'P2', team: 'search' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a JSON patch through the escape hatch reaches the output', () => {
     const { chart, alerts } = alerted();
     alerts.apiObject.addJsonPatch(JsonPatch.add('/spec/groups/1/interval', '30s'));
@@ -85,6 +101,8 @@ describe('TritonAlerts refuses bad input with the path, prop, value and fix', ()
       "test/alerts: 'targetDownForMinutes' (-1) must be a finite number of minutes above 0; use e.g. 5"],
     ['a zero minimum request rate', { thresholds: { minRequestRate: 0 } },
       "test/alerts: 'minRequestRate' (0) must be a finite number of requests per second above 0 (at 0 one failed request of an idle model pages); use e.g. 1"],
+    ['a label the series carry', { alertLabels: { targetDown: { labels: { namespace: 'x' } } } },
+      "test/alerts: 'alertLabels.targetDown.labels' ('namespace') is a label the alert takes from its series; a rule label would overwrite it (and break routing by namespace); use another name"],
     ['a runbook URL with a fragment', { runbookBaseUrl: 'https://wiki.example.com/triton#alerts' },
       "test/alerts: 'runbookBaseUrl' ('https://wiki.example.com/triton#alerts') must be an http(s) URL without a #fragment (the alert name is appended as the fragment); give the page of your runbooks, e.g. https://example.com/runbooks.md"],
   ])('fails on %s', (_name, props, message) => {
