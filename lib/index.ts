@@ -6,7 +6,7 @@
 
 // Model configuration (config.pbtxt) and its checks.
 export * from './triton/model-config';
-export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from './triton/model-control';
+export { ModelControl, AdminKeyOptions, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from './triton/model-control';
 export { LogFormat } from './triton/server-flags';
 export { renderModelConfig } from './triton/render-model-config';
 export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';

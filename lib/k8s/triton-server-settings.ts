@@ -3,11 +3,11 @@ import { checkImage } from '../private/image-reference';
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
 import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../triton/gpu-scheduling';
-import { countInstances } from '../triton/model-instances';
+import { countInstances, unusedGpus } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
 import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
-import { checkNamespaceName, DNS_1035_LABEL } from '../private/kubernetes-names';
+import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 
 /** Every prop of a server with its default applied, after all checks passed. */
@@ -54,8 +54,11 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   const p = new Problems(path);
   p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
     'use at most 63 lowercase letters, digits and -, starting with a letter');
-  p.check(namespace !== undefined && namespace !== 'default', 'namespace', namespace,
+  p.check(namespace !== undefined, 'namespace', namespace,
     'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
+  p.check(namespace === undefined || !RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
+    `is reserved by Kubernetes (${RESERVED_NAMESPACES.join(', ')})`,
+    "set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
   checkImage(p, 'image', props.image);
 
   const replicas = props.replicas ?? D.replicas;
@@ -192,5 +195,15 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
     `is below the ${minimumShm} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${pythonInstances} here)`,
     `raise it to at least ${minimumShm} or leave it unset`);
   const warnings = problems.filter((x) => x.severity === 'warning').map((x) => `${path}: ${formatProblem(x)}`);
+  if (errors.length === 0) {
+    const idle = unusedGpus(models, gpus);
+    if (idle.length > 0) {
+      const used = [...Array(gpus).keys()].filter((id) => !idle.includes(id));
+      const gpuList = (ids: number[]) => `GPU${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+      warnings.push(`${path}: warning: 'gpus' (${gpus}) includes ${gpuList(idle)}, which no model instance uses `
+        + `(${used.length === 0 ? 'no instance group runs on a GPU' : `the instance groups list only ${gpuList(used)}`}); `
+        + `list ${idle.length === 1 ? 'it' : 'them'} in the gpus of an instance group, or request fewer GPUs`);
+    }
+  }
   return { loadModels, shmSizeMiB, warnings };
 }

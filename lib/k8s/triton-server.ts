@@ -299,12 +299,11 @@ export class TritonServer extends Construct implements ITritonServer {
     // The root filesystem is read-only; caches that default to $HOME go to the /tmp emptyDir.
     const literal = { HOME: '/tmp', ...repositoryEnv, ...userEnv };
     for (const key of Object.keys(literal).sort()) env[key] = kplus.EnvValue.fromValue(literal[key as keyof typeof literal]);
-    if (s.modelControl.mode === 'explicit') {
-      const secret = s.modelControl.adminKeySecret;
-      env[ADMIN_KEY_ENV] = secret
-        ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(this, 'AdminKey', secret.name), key: secret.key })
-        : kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_UID);
-    }
+    // Every model control mode fences the model-repository and model-config APIs with this key.
+    const secret = s.modelControl.adminKeySecret;
+    env[ADMIN_KEY_ENV] = secret
+      ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(this, 'AdminKey', secret.name), key: secret.key })
+      : kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_UID);
     return env;
   }
 

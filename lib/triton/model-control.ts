@@ -3,14 +3,17 @@
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_management.md
  */
 export class ModelControl {
-  /** Load every model in the repository at start-up and never change them (the safest choice). */
-  public static none(): ModelControl {
-    return new ModelControl('none', undefined, undefined, 0);
+  /**
+   * Load every model in the repository at start-up and never change them (the safest choice). Triton still
+   * serves the repository index and the model-config API in this mode, so they are fenced like in the others.
+   */
+  public static none(options: AdminKeyOptions = {}): ModelControl {
+    return new ModelControl('none', undefined, options.adminKeySecret, 0);
   }
 
   /**
    * Load only the named models at start-up (`--load-model`); the repository API that could load others
-   * is fenced with `--http-restricted-api` / `--grpc-restricted-protocol`.
+   * is fenced with `--http-restricted-api` / `--grpc-restricted-protocol`, as in every mode.
    * @param options.load models to load; default every model of the server
    */
   public static explicit(options: ExplicitModelControlOptions = {}): ModelControl {
@@ -19,10 +22,11 @@ export class ModelControl {
 
   /**
    * Reload models whenever the repository changes. Changes then reach production without a rollout,
-   * a probe or a PodDisruptionBudget, so it takes an explicit acknowledgement.
+   * a probe or a PodDisruptionBudget, so it takes an explicit acknowledgement. The repository index and the
+   * model-config API are fenced like in the other modes.
    */
   public static poll(options: PollModelControlOptions): ModelControl {
-    return new ModelControl('poll', undefined, undefined, options.intervalSeconds);
+    return new ModelControl('poll', undefined, options.adminKeySecret, options.intervalSeconds);
   }
 
   private constructor(
@@ -41,9 +45,13 @@ export interface SecretKeyReference {
   readonly key: string;
 }
 
-export interface ExplicitModelControlOptions {
-  /** @default - every model of the server */
-  readonly load?: string[];
+/**
+ * The key that unlocks the model-repository and model-config APIs (`--http-restricted-api` /
+ * `--grpc-restricted-protocol`), fenced in every mode: Triton serves the repository index and each model's
+ * configuration whatever the mode; only load and unload depend on it.
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_management.md
+ */
+export interface AdminKeyOptions {
   /**
    * Secret holding the value of the `triton-admin-key` header that unlocks the model-repository and
    * model-config APIs.
@@ -53,7 +61,12 @@ export interface ExplicitModelControlOptions {
   readonly adminKeySecret?: SecretKeyReference;
 }
 
-export interface PollModelControlOptions {
+export interface ExplicitModelControlOptions extends AdminKeyOptions {
+  /** @default - every model of the server */
+  readonly load?: string[];
+}
+
+export interface PollModelControlOptions extends AdminKeyOptions {
   /** Seconds between repository scans (`--repository-poll-secs`). */
   readonly intervalSeconds: number;
   /** Acknowledges that repository changes go live without a rollout. */

@@ -37,3 +37,22 @@ function defaultCount(kind: InstanceKind, config: ModelConfig): number {
   const backend = effectiveBackend(config.platform, config.backend);
   return kind === 'KIND_CPU' && (backend === 'onnxruntime' || backend === 'tensorflow') ? 2 : 1;
 }
+
+/**
+ * GPU ids of a pod with `gpuCount` GPUs on which no model runs an instance (ascending), so that a server can warn
+ * about GPUs it pays for and leaves idle. A GPU group without ids, and KIND_AUTO resolved to GPU, use every GPU.
+ */
+export function unusedGpus(models: readonly ModelConfig[], gpuCount: number): number[] {
+  const used = new Set<number>();
+  const all = Array.from({ length: gpuCount }, (_, i) => i);
+  for (const config of models) {
+    if (isEnsemble(config)) continue;
+    const groups: readonly InstanceGroup[] = config.instanceGroups?.length ? config.instanceGroups : [{}];
+    for (const g of groups) {
+      const gpus = g.gpus ?? [];
+      if (resolveKind(g.kind ?? 'KIND_AUTO', gpus, gpuCount) !== 'KIND_GPU') continue;
+      for (const id of gpus.length > 0 ? gpus : all) used.add(id);
+    }
+  }
+  return all.filter((id) => !used.has(id));
+}

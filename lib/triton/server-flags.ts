@@ -6,6 +6,13 @@ export const ADMIN_KEY_HEADER = 'triton-admin-key';
 /** Container variable holding the admin key; Kubernetes expands `$(VAR)` in args. */
 export const ADMIN_KEY_ENV = 'TRITON_ADMIN_KEY';
 
+/**
+ * Triton API groups that need the admin key in every model control mode: `model-repository` (index, and load/unload
+ * in explicit mode) and `model-config` (each model's full configuration).
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/customization_guide/inference_protocols.md#limit-endpoint-access-beta
+ */
+export const FENCED_APIS: readonly string[] = ['model-repository', 'model-config'];
+
 /** Everything the `tritonserver` command line is made from. Pure data; the construct fills it in. */
 export interface ServerFlagOptions {
   /** `/models` for a mounted volume, `s3://bucket/prefix` for S3. */
@@ -38,11 +45,11 @@ export function renderServerFlags(o: ServerFlagOptions): string[] {
     ...o.loadModels.map((m) => `--load-model=${m}`),
   ];
   if (o.modelControl.mode === 'poll') flags.push(`--repository-poll-secs=${o.modelControl.pollIntervalSeconds}`);
-  if (o.modelControl.mode === 'explicit') {
-    const fence = `model-repository,model-config:${ADMIN_KEY_HEADER}=$(${ADMIN_KEY_ENV})`;
-    flags.push(`--http-restricted-api=${fence}`);
-    if (o.grpc) flags.push(`--grpc-restricted-protocol=${fence}`);
-  }
+  // Every mode serves the repository index and the model-config API (only load/unload depend on the mode),
+  // so every mode fences them (CHECKLIST T01).
+  const fence = `${FENCED_APIS.join(',')}:${ADMIN_KEY_HEADER}=$(${ADMIN_KEY_ENV})`;
+  flags.push(`--http-restricted-api=${fence}`);
+  if (o.grpc) flags.push(`--grpc-restricted-protocol=${fence}`);
   flags.push(
     `--strict-readiness=${o.strictReadiness}`,
     `--exit-on-error=${o.exitOnError}`,

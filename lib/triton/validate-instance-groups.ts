@@ -46,6 +46,14 @@ export function validateInstanceGroups(config: ModelConfig, gpuCount: number | u
             : 'request GPUs for the pod or remove the gpu ids'));
       }
     });
+    // Triton creates `count` instances on every listed GPU (core: backend_model_instance.cc, one instance per
+    // count per gpus entry), which the docs' wording "two execution instances on GPUs 1 and 2" leaves open.
+    if (kind !== 'KIND_CPU' && kind !== 'KIND_MODEL' && gpus.length > 1) {
+      const count = g.count ?? 1;
+      out.warning(at, `count ${count} on each of GPUs [${gpus.join(', ')}]: ${count * gpus.length} instances ` +
+        '(Triton places count instances on every listed GPU); to say which you mean, give each GPU its own group ' +
+        `with the count it should run${count > 1 ? ` (if you meant ${count} in all, split them between the groups)` : ''}`);
+    }
     if (kind === 'KIND_GPU' && gpuCount === 0) {
       out.error(`${at}.kind`, `is KIND_GPU but ${podGpus(0)}, so Triton refuses the model; ` +
         'request GPUs for the pod or use KIND_CPU');

@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { ModelControl, ModelRepository, TritonServer, TritonServerProps } from '../../lib';
-import { IMAGE, MODEL, serverChart } from '../helpers';
+import { IMAGE, messageOf, MODEL, serverChart } from '../helpers';
 
 const fails = (props: Partial<TritonServerProps>) => () => serverChart(props);
 
@@ -49,7 +49,10 @@ describe('TritonServer refuses bad input with the path, prop, value and fix', ()
   });
 
   test.each([
-    ['default', "test/ranker: 'namespace' ('default') must name a dedicated namespace; set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
+    ['default', "test/ranker: 'namespace' ('default') is reserved by Kubernetes (default, kube-system, kube-public, kube-node-lease); set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
+    ['kube-system', "test/ranker: 'namespace' ('kube-system') is reserved by Kubernetes (default, kube-system, kube-public, kube-node-lease); set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
+    ['kube-public', "test/ranker: 'namespace' ('kube-public') is reserved by Kubernetes"],
+    ['kube-node-lease', "test/ranker: 'namespace' ('kube-node-lease') is reserved by Kubernetes"],
     [undefined, "test/ranker: 'namespace' (undefined) must name a dedicated namespace; set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
   ])('fails on namespace %p', (namespace, message) => {
     const chart = new Chart(Testing.app(), 'test', { namespace });
@@ -61,6 +64,25 @@ describe('TritonServer refuses bad input with the path, prop, value and fix', ()
     const chart = new Chart(Testing.app(), 'test', { namespace: 'inference' });
     expect(() => new TritonServer(chart, 'Ranker_v1', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] }))
       .toThrow("test/Ranker_v1: 'id' ('Ranker_v1') is not a valid server name (it names the Deployment and Service); use at most 63 lowercase letters, digits and -, starting with a letter");
+  });
+
+  test.each([
+    ['the defaults: drain 10 + exit 30 + margin 5', {}, 45],
+    ['drain 20 + exit 60 + margin 5', { drainSeconds: 20, exitTimeoutSeconds: 60 }, 85],
+  ])('the grace period contract holds at exactly the minimum (%s) and fails one second below', (_what, props, minimum) => {
+    expect(() => serverChart({ ...props, terminationGracePeriodSeconds: minimum })).not.toThrow();
+    expect(fails({ ...props, terminationGracePeriodSeconds: minimum - 1 })).toThrow(
+      `'terminationGracePeriodSeconds' (${minimum - 1}) must cover`);
+    expect(fails({ ...props, terminationGracePeriodSeconds: minimum - 1 })).toThrow(`set it to at least ${minimum} `);
+  });
+
+  test('a "N problems:" header counts every bullet, model configuration problems included', () => {
+    const bad = { ...MODEL, maxBatchSize: -1, inputs: [{ name: 'input', dataType: 'FP32' as const, dims: [3, 0, 224] }] };
+    const message = messageOf(fails({ replicas: 0, models: [bad] }));
+    const bullets = message.split('\n').filter((line) => line.startsWith('- '));
+    expect(bullets.length).toBeGreaterThanOrEqual(3);
+    expect(message.split('\n')[0]).toBe(`${bullets.length} problems:`);
+    expect(message.split('\n')).toHaveLength(bullets.length + 1);
   });
 
   test('reports every problem at once', () => {

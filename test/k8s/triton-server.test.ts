@@ -31,12 +31,19 @@ describe('TritonServer defaults', () => {
 
   test('server flags', () => {
     expect(args(m)).toEqual([
-      '--model-repository=/models', '--model-control-mode=none', '--strict-readiness=true', '--exit-on-error=true',
+      '--model-repository=/models', '--model-control-mode=none',
+      '--http-restricted-api=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+      '--grpc-restricted-protocol=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+      '--strict-readiness=true', '--exit-on-error=true',
       '--exit-timeout-secs=30', '--http-port=8000', '--allow-grpc=true', '--grpc-port=8001', '--allow-metrics=true',
       '--allow-gpu-metrics=false', '--metrics-port=8002', '--log-format=ISO8601',
     ]);
     expect(container(m).command).toEqual(['tritonserver']);
     expect(container(m).image).toBe(IMAGE);
+  });
+
+  test('model control none still fences the repository index and model-config APIs, keyed by the pod UID', () => {
+    expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } });
   });
 
   test('replicas and a rolling update that never drops below the replica count', () => {
@@ -193,9 +200,13 @@ describe('TritonServer options', () => {
     expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { secretKeyRef: { name: 'triton-admin', key: 'key' } } });
   });
 
-  test('poll model control takes an interval', () => {
+  test('poll model control takes an interval and fences the repository API with the pod UID', () => {
     const m = synthServer({ modelControl: ModelControl.poll({ intervalSeconds: 30, acceptLiveReloads: true }) });
-    expect(args(m)).toEqual(expect.arrayContaining(['--model-control-mode=poll', '--repository-poll-secs=30']));
+    expect(args(m)).toEqual(expect.arrayContaining(['--model-control-mode=poll', '--repository-poll-secs=30',
+      '--http-restricted-api=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+      '--grpc-restricted-protocol=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+    ]));
+    expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } });
   });
 
   test.each([
@@ -267,6 +278,25 @@ describe('TritonServer options', () => {
     const { server } = serverChart({ models: [{ ...MODEL, dynamicBatching: undefined }] });
     expect(server.warnings).toHaveLength(1);
     expect(server.warnings[0]).toMatch(/^test\/ranker: .*resnet50.*max_batch_size/);
+  });
+
+  test('warnings: a GPU of the pod that no model uses', () => {
+    const pinned = { ...MODEL, instanceGroups: [{ kind: 'KIND_GPU' as const, gpus: [0] }] };
+    const { server } = serverChart({ gpus: 2, models: [pinned, { ...pinned, name: 'bert' }] });
+    expect(server.warnings).toEqual([
+      "test/ranker: warning: 'gpus' (2) includes GPU 1, which no model instance uses (the instance groups list only GPU 0); "
+        + 'list it in the gpus of an instance group, or request fewer GPUs',
+    ]);
+  });
+
+  test('warnings: the effective instance count of a group over several GPUs', () => {
+    const { server } = serverChart({ gpus: 2, models: [{ ...MODEL, instanceGroups: [{ kind: 'KIND_GPU', count: 2, gpus: [0, 1] }] }] });
+    expect(server.warnings).toEqual([expect.stringMatching(
+      /^test\/ranker: warning: model 'resnet50' instance_group\[0\]: count 2 on each of GPUs \[0, 1\]: 4 instances /)]);
+  });
+
+  test('a GPU server whose models use every GPU has no warnings', () => {
+    expect(serverChart({ gpus: 2 }).server.warnings).toEqual([]);
   });
 
   test('writeModelRepositories writes <server>/<model>/config.pbtxt', () => {

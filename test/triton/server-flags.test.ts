@@ -16,6 +16,26 @@ describe('renderServerFlags', () => {
     ]);
   });
 
+  const fence = [
+    '--http-restricted-api=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+    '--grpc-restricted-protocol=model-repository,model-config:triton-admin-key=$(TRITON_ADMIN_KEY)',
+  ];
+
+  // Triton serves the repository index and the model-config API in every mode; only load/unload differ
+  // (model_management.md), so every mode is fenced (CHECKLIST T01).
+  test.each([
+    ['none', ModelControl.none()],
+    ['poll', ModelControl.poll({ intervalSeconds: 30, acceptLiveReloads: true })],
+    ['explicit', ModelControl.explicit()],
+  ])('mode %s fences the model-repository and model-config APIs on both protocols', (_mode, modelControl) => {
+    expect(renderServerFlags({ ...base, modelControl }).filter((f) => f.includes('restricted'))).toEqual(fence);
+  });
+
+  test('poll mode without gRPC fences HTTP', () => {
+    const flags = renderServerFlags({ ...base, grpc: false, modelControl: ModelControl.poll({ intervalSeconds: 30, acceptLiveReloads: true }) });
+    expect(flags.filter((f) => f.includes('restricted'))).toEqual([fence[0]]);
+  });
+
   test('explicit mode without gRPC fences only HTTP', () => {
     const flags = renderServerFlags({ ...base, grpc: false, modelControl: ModelControl.explicit(), loadModels: ['a'] });
     expect(flags.filter((f) => f.includes('restricted'))).toEqual([

@@ -60,7 +60,7 @@ describe('validateModelConfig', () => {
     ['a Python model', preprocess, {}],
     ['an ensemble', ensemble, known],
     ['a sequence model with warmup on control inputs', sequence, {}],
-    ['a model on a pod with enough GPUs', { ...resnet, instanceGroups: [{ kind: 'KIND_GPU' as const, gpus: [0, 1] }] }, { gpuCount: 2 }],
+    ['a model on a pod with enough GPUs', { ...resnet, instanceGroups: [{ kind: 'KIND_GPU' as const, gpus: [0] }, { kind: 'KIND_GPU' as const, gpus: [1] }] }, { gpuCount: 2 }],
   ])('accepts %s', (_what, config, context) => {
     expect(validateModelConfig(config, context)).toEqual([]);
   });
