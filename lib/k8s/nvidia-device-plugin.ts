@@ -9,29 +9,12 @@ import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { checkNamespaceName, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
+import { MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS } from './nvidia-device-plugin-defaults';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
 
-/** Defaults of NvidiaDevicePluginProps and TimeSlicingOptions, one named constant each (asserted by the tests). */
-export const NVIDIA_DEVICE_PLUGIN_DEFAULTS = {
-  namespace: 'nvidia-device-plugin',
-  /**
-   * A pinned release of NVIDIA's k8s-device-plugin.
-   * @see https://github.com/NVIDIA/k8s-device-plugin/releases
-   */
-  image: 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3',
-  migStrategy: 'none' as MigStrategy,
-  failOnInitError: true,
-  /** `TimeSlicingOptions.renameByDefault`. */
-  timeSlicingRenameByDefault: false,
-  /** `TimeSlicingOptions.failRequestsGreaterThanOne`. */
-  timeSlicingFailRequestsGreaterThanOne: true,
-  cpuRequestMillis: 50,
-  cpuLimitMillis: 200,
-  memoryRequestMiB: 128,
-  memoryLimitMiB: 128,
-} as const;
+export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy } from './nvidia-device-plugin-defaults';
 
 /** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */
 export const NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS = 'system-node-critical';
@@ -60,14 +43,6 @@ const TAINT_EFFECTS: Record<typeof GPU_TAINT.effect, kplus.TaintEffect> = {
   NoSchedule: kplus.TaintEffect.NO_SCHEDULE,
 };
 
-/**
- * How the plugin advertises MIG (Multi-Instance GPU) slices.
- * - `none`: whole GPUs as `nvidia.com/gpu`, MIG ignored.
- * - `single`: every GPU of a node has the same MIG layout; the slices are advertised as `nvidia.com/gpu`.
- * - `mixed`: each MIG profile is its own resource, e.g. `nvidia.com/mig-1g.10gb`.
- * @see https://github.com/NVIDIA/k8s-device-plugin#configuration-option-details
- */
-export type MigStrategy = 'none' | 'single' | 'mixed';
 
 /**
  * CUDA time-slicing: each GPU is advertised `replicas` times and the pods that get a replica share the GPU in

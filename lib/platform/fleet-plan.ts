@@ -14,6 +14,7 @@ import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
+import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
@@ -190,6 +191,8 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
         poolNames.length === 0 ? 'describe a GPU pool in nodePools' : `name one of ${show(poolNames)}`);
       } else {
         poolOf.set(name, pool);
+        // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
+        if (basePools.some((b) => b.name === pool)) checkServerPodFits(p, fleet, name, s, gpus, poolDescriptions[pool].instanceTypes);
       }
     } else {
       p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',

@@ -1,0 +1,33 @@
+/**
+ * The defaults of NvidiaDevicePlugin, without cdk8s: planFleet reads the plugin's requests to check that a GPU pod
+ * fits its node beside the plugin (CHECKLIST R08), and 'triton-ops/fleet' loads no cdk8s.
+ */
+
+/**
+ * How the plugin advertises MIG (Multi-Instance GPU) slices.
+ * - `none`: whole GPUs as `nvidia.com/gpu`, MIG ignored.
+ * - `single`: every GPU of a node has the same MIG layout; the slices are advertised as `nvidia.com/gpu`.
+ * - `mixed`: each MIG profile is its own resource, e.g. `nvidia.com/mig-1g.10gb`.
+ * @see https://github.com/NVIDIA/k8s-device-plugin#configuration-option-details
+ */
+export type MigStrategy = 'none' | 'single' | 'mixed';
+
+/** Defaults of NvidiaDevicePluginProps and TimeSlicingOptions, one named constant each (asserted by the tests). */
+export const NVIDIA_DEVICE_PLUGIN_DEFAULTS = {
+  namespace: 'nvidia-device-plugin',
+  /**
+   * A pinned release of NVIDIA's k8s-device-plugin.
+   * @see https://github.com/NVIDIA/k8s-device-plugin/releases
+   */
+  image: 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3',
+  migStrategy: 'none' as MigStrategy,
+  failOnInitError: true,
+  /** `TimeSlicingOptions.renameByDefault`. */
+  timeSlicingRenameByDefault: false,
+  /** `TimeSlicingOptions.failRequestsGreaterThanOne`. */
+  timeSlicingFailRequestsGreaterThanOne: true,
+  cpuRequestMillis: 50,
+  cpuLimitMillis: 200,
+  memoryRequestMiB: 128,
+  memoryLimitMiB: 128,
+} as const;

@@ -1,0 +1,60 @@
+/**
+ * CHECKLIST R08 for planFleet: a GPU server pod, its Istio sidecar and the DaemonSets of every GPU node must fit the
+ * allocatable CPU and memory of the smallest instance type of the server's node pool (lib/triton/node-capacity.ts
+ * has the arithmetic and its sources). Pure: no cdk8s, no cdktf.
+ */
+import { NVIDIA_DEVICE_PLUGIN_DEFAULTS } from '../k8s/nvidia-device-plugin-defaults';
+import { TRITON_SERVER_DEFAULTS as D } from '../k8s/triton-server-props';
+import type { Problems } from '../private/errors';
+import { countInstances } from '../triton/model-instances';
+import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS, ResourceRequests } from '../triton/node-capacity';
+import type { FleetDescription, ServerDescription } from './fleet-description';
+
+/**
+ * The CPU and memory requests of a server's Triton container, from its description and TRITON_SERVER_DEFAULTS, the
+ * way TritonServer sets them: `cpuRequestMillis`; `memoryMiB` + the memory-backed /dev/shm (`shmSizeMiB`, by default
+ * 64 MiB + 64 MiB per Python-backend instance). Undefined when a value is not a positive number (TritonServer
+ * reports that).
+ */
+export function serverPodRequests(s: ServerDescription, gpus: number): ResourceRequests | undefined {
+  const pythonInstances = (s.models ?? []).filter((m) => m.backend === 'python')
+    .reduce((total, m) => total + countInstances(m, gpus), 0);
+  const shm = s.shmSizeMiB ?? D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances;
+  const cpuMillis = s.cpuRequestMillis ?? D.cpuRequestMillis;
+  const memoryMiB = (s.memoryMiB ?? D.memoryMiB) + shm;
+  const valid = [cpuMillis, memoryMiB].every((n) => Number.isFinite(n) && n > 0);
+  return valid ? { cpuMillis, memoryMiB } : undefined;
+}
+
+/**
+ * Records a problem at `servers.<name>` when the server's pod does not fit a node of `instanceTypes` (its pool's
+ * types, all in the catalog) beside the sidecar (mesh on) and the daemonsets: the NVIDIA device plugin with the
+ * fleet's requests (its defaults also when the fleet sets `devicePlugin: false`, as the cluster's own plugin runs
+ * there instead), aws-node, kube-proxy and, with `modelAccess: 'pod-identity'`, the EKS Pod Identity agent.
+ */
+export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: string, s: ServerDescription,
+  gpus: number, instanceTypes: readonly string[]): void {
+  const pod = serverPodRequests(s, gpus);
+  if (pod === undefined) return;
+  const plugin = fleet.devicePlugin === false ? {} : (fleet.devicePlugin ?? {});
+  const fit = checkPodFitsPool({
+    pod,
+    sidecar: fleet.mesh === false ? undefined : ISTIO_SIDECAR_REQUESTS,
+    daemonSets: gpuNodeDaemonSets({
+      devicePlugin: {
+        cpuMillis: plugin.cpuRequestMillis ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuRequestMillis,
+        memoryMiB: plugin.memoryRequestMiB ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryRequestMiB,
+      },
+      podIdentityAgent: fleet.modelAccess === 'pod-identity',
+    }),
+    instanceTypes,
+  });
+  if (fit.misfit === undefined) return;
+  const { short, largerType } = fit.misfit;
+  const lower = [
+    ...(short.includes('cpu') ? [`cpuRequestMillis to at most ${fit.maxPod.cpuMillis}`] : []),
+    ...(short.includes('memory') ? [`memoryMiB + shmSizeMiB to at most ${fit.maxPod.memoryMiB} MiB`] : []),
+  ].join(' and ');
+  p.check(false, `servers.${name}`, `${pod.cpuMillis}m CPU, ${pod.memoryMiB} MiB memory`, fit.misfit.what,
+    `lower ${lower}, or use a larger instance type${largerType ? ` such as ${largerType}` : ''}`);
+}
