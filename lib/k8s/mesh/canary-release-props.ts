@@ -107,4 +107,12 @@ export interface CanaryReleaseProps extends RouteOptions {
    * (`<name>.<namespace>.svc.cluster.local`)
    */
   readonly hosts?: string[];
+  /**
+   * Hosts of `hosts` in the cluster domain (`<svc>.<ns>.svc.cluster.local`) whose Service this app does not define,
+   * declared on purpose: e.g. a Service of another app or a ServiceEntry. Every other host of the cluster domain must be
+   * the FQDN of a TritonServer's or CanaryRelease's Service of the app (checked at synth), or the VirtualService would
+   * route nothing (CHECKLIST M02). Each entry must be one of `hosts`.
+   * @default - none: every host of the cluster domain is a Service of the app
+   */
+  readonly externalHosts?: string[];
 }

@@ -11,6 +11,7 @@ import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './c
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from './mesh-hosts';
+import { checkMeshHosts, externalHostsProblems, registerReleaseService } from './mesh-services';
 import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
@@ -107,6 +108,8 @@ export class CanaryRelease extends Construct {
     if (props.fault !== undefined) checkFault(p, props.fault);
     // The default host is built from name and namespace, which are checked themselves.
     if (props.hosts !== undefined) checkHosts(p, 'hosts', hosts);
+    const externalHosts = [...new Set(props.externalHosts ?? [])];
+    externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
     props.gateway?.checkUse(p, this, 'release', this.hosts, props.versions.map((v) => v.server));
     for (const v of props.versions) checkRouteOptions(p, v.server, props);
     p.throwIfAny();
@@ -158,6 +161,10 @@ export class CanaryRelease extends Construct {
       apiVersion: NETWORKING_API_VERSION, kind: 'VirtualService', metadata, spec,
     });
     for (const host of hosts) claimHost(this, host);
+    registerReleaseService(this, props.name, this.namespace);
+    checkMeshHosts({
+      scope: this, userKind: 'release', hosts, hostsProp: 'hosts', externalHosts, destinationHost: this.destinationHost,
+    });
   }
 
   /** The versions: enough of them, distinct, one namespace, the same models, not in another release. */

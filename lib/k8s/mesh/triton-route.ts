@@ -6,6 +6,7 @@ import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
 import { checkHosts } from './mesh-hosts';
+import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import {
   checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
   TRITON_ROUTE_DEFAULTS,
@@ -34,6 +35,14 @@ export interface TritonRouteOptions extends RouteOptions {
    * (`<server>.<namespace>.svc.cluster.local`)
    */
   readonly hosts?: string[];
+  /**
+   * Hosts of `hosts` in the cluster domain (`<svc>.<ns>.svc.cluster.local`) whose Service this app does not define,
+   * declared on purpose: e.g. a Service of another app or a ServiceEntry. Every other host of the cluster domain must be
+   * the FQDN of a TritonServer's or CanaryRelease's Service of the app (checked at synth), or the VirtualService would
+   * route nothing (CHECKLIST M02). Each entry must be one of `hosts`.
+   * @default - none: every host of the cluster domain is a Service of the app
+   */
+  readonly externalHosts?: string[];
 }
 
 export interface TritonRouteProps extends TritonRouteOptions {
@@ -100,6 +109,8 @@ export class TritonRoute extends Construct {
     p.check(DNS_1035_LABEL.test(this.name), props.name === undefined ? 'id' : 'name', this.name, 'is not a valid VirtualService name (it names the VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);
+    const externalHosts = [...new Set(props.externalHosts ?? [])];
+    externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
     gateway?.checkUse(p, this, 'route', hosts, [server]);
     checkRouteOptions(p, server, props);
     const policy = trafficPolicy({
@@ -129,6 +140,7 @@ export class TritonRoute extends Construct {
       spec,
     });
     for (const host of hosts) claimHost(this, host);
+    checkMeshHosts({ scope: this, userKind: 'route', hosts, hostsProp: 'hosts', externalHosts, destinationHost: this.destinationHost });
 
     this.destinationRule = shared?.destinationRule ?? this.createDestinationRule(policy);
   }

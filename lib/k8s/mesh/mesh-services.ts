@@ -1,0 +1,192 @@
+/**
+ * The Services of an app, and the check that every VirtualService host naming a cluster Service is one of them
+ * (CHECKLIST M02). A host such as `fraud-model.search.svc.cluster.local` for which the app defines no Service is
+ * valid YAML that Istio accepts, yet no client can reach it and the VirtualService routes nothing.
+ *
+ * How Istio reads a host: only a name without dots is a short name, expanded with the VirtualService's namespace and
+ * `.svc.cluster.local`; every other name is taken as written and compared with the registry's FQDNs. So
+ * `<svc>.<ns>.svc` and `<svc>.<ns>` match no Service (although kube-dns resolves them for clients), and a
+ * VirtualService whose hosts match no Service only gets routes on port 80, never on Triton's 8000/8001.
+ * @see https://istio.io/latest/docs/reference/config/networking/virtual-service/#VirtualService (hosts)
+ */
+import { Construct, IConstruct } from 'constructs';
+import { problem, show } from '../../private/errors';
+import { CLUSTER_DOMAIN, serviceHost } from './mesh-hosts';
+
+/** A Service of the app a VirtualService host may name. */
+export interface MeshService {
+  readonly name: string;
+  readonly namespace: string;
+  /** Construct path of the TritonServer or CanaryRelease that writes the Service. */
+  readonly path: string;
+}
+
+/** CanaryRelease Services by app root; TritonServers are found in the tree (every ITritonServer has a Service). */
+const releaseServices = new WeakMap<IConstruct, MeshService[]>();
+
+/** Records the Service a CanaryRelease writes, so that hosts anywhere in the app can name it. */
+export function registerReleaseService(scope: Construct, name: string, namespace: string): void {
+  const root = scope.node.root;
+  const list = releaseServices.get(root) ?? [];
+  releaseServices.set(root, list);
+  list.push({ name, namespace, path: scope.node.path });
+}
+
+/** An ITritonServer by its interface: a construct with a Service host that can join a release. */
+function isTritonServer(c: IConstruct): c is IConstruct & { name: string; namespace: string; host: string } {
+  const s = c as unknown as Record<string, unknown>;
+  return typeof s.joinRelease === 'function' && typeof s.host === 'string' && typeof s.name === 'string'
+    && typeof s.namespace === 'string';
+}
+
+interface AppServices {
+  /** By FQDN. */
+  readonly byHost: ReadonlyMap<string, MeshService>;
+  /** Service names by namespace, sorted. */
+  readonly byNamespace: ReadonlyMap<string, readonly string[]>;
+}
+
+function collect(root: IConstruct): AppServices {
+  const services: MeshService[] = [
+    ...root.node.findAll().filter(isTritonServer).map((s) => ({ name: s.name, namespace: s.namespace, path: s.node.path })),
+    ...(releaseServices.get(root) ?? []),
+  ];
+  const byHost = new Map(services.map((s) => [serviceHost(s.name, s.namespace), s]));
+  const byNamespace = new Map<string, string[]>();
+  for (const s of services) byNamespace.set(s.namespace, [...(byNamespace.get(s.namespace) ?? []), s.name]);
+  for (const names of byNamespace.values()) names.sort();
+  return { byHost, byNamespace };
+}
+
+/**
+ * The Services of the app, computed once per synth: every route's validation would otherwise walk the whole app.
+ * The cache lives until the current synchronous synth ends; a lookup that misses recomputes once, so constructs
+ * added after an earlier synth in the same tick are still found.
+ */
+const cache = new WeakMap<IConstruct, AppServices>();
+function appServices(root: IConstruct, fresh = false): AppServices {
+  let services = fresh ? undefined : cache.get(root);
+  if (services === undefined) {
+    services = collect(root);
+    cache.set(root, services);
+    queueMicrotask(() => cache.delete(root));
+  }
+  return services;
+}
+
+/** How a host relates to the cluster's Services. */
+type HostKind =
+  | { readonly kind: 'fqdn' | 'short'; readonly name: string; readonly namespace: string }
+  | { readonly kind: 'wildcard' }
+  | { readonly kind: 'external' };
+
+const FQDN_SUFFIX = `.svc.${CLUSTER_DOMAIN}`;
+
+function classify(host: string, services: AppServices): HostKind {
+  const labels = host.split('.');
+  if (host.endsWith(FQDN_SUFFIX) || host.endsWith('.svc')) {
+    if (labels[0] === '*') return { kind: 'wildcard' };
+    const kind = host.endsWith(FQDN_SUFFIX) ? 'fqdn' : 'short';
+    const rest = labels.length - (kind === 'fqdn' ? 1 + CLUSTER_DOMAIN.split('.').length : 1);
+    // `<svc>.<ns>.svc[.cluster.local]`: anything longer is no Service name.
+    if (rest === 2) return { kind, name: labels[0], namespace: labels[1] };
+    return { kind: 'external' };
+  }
+  // `<svc>.<ns>`: a two-label name whose second label is a namespace of the app.
+  if (labels.length === 2 && labels[0] !== '*' && services.byNamespace.has(labels[1])) {
+    return { kind: 'short', name: labels[0], namespace: labels[1] };
+  }
+  return { kind: 'external' };
+}
+
+export interface MeshHostsUse {
+  /** The construct that writes the VirtualService (its path names the problem). */
+  readonly scope: Construct;
+  /** `route` or `release`, for the message. */
+  readonly userKind: string;
+  /** The VirtualService hosts, and the prop that gave them. */
+  readonly hosts: readonly string[];
+  readonly hostsProp: string;
+  /** The hosts declared external (`externalHosts`). */
+  readonly externalHosts: readonly string[];
+  /** The Service the VirtualService sends to, suggested in the fix. */
+  readonly destinationHost: string;
+}
+
+/**
+ * Registers the synth-time check of the VirtualService hosts of `use.scope` against the Services of the app: a host
+ * of the cluster domain must be the FQDN of a TritonServer's or CanaryRelease's Service (in any chart of the app),
+ * or be listed in `externalHosts`; short forms and wildcards of the cluster domain are refused. `externalHosts`
+ * entries must be cluster Service names that are not Services of the app.
+ */
+export function checkMeshHosts(use: MeshHostsUse): void {
+  const { scope } = use;
+  scope.node.addValidation({ validate: () => meshHostProblems(use) });
+}
+
+function meshHostProblems(use: MeshHostsUse): string[] {
+  const { scope, hosts, hostsProp, externalHosts, destinationHost, userKind } = use;
+  const path = scope.node.path;
+  const root = scope.node.root;
+  const out: string[] = [];
+  const declared = new Set(externalHosts);
+  for (const host of hosts) {
+    if (declared.has(host)) continue;
+    let services = appServices(root);
+    let kind = classify(host, services);
+    // Only a lookup that may have missed a construct added since the cache was filled is repeated.
+    const resolved = () => kind.kind === 'fqdn' && services.byHost.has(host);
+    if ((kind.kind !== 'wildcard' && kind.kind !== 'external' && !resolved()) || (kind.kind === 'external' && host.split('.').length === 2)) {
+      services = appServices(root, true);
+      kind = classify(host, services);
+    }
+    if (kind.kind === 'external' || resolved()) continue;
+    if (kind.kind === 'wildcard') {
+      out.push(problem(path, hostsProp, host, 'would take the traffic of every Service of the cluster domain it covers',
+        `list the FQDN of the Service instead, e.g. '${destinationHost}'`));
+      continue;
+    }
+    const there = services.byNamespace.get(kind.namespace) ?? [];
+    const listed = `Services of the app in namespace '${kind.namespace}': ${there.length > 0 ? show(there) : 'none'}`;
+    const fqdn = serviceHost(kind.name, kind.namespace);
+    if (kind.kind === 'fqdn') {
+      out.push(problem(path, hostsProp, host,
+        `names Service '${kind.name}' in namespace '${kind.namespace}', which no TritonServer or CanaryRelease of this app defines, `
+        + `so the VirtualService routes nothing (IST0101); ${listed}`,
+        `use one of their hosts (this ${userKind} serves '${destinationHost}'), or list the host in 'externalHosts' when its Service `
+        + 'is defined outside this app'));
+      continue;
+    }
+    const what = `is a short name of Service '${kind.name}' in namespace '${kind.namespace}', which Istio does not expand `
+      + '(only names without dots are), so the VirtualService matches no Service and routes nothing on the Triton ports';
+    if (services.byHost.has(fqdn)) {
+      out.push(problem(path, hostsProp, host, what, `use the FQDN '${fqdn}'`));
+    } else {
+      const example = there.length > 0 ? serviceHost(there.includes(kind.name) ? kind.name : there[0], kind.namespace) : destinationHost;
+      out.push(problem(path, hostsProp, host,
+        `${what}; and no TritonServer or CanaryRelease of this app defines Service '${kind.name}' there (${listed})`,
+        `use the FQDN of one of them, e.g. '${example}'`));
+    }
+  }
+  for (const host of externalHosts) {
+    if (!hosts.includes(host)) continue; // refused at construction
+    const services = appServices(root, true);
+    const kind = classify(host, services);
+    const own = services.byHost.get(host);
+    if (own !== undefined) {
+      out.push(problem(path, 'externalHosts', host, `is the Service '${own.name}' of this app (${own.path}), so it is not external`,
+        "remove it from 'externalHosts'"));
+    } else if (kind.kind === 'external') {
+      out.push(problem(path, 'externalHosts', host,
+        'does not name a cluster Service, so it needs no declaration (only hosts of the cluster domain must resolve to a Service of the app)',
+        "remove it from 'externalHosts'"));
+    }
+  }
+  return out;
+}
+
+/** Construction-time check of `externalHosts`: each entry is one of the hosts (else the declaration does nothing). */
+export function externalHostsProblems(path: string, hosts: readonly string[], externalHosts: readonly string[]): string[] {
+  return externalHosts.filter((h) => !hosts.includes(h)).map((h) => problem(path, 'externalHosts', h,
+    `is not one of hosts (${show(hosts)}), so declaring it changes nothing`, "add it to 'hosts', or remove it from 'externalHosts'"));
+}
