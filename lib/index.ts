@@ -37,6 +37,17 @@ export {
 export { TritonScrape, TritonScrapeOptions, TritonScrapeProps, TRITON_SCRAPE_DEFAULTS } from './k8s/monitoring/triton-scrape';
 export { MonitorKind } from './k8s/monitoring/prometheus-monitor';
 export { TritonAlerts, TritonAlertsOptions, TritonAlertsProps, TRITON_ALERTS_DEFAULTS, writePromtoolFiles } from './k8s/monitoring/triton-alerts';
+export {
+  TritonAlertRouting, TritonAlertRoutingOptions, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS,
+} from './k8s/monitoring/triton-alert-routing';
+export {
+  AlertReceiver, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
+  OpsgeniePriority, TierReceivers,
+} from './triton/alert-routing';
+export { TRITON_ALERT_NAMES } from './triton/alert-rules';
+export {
+  AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, DEFAULT_ALERT_LABELS, ALERT_TIER_LABEL,
+} from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
 export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions } from './k8s/autoscaling/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';

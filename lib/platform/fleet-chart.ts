@@ -11,10 +11,12 @@ import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
 import { MeshSecurity } from '../k8s/mesh/mesh-security';
 import { ModelRepository } from '../k8s/model-repository';
+import { TRITON_ALERT_ROUTING_DEFAULTS, TritonAlertRouting } from '../k8s/monitoring/triton-alert-routing';
 import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
+import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
@@ -98,6 +100,20 @@ export class FleetChart extends Chart {
     }
     this.releases = releases;
 
+    // -- alert tiers (issue 11): routing by tier; labels and routing without alerts are refused, not ignored --
+    const { alertRouting, alertLabels } = fleet.monitoring ?? {};
+    if (!monitoring.alerts) {
+      const off = 'but monitoring.alerts is false';
+      const fix = 'remove it or turn the alerts on';
+      p.check(alertRouting === undefined, 'monitoring.alertRouting', alertRouting?.name ?? TRITON_ALERT_ROUTING_DEFAULTS.name, `routes the Triton alerts, ${off}`, fix);
+      p.check(alertLabels === undefined, 'monitoring.alertLabels', Object.keys(alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
+      for (const [name, s] of Object.entries(fleet.servers)) {
+        p.check(s.alertLabels === undefined, `servers.${name}.alertLabels`, Object.keys(s.alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
+      }
+    } else if (alertRouting !== undefined) {
+      p.attempt(() => new TritonAlertRouting(this, 'AlertRouting', { ...alertRouting, namespace: fleet.namespace }));
+    }
+
     if (monitoring.dashboard && Object.keys(servers).length > 0) {
       p.attempt(() => new TritonDashboard(this, 'Dashboard', {
         name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers),
@@ -110,7 +126,7 @@ export class FleetChart extends Chart {
   private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer | undefined {
     const p = this.problems;
     const {
-      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, ...props
+      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, alertLabels, ...props
     } = description;
     const { monitoring } = this.plan;
     const server = p.attempt(() => new TritonServer(this, plan.name, {
@@ -126,7 +142,12 @@ export class FleetChart extends Chart {
     }));
     if (server === undefined) return undefined;
     if (monitoring.scrape) p.attempt(() => server.scrape({ prometheusLabels: monitoring.prometheusLabels }));
-    if (monitoring.alerts) p.attempt(() => server.alertOn({ prometheusLabels: monitoring.prometheusLabels, thresholds: alerts }));
+    if (monitoring.alerts) {
+      p.attempt(() => server.alertOn({
+        prometheusLabels: monitoring.prometheusLabels, thresholds: alerts,
+        alertLabels: mergeAlertLabels(this.plan.fleet.monitoring?.alertLabels, alertLabels), // issue 11: per-alert labels
+      }));
+    }
     if (autoscale) {
       const keda = (autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'keda';
       p.attempt(() => server.autoscale({

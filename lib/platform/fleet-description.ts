@@ -12,6 +12,8 @@ import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { TritonServerProps } from '../k8s/triton-server-props';
+import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
+import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { AddonsDescription } from './addons-description';
@@ -100,6 +102,19 @@ export interface MonitoringDescription {
   readonly dashboard?: boolean;
   /** Name (and uid) of the dashboard ConfigMap, at most 40 characters. @default - `<fleet name>-triton` */
   readonly dashboardName?: string;
+  // -- alert tiers (issue 11): labels and routing --
+  /**
+   * Severity, tier and routing labels per alert, for every server; a server's own `alertLabels` win per alert and
+   * per label. Refused with `alerts: false`.
+   * @default - DEFAULT_ALERT_LABELS (P1 failures and target down, P2 GPU saturation, P3 queue time, pending requests, GPU underuse)
+   */
+  readonly alertLabels?: AlertLabelMap;
+  /**
+   * Alertmanager routing by tier (TritonAlertRouting): an AlertmanagerConfig in the fleet namespace sending P1 to a
+   * pager and P2/P3 to chat or tickets. Refused with `alerts: false`.
+   * @default - none: the Alertmanager's own routing
+   */
+  readonly alertRouting?: TritonAlertRoutingOptions;
 }
 
 /** A route to one server (TritonRoute), in the mesh or through the fleet gateway. */
@@ -127,6 +142,8 @@ export interface ServerDescription extends Omit<TritonServerProps,
   readonly callers?: MeshCallers;
   /** Alert thresholds. @default - ALERT_DEFAULTS */
   readonly alerts?: AlertThresholds;
+  /** Severity, tier and routing labels per alert, over the fleet's `monitoring.alertLabels`. @default - the fleet's */
+  readonly alertLabels?: AlertLabelMap;
 }
 
 /** One version of a release: a version name and a key of `servers`. */

@@ -12,6 +12,10 @@ export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions,
 } from '../k8s/autoscaling/autoscaling-metric';
 export type { AlertThresholds } from '../triton/alert-thresholds';
+export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
+// Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
+export { AlertReceiver } from '../triton/alert-routing';
+export type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 // Type-only: the module of MeshCallers is a cdk8s construct.
 export type { MeshCallers } from '../k8s/mesh/triton-authorization';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
