@@ -53,7 +53,7 @@ export interface PerReplicaMetricOptions {
 export interface CatalogMetricOptions {
   /**
    * Target in the unit of the metric the name selects: whole milliseconds per request for
-   * `nv_inference_queue_duration_us`, requests/s per replica for `nv_inference_request_success`, pending requests
+   * `nv_inference_queue_duration_us`, successful requests/s per replica for `nv_inference_request_success`, pending requests
    * per replica for `nv_inference_pending_request_count`.
    */
   readonly target: number;
@@ -78,9 +78,20 @@ const QUEUE_TIME: MetricDefinition = {
   source: TRITON_METRICS.queueDurationUs, query: promql.avgQueueSeconds, kedaMetricType: 'Value',
   targetProp: 'targetMs', perQueryUnit: 1000, example: 50,
 };
-const REQUEST_RATE: MetricDefinition = {
-  factory: 'requestsPerSecondPerReplica', adapterMetricName: 'triton_requests_per_second',
+/**
+ * Successful and failed requests: the load a replica receives. The adapter name predates the success-only rate and
+ * is kept, so that deployed HPAs and adapter configs keep their metric. The adapter discovers pods by the success
+ * series (every serving pod has one), the query counts both.
+ */
+const ALL_REQUEST_RATE: MetricDefinition = {
+  factory: 'allRequestsPerSecondPerReplica', adapterMetricName: 'triton_requests_per_second',
   source: TRITON_METRICS.requestSuccess, query: promql.requestRate, kedaMetricType: 'AverageValue',
+  targetProp: 'target', perQueryUnit: 1, example: 20,
+};
+/** Successful requests only: the work a replica completes; a replica that fails fast does not look busy. */
+const SUCCESS_RATE: MetricDefinition = {
+  factory: 'successfulRequestsPerSecondPerReplica', adapterMetricName: 'triton_successful_requests_per_second',
+  source: TRITON_METRICS.requestSuccess, query: promql.successRate, kedaMetricType: 'AverageValue',
   targetProp: 'target', perQueryUnit: 1, example: 20,
 };
 const PENDING: MetricDefinition = {
@@ -89,9 +100,13 @@ const PENDING: MetricDefinition = {
   targetProp: 'target', perQueryUnit: 1, example: 4,
 };
 
-/** Catalog metrics `AutoscalingMetric.fromCatalog` accepts, and the metric each one selects. */
+/**
+ * Catalog metrics `AutoscalingMetric.fromCatalog` accepts, and the metric each one selects: the series named is the
+ * series counted, so `nv_inference_request_success` is the success-only rate (the all-requests rate counts a second
+ * series and has no catalog name).
+ */
 const BY_CATALOG_NAME: ReadonlyMap<string, MetricDefinition> = new Map(
-  [QUEUE_TIME, REQUEST_RATE, PENDING].map((d) => [d.source.name, d]));
+  [QUEUE_TIME, SUCCESS_RATE, PENDING].map((d) => [d.source.name, d]));
 
 /** Names `AutoscalingMetric.fromCatalog` accepts, sorted. */
 export const AUTOSCALING_CATALOG_METRICS: readonly string[] = [...BY_CATALOG_NAME.keys()].sort();
@@ -110,9 +125,33 @@ export class AutoscalingMetric {
     return new AutoscalingMetric(QUEUE_TIME, options.targetMs, `AutoscalingMetric.${QUEUE_TIME.factory}`);
   }
 
-  /** Requests per second (successful and failed) per replica, for models with a known throughput per GPU. */
+  /**
+   * All requests per second per replica, successful and failed (`nv_inference_request_success` +
+   * `nv_inference_request_failure`), adapter metric `triton_requests_per_second`: the load offered, for models with
+   * a known throughput per GPU. Failures count too, so a replica that rejects requests (queue full, timeouts) looks
+   * as busy as one that serves them, and the autoscaler adds replicas.
+   */
+  public static allRequestsPerSecondPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(ALL_REQUEST_RATE, options.target, `AutoscalingMetric.${ALL_REQUEST_RATE.factory}`);
+  }
+
+  /**
+   * All requests per second per replica, successful and failed: the same metric as `allRequestsPerSecondPerReplica`.
+   * @deprecated the name does not say what it counts; use `allRequestsPerSecondPerReplica` (the same metric) or
+   * `successfulRequestsPerSecondPerReplica` (successes only).
+   */
   public static requestsPerSecondPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
-    return new AutoscalingMetric(REQUEST_RATE, options.target, `AutoscalingMetric.${REQUEST_RATE.factory}`);
+    return new AutoscalingMetric(ALL_REQUEST_RATE, options.target, 'AutoscalingMetric.requestsPerSecondPerReplica');
+  }
+
+  /**
+   * Successful requests per second per replica (`nv_inference_request_success` only), adapter metric
+   * `triton_successful_requests_per_second`: the throughput served. Failed requests do not count, so a burst of
+   * fast failures neither scales the server up nor hides that it is short of replicas; pair it with the failure
+   * alert. It can coexist with the all-requests rate in one adapter ConfigMap (distinct adapter names).
+   */
+  public static successfulRequestsPerSecondPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(SUCCESS_RATE, options.target, `AutoscalingMetric.${SUCCESS_RATE.factory}`);
   }
 
   /** Requests received and not yet executing, per replica (`nv_inference_pending_request_count`). */
@@ -123,8 +162,10 @@ export class AutoscalingMetric {
   /**
    * The metric named by a catalog series, for fleet descriptions that name metrics as strings:
    * `nv_inference_queue_duration_us` is queueTimePerRequest (target in milliseconds),
-   * `nv_inference_request_success` is requestsPerSecondPerReplica, `nv_inference_pending_request_count` is
-   * pendingRequestsPerReplica. Any other name is refused with the list of accepted ones.
+   * `nv_inference_request_success` is successfulRequestsPerSecondPerReplica (successes only, as the name says; the
+   * all-requests rate has no single series and is chosen with allRequestsPerSecondPerReplica),
+   * `nv_inference_pending_request_count` is pendingRequestsPerReplica. Any other name is refused with the list of
+   * accepted ones.
    */
   public static fromCatalog(metricName: string, options: CatalogMetricOptions): AutoscalingMetric {
     const origin = 'AutoscalingMetric.fromCatalog';

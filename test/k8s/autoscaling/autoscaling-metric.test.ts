@@ -1,4 +1,7 @@
+import { App, Chart, Testing } from 'cdk8s';
+import { parse } from 'yaml';
 import { AUTOSCALING_CATALOG_METRICS, AUTOSCALING_RATE_WINDOW, AutoscalingMetric } from '../../../lib/k8s/autoscaling';
+import { ADAPTER_CONFIG_KEY, PrometheusAdapterRules } from '../../../lib/k8s/autoscaling/prometheus-adapter-rules';
 import { promql, serverMatchers } from '../../../lib/triton/promql';
 
 const adapterScope = { matchers: '<<.LabelMatchers>>', by: '<<.GroupBy>>', window: '2m' };
@@ -12,8 +15,10 @@ describe('AutoscalingMetric', () => {
   test.each([
     ['queue time per request', AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }), 'triton_queue_seconds_per_request',
       'nv_inference_queue_duration_us', promql.avgQueueSeconds, 'Value'],
-    ['requests per second per replica', AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }), 'triton_requests_per_second',
+    ['all requests per second per replica', AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 20 }), 'triton_requests_per_second',
       'nv_inference_request_success', promql.requestRate, 'AverageValue'],
+    ['successful requests per second per replica', AutoscalingMetric.successfulRequestsPerSecondPerReplica({ target: 20 }),
+      'triton_successful_requests_per_second', 'nv_inference_request_success', promql.successRate, 'AverageValue'],
     ['pending requests per replica', AutoscalingMetric.pendingRequestsPerReplica({ target: 4 }), 'triton_pending_requests',
       'nv_inference_pending_request_count', promql.pendingRequests, 'AverageValue'],
   ])('%s: the adapter rule, the KEDA query and the HPA metric name come from one object', (_name, metric, adapterName, source, builder, kedaType) => {
@@ -60,10 +65,39 @@ describe('AutoscalingMetric', () => {
       ['nv_inference_pending_request_count', 'nv_inference_queue_duration_us', 'nv_inference_request_success']);
     expect(AutoscalingMetric.fromCatalog('nv_inference_queue_duration_us', { target: 50 }))
       .toEqual(AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }));
+    // The series named is the series counted: successes only, never successes plus failures.
     expect(AutoscalingMetric.fromCatalog('nv_inference_request_success', { target: 20 }))
-      .toEqual(AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }));
+      .toEqual(AutoscalingMetric.successfulRequestsPerSecondPerReplica({ target: 20 }));
     expect(AutoscalingMetric.fromCatalog('nv_inference_pending_request_count', { target: 4 }))
       .toEqual(AutoscalingMetric.pendingRequestsPerReplica({ target: 4 }));
+  });
+
+  test('the success-only and the all-requests rate: distinct queries and adapter names', () => {
+    const all = AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 20 });
+    const ok = AutoscalingMetric.successfulRequestsPerSecondPerReplica({ target: 20 });
+    expect(ok.serverQuery('inference', 'ranker'))
+      .toBe('sum (rate(nv_inference_request_success{namespace="inference",triton_server="ranker"}[2m]))');
+    expect(all.serverQuery('inference', 'ranker'))
+      .toBe('sum (rate({__name__=~"nv_inference_request_success|nv_inference_request_failure",namespace="inference",triton_server="ranker"}[2m]))');
+    expect(ok.adapterRule.metricsQuery)
+      .toBe('sum by (<<.GroupBy>>) (rate(nv_inference_request_success{<<.LabelMatchers>>}[2m]))');
+    expect(ok.adapterMetricName).not.toBe(all.adapterMetricName);
+    expect([ok.averageValue, ok.threshold, ok.kedaMetricType]).toEqual(['20', '20', 'AverageValue']);
+  });
+
+  test('requestsPerSecondPerReplica (deprecated) is the all-requests rate', () => {
+    expect(AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }))
+      .toEqual(AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 20 }));
+  });
+
+  test('both rates coexist in one prometheus-adapter ConfigMap', () => {
+    const chart = new Chart(new App(), 'monitoring');
+    const rules = new PrometheusAdapterRules(chart, 'AdapterRules', {});
+    rules.addRule(AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 20 }).adapterRule, 'a');
+    rules.addRule(AutoscalingMetric.successfulRequestsPerSecondPerReplica({ target: 15 }).adapterRule, 'b');
+    const config = parse(Testing.synth(chart).find((o) => o.kind === 'ConfigMap').data[ADAPTER_CONFIG_KEY]);
+    expect(config.rules.map((r: { name: { as: string } }) => r.name.as))
+      .toEqual(['triton_requests_per_second', 'triton_successful_requests_per_second']);
   });
 
   const allowed = '["nv_inference_pending_request_count","nv_inference_queue_duration_us","nv_inference_request_success"]';
@@ -82,6 +116,8 @@ describe('AutoscalingMetric', () => {
       "AutoscalingMetric.pendingRequestsPerReplica: 'target' (0.0005) must be > 0 with at most 3 decimals (the metric APIs carry thousandths, so a finer target would be rounded); use e.g. 4"],
     ['a catalog queue target in a fraction of a millisecond', () => AutoscalingMetric.fromCatalog('nv_inference_queue_duration_us', { target: 0.5 }),
       "AutoscalingMetric.fromCatalog: 'target' (0.5) must be a whole number of milliseconds >= 1 (the metric APIs carry thousandths, so a finer target would be rounded); use e.g. 50"],
+    ['a negative success rate', () => AutoscalingMetric.successfulRequestsPerSecondPerReplica({ target: -1 }),
+      "AutoscalingMetric.successfulRequestsPerSecondPerReplica: 'target' (-1) must be > 0 with at most 3 decimals (the metric APIs carry thousandths, so a finer target would be rounded); use e.g. 20"],
   ])('fails on %s', (_name, make, message) => {
     expect(make).toThrow(message);
   });
