@@ -13,11 +13,8 @@ export interface CanaryVersion {
   readonly server: ITritonServer;
 }
 
-/**
- * A header match evaluated before the weighted route: requests whose header matches go to `version`, whatever the
- * weights say (A/B tests, opted-in users, internal testers). Give exactly one of `exact` and `regex`.
- */
-export interface CanaryHeaderRoute {
+/** A request header match. Give exactly one of `exact` and `regex`. */
+export interface CanaryHeaderMatch {
   /** Header name, lowercase as HTTP/2 sends it (Istio matches lowercase names only), e.g. `x-ab-test-group`. */
   readonly header: string;
   /** The header equals this value. @default - none: give `regex` */
@@ -27,6 +24,13 @@ export interface CanaryHeaderRoute {
    * @default - none: give `exact`
    */
   readonly regex?: string;
+}
+
+/**
+ * A header match evaluated before the weighted route: requests whose header matches go to `version`, whatever the
+ * weights say (A/B tests, opted-in users, internal testers). Give exactly one of `exact` and `regex`.
+ */
+export interface CanaryHeaderRoute extends CanaryHeaderMatch {
   /** The version that gets the matching requests; one of the release's versions. */
   readonly version: string;
 }
@@ -91,6 +95,15 @@ export interface CanaryReleaseProps extends RouteOptions {
    * @default - none: every request takes the weighted route
    */
   readonly headerRoutes?: CanaryHeaderRoute[];
+  /**
+   * Limits the weighted split to the requests that match one of these headers (e.g. a valid `x-user-id`, so that a
+   * user stays on one version while the weights stay); every other request goes to the stable version (the first), in
+   * a last route named `stable`. `headerRoutes` still come first. The stable route never changes with the stage or
+   * the weights, so promotion and rollback still differ only in the weights. At full promotion only the matching
+   * requests reach the canary: to move everyone, promote the canary to be the first version, or remove this.
+   * @default - none: every request that no header route takes goes through the weighted split
+   */
+  readonly splitOnlyFor?: CanaryHeaderMatch[];
   /** Shadow traffic to a version. @default - no mirroring */
   readonly mirror?: CanaryMirror;
   /** Fault injection for tests. @default - no faults */

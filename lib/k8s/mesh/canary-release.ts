@@ -6,7 +6,7 @@ import { problem, Problems, show } from '../../private/errors';
 import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
 import { claimHost } from './host-registry';
-import { CanaryFault, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
+import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
 import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
@@ -100,6 +100,7 @@ export class CanaryRelease extends Construct {
     this.checkVersions(p, props);
     const weights = resolveWeights(p, { versions, stages: props.stages, stage: props.stage, weights: props.weights });
     (props.headerRoutes ?? []).forEach((h, i) => this.checkHeaderRoute(p, `headerRoutes[${i}]`, h));
+    if (props.splitOnlyFor !== undefined) this.checkSplitOnlyFor(p, props.splitOnlyFor, props.headerRoutes ?? []);
     if (props.mirror !== undefined) {
       this.checkVersion(p, 'mirror.version', props.mirror.version);
       p.check(Number.isFinite(props.mirror.percent) && props.mirror.percent > 0 && props.mirror.percent <= 100, 'mirror.percent',
@@ -152,6 +153,7 @@ export class CanaryRelease extends Construct {
         timeoutSeconds: props.timeoutSeconds ?? TRITON_ROUTE_DEFAULTS.timeoutSeconds,
         retries: props.retries,
         headerRoutes: props.headerRoutes ?? [],
+        splitOnlyFor: props.splitOnlyFor,
         weights: this.weights,
         mirror: props.mirror,
         fault: props.fault,
@@ -218,20 +220,43 @@ export class CanaryRelease extends Construct {
 
   private checkHeaderRoute(p: Problems, prop: string, h: CanaryHeaderRoute) {
     this.checkVersion(p, `${prop}.version`, h.version);
-    p.check(HEADER_NAME.test(h.header), `${prop}.header`, h.header,
-      'is not a lowercase HTTP header name (HTTP/2 lowercases names and Istio matches lowercase names only)',
-      `use e.g. '${h.header.toLowerCase().replace(/[^-a-z0-9_.]/g, '-')}'`);
-    p.check((h.exact === undefined) !== (h.regex === undefined), prop, { exact: h.exact, regex: h.regex },
-      'must give exactly one of exact and regex', "keep one, e.g. exact: 'B' or regex: '.*[02468]'");
-    if (h.exact !== undefined) {
-      p.check(h.exact.length > 0, `${prop}.exact`, h.exact, 'is empty', 'give the header value to match');
-    }
-    if (h.regex !== undefined) {
-      p.check(h.regex.length > 0 && compiles(h.regex), `${prop}.regex`, h.regex, 'is not a regular expression',
-        'give an RE2 expression that matches the whole header value, e.g. \'.*[02468]\'');
-    }
+    checkHeaderMatch(p, prop, h);
   }
 
+  /** Not empty, each match valid and listed once, none taken first by a header route. */
+  private checkSplitOnlyFor(p: Problems, matches: readonly CanaryHeaderMatch[], headerRoutes: readonly CanaryHeaderRoute[]) {
+    p.check(matches.length > 0, 'splitOnlyFor', matches, 'lists no header match, so no request would take the weighted split',
+      'give at least one match, or remove splitOnlyFor to split every request');
+    const key = (h: CanaryHeaderMatch) => show([h.header, h.exact, h.regex]);
+    matches.forEach((h, i) => {
+      const prop = `splitOnlyFor[${i}]`;
+      checkHeaderMatch(p, prop, h);
+      const shown = { header: h.header, exact: h.exact, regex: h.regex };
+      const first = matches.findIndex((other) => key(other) === key(h));
+      p.check(first === i, prop, shown, `repeats splitOnlyFor[${first}]`, 'remove one of them');
+      const route = headerRoutes.findIndex((r) => key(r) === key(h));
+      p.check(route < 0, prop, shown,
+        `is also the match of headerRoutes[${route}], which comes first and sends every such request to '${headerRoutes[route]?.version}', `
+        + 'so none of them would reach the weighted split', 'remove it from one of the two lists');
+    });
+  }
+
+}
+
+/** A header match: a lowercase name, exactly one of exact (not empty) and regex (compiles). */
+function checkHeaderMatch(p: Problems, prop: string, h: CanaryHeaderMatch) {
+  p.check(HEADER_NAME.test(h.header), `${prop}.header`, h.header,
+    'is not a lowercase HTTP header name (HTTP/2 lowercases names and Istio matches lowercase names only)',
+    `use e.g. '${h.header.toLowerCase().replace(/[^-a-z0-9_.]/g, '-')}'`);
+  p.check((h.exact === undefined) !== (h.regex === undefined), prop, { exact: h.exact, regex: h.regex },
+    'must give exactly one of exact and regex', "keep one, e.g. exact: 'B' or regex: '.*[02468]'");
+  if (h.exact !== undefined) {
+    p.check(h.exact.length > 0, `${prop}.exact`, h.exact, 'is empty', 'give the header value to match');
+  }
+  if (h.regex !== undefined) {
+    p.check(h.regex.length > 0 && compiles(h.regex), `${prop}.regex`, h.regex, 'is not a regular expression',
+      'give an RE2 expression that matches the whole header value, e.g. \'.*[02468]\'');
+  }
 }
 
 function checkFault(p: Problems, fault: CanaryFault) {

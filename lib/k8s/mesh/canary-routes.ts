@@ -3,13 +3,15 @@
  * on route-builders, so a release routes exactly the APIs a plain TritonRoute routes (never the repository,
  * model-config or metrics APIs) with the same retries.
  */
-import { CanaryFault, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
+import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
 import { VersionWeight } from './canary-plan';
-import { Destination, HttpFaultInjection, HttpRoute } from './istio-types';
+import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
 import { retryPolicy, RetryOptions, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
 
 /** Name of the weighted route in the VirtualService. */
 export const WEIGHTED_ROUTE = 'weighted';
+/** Name of the last route of a release with `splitOnlyFor`: every request the split does not take, to the stable version. */
+export const STABLE_ROUTE = 'stable';
 
 export interface CanaryRoutesInput {
   /** FQDN of the release Service: every destination's host. */
@@ -18,6 +20,8 @@ export interface CanaryRoutesInput {
   readonly timeoutSeconds: number;
   readonly retries?: RetryOptions;
   readonly headerRoutes: readonly CanaryHeaderRoute[];
+  /** When not empty, the weighted route takes only requests with one of these headers; the rest go to the first version. */
+  readonly splitOnlyFor?: readonly CanaryHeaderMatch[];
   /** Every version's weight, zero weights included (they are left out of the route). */
   readonly weights: readonly VersionWeight[];
   readonly mirror?: CanaryMirror;
@@ -54,17 +58,14 @@ export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
   };
   const headerRoutes: HttpRoute[] = input.headerRoutes.map((h, i) => ({
     name: `header-${i}`,
-    // Istio ANDs the fields of one match and ORs the matches: each routed API, with the header.
-    match: routeMatches(protocol).map((m) => ({
-      ...m,
-      headers: { [h.header]: h.exact !== undefined ? { exact: h.exact } : { regex: h.regex } },
-    })),
+    match: withHeaders(routeMatches(protocol), [h]),
     route: [{ destination: subsetDestination(host, protocol, h.version) }],
     ...common,
   }));
+  const splitOnlyFor = input.splitOnlyFor ?? [];
   const weighted: HttpRoute = {
     name: WEIGHTED_ROUTE,
-    match: routeMatches(protocol),
+    match: splitOnlyFor.length > 0 ? withHeaders(routeMatches(protocol), splitOnlyFor) : routeMatches(protocol),
     route: input.weights.filter((w) => w.weight > 0)
       .map((w) => ({ destination: subsetDestination(host, protocol, w.version), weight: w.weight })),
     ...common,
@@ -73,5 +74,25 @@ export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
       mirrorPercentage: { value: input.mirror.percent },
     } : {}),
   };
-  return [...headerRoutes, weighted];
+  // Built from the release's versions only, never from the weights: promotion does not touch it.
+  const stable: HttpRoute[] = splitOnlyFor.length > 0 ? [{
+    name: STABLE_ROUTE,
+    match: routeMatches(protocol),
+    route: [{ destination: subsetDestination(host, protocol, input.weights[0].version) }],
+    ...common,
+  }] : [];
+  return [...headerRoutes, weighted, ...stable];
+}
+
+/** The header condition of a match. */
+export function headerCondition(h: CanaryHeaderMatch): StringMatch {
+  return h.exact !== undefined ? { exact: h.exact } : { regex: h.regex };
+}
+
+/**
+ * Each routed API with each header: Istio ANDs the fields of one match and ORs the matches, so a request matches when
+ * it calls a routed API AND carries one of the headers.
+ */
+function withHeaders(apis: readonly HttpMatchRequest[], headers: readonly CanaryHeaderMatch[]): HttpMatchRequest[] {
+  return headers.flatMap((h) => apis.map((m) => ({ ...m, headers: { [h.header]: headerCondition(h) } })));
 }

@@ -223,14 +223,8 @@ describe('CanaryRelease routes only to what exists', () => {
   });
 });
 
-test('promotion is a one-line change: from stage 0 to stage 2 only weight fields change', () => {
-  // A full release: header route, mirror and circuit breaker settings must all stay as they were.
-  const props = (stage: number): Partial<CanaryReleaseProps> => ({
-    stage, headerRoutes: [{ header: 'x-user-id', regex: '.*7', version: 'v2' }], mirror: { version: 'v2', percent: 5 },
-    outlierDetection: { consecutive5xxErrors: 3 },
-  });
-  const before = release(props(0)).manifest;
-  const after = release(props(2)).manifest;
+/** The leaf fields that differ between two manifests, as `/<path>: <before> -> <after>`. */
+function changedFields(before: Manifest, after: Manifest): string[] {
   const changed: string[] = [];
   const diff = (a: unknown, b: unknown, path: string): void => {
     if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
@@ -242,11 +236,95 @@ test('promotion is a one-line change: from stage 0 to stage 2 only weight fields
     }
   };
   diff(before, after, '');
+  return changed;
+}
+
+test('promotion is a one-line change: from stage 0 to stage 2 only weight fields change', () => {
+  // A full release: header route, mirror and circuit breaker settings must all stay as they were.
+  const props = (stage: number): Partial<CanaryReleaseProps> => ({
+    stage, headerRoutes: [{ header: 'x-user-id', regex: '.*7', version: 'v2' }], mirror: { version: 'v2', percent: 5 },
+    outlierDetection: { consecutive5xxErrors: 3 },
+  });
+  const before = release(props(0)).manifest;
   const vs = before.findIndex((o) => o.kind === 'VirtualService');
-  expect(changed).toEqual([
+  expect(changedFields(before, release(props(2)).manifest)).toEqual([
     `/${vs}/spec/http/1/route/0/weight: 99 -> 50`,
     `/${vs}/spec/http/1/route/1/weight: 1 -> 50`,
   ]);
+});
+
+describe('CanaryRelease splitOnlyFor: the weighted split for matching requests only, all others on the stable version', () => {
+  const userId = { header: 'x-user-id', regex: '[0-9]{1,12}' };
+  const split = (props: Partial<CanaryReleaseProps> = {}, count = 2) => release({ splitOnlyFor: [userId], ...props }, count);
+
+  test('the weighted route matches the routed APIs AND a splitOnlyFor header; a last route sends the rest to the first version', () => {
+    const { manifest } = split();
+    const http = vsOf(manifest).spec.http;
+    expect(http.map((r: any) => r.name)).toEqual(['weighted', 'stable']);
+    expect(http[0].match).toEqual(routeMatches('http').map((m) => ({ ...m, headers: { 'x-user-id': { regex: '[0-9]{1,12}' } } })));
+    expect(weightsOf(manifest)).toEqual({ v1: 99, v2: 1 });
+    expect(http[1]).toEqual({
+      name: 'stable',
+      match: routeMatches('http'),
+      route: [{ destination: { host: HOST, subset: 'v1', port: { number: 8000 } } }],
+      timeout: '30s',
+      retries: { attempts: 2, perTryTimeout: '10s', retryOn: RETRY_ON.http },
+    });
+  });
+
+  test('several matches are alternatives; header routes still come first; the mirror copies the split only', () => {
+    const tester = { header: 'x-canary', exact: 'always', version: 'v2' };
+    const { manifest } = split({
+      splitOnlyFor: [userId, { header: 'x-session', exact: 'beta' }], headerRoutes: [tester], mirror: { version: 'v2', percent: 10 },
+    });
+    const http = vsOf(manifest).spec.http;
+    expect(http.map((r: any) => r.name)).toEqual(['header-0', 'weighted', 'stable']);
+    expect(http[1].match.map((m: any) => m.headers)).toEqual([
+      ...routeMatches('http').map(() => ({ 'x-user-id': { regex: '[0-9]{1,12}' } })),
+      ...routeMatches('http').map(() => ({ 'x-session': { exact: 'beta' } })),
+    ]);
+    expect(http[1].mirror).toEqual({ host: HOST, subset: 'v2', port: { number: 8000 } });
+    expect(http[2].mirror).toBeUndefined();
+  });
+
+  test('with explicit weights over three versions, the rest goes to the first version', () => {
+    const { manifest } = split({ stage: undefined, weights: { v1: 80, v2: 10, v3: 10 } }, 3);
+    expect(vsOf(manifest).spec.http[1].route).toEqual([{ destination: { host: HOST, subset: 'v1', port: { number: 8000 } } }]);
+  });
+
+  test('promotion is still a one-line change: from stage 0 to stage 2 only weight fields change', () => {
+    const props = (stage: number): Partial<CanaryReleaseProps> => ({
+      stage, headerRoutes: [{ header: 'x-canary', exact: 'always', version: 'v2' }], mirror: { version: 'v2', percent: 5 },
+    });
+    const before = split(props(0)).manifest;
+    const vs = before.findIndex((o) => o.kind === 'VirtualService');
+    expect(changedFields(before, split(props(2)).manifest)).toEqual([
+      `/${vs}/spec/http/1/route/0/weight: 99 -> 50`,
+      `/${vs}/spec/http/1/route/1/weight: 1 -> 50`,
+    ]);
+    // Rollback to stage 0 restores the output byte for byte.
+    expect(JSON.stringify(split(props(0)).manifest)).toBe(JSON.stringify(before));
+  });
+
+  test.each<[string, Partial<CanaryReleaseProps>, string]>([
+    ['an empty list', { splitOnlyFor: [] },
+      "test/ranker: 'splitOnlyFor' ([]) lists no header match, so no request would take the weighted split; "
+      + 'give at least one match, or remove splitOnlyFor to split every request'],
+    ['a match with both exact and regex', { splitOnlyFor: [{ header: 'x-user-id', exact: '7', regex: '.*7' }] },
+      "test/ranker: 'splitOnlyFor[0]' ({\"exact\":\"7\",\"regex\":\".*7\"}) must give exactly one of exact and regex; "
+      + "keep one, e.g. exact: 'B' or regex: '.*[02468]'"],
+    ['a match with an uppercase header', { splitOnlyFor: [{ header: 'X-User-Id', regex: '.*7' }] },
+      "test/ranker: 'splitOnlyFor[0].header' ('X-User-Id') is not a lowercase HTTP header name (HTTP/2 lowercases names and Istio matches "
+      + "lowercase names only); use e.g. 'x-user-id'"],
+    ['the same match twice', { splitOnlyFor: [userId, { ...userId }] },
+      "test/ranker: 'splitOnlyFor[1]' ({\"header\":\"x-user-id\",\"regex\":\"[0-9]{1,12}\"}) repeats splitOnlyFor[0]; remove one of them"],
+    ['a match a header route takes first', { splitOnlyFor: [userId], headerRoutes: [{ ...userId, version: 'v2' }] },
+      "test/ranker: 'splitOnlyFor[0]' ({\"header\":\"x-user-id\",\"regex\":\"[0-9]{1,12}\"}) is also the match of headerRoutes[0], "
+      + "which comes first and sends every such request to 'v2', so none of them would reach the weighted split; "
+      + 'remove it from one of the two lists'],
+  ])('fails on %s', (_name, props, message) => {
+    expect(messageOf(() => release(props))).toBe(message);
+  });
 });
 
 describe('CanaryRelease guardrails', () => {
