@@ -8,7 +8,7 @@ import { App as TerraformApp } from 'cdktf';
 import { FleetChart } from 'triton-ops';
 import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';
-import { AutoscalingMetric, FleetDescription, ModelConfig } from 'triton-ops/fleet';
+import { AlertReceiver, AutoscalingMetric, FleetDescription, ModelConfig } from 'triton-ops/fleet';
 import { fraudModel, rankerModel } from './search-ranking-models';
 
 // Small ONNX models on CPU: two minutes to load at most, scaled on queue time between 2 and 6 replicas.
@@ -17,6 +17,9 @@ const cpuServer = (model: ModelConfig) => ({
   autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 10 }), minReplicas: 2, maxReplicas: 6 },
 });
 
+// Seed 004's alert tiers: P1 (failures > 5 %) pages; P2 (GPU > 92 %) and P3 (queue > 100 ms) go to chat.
+const pager = AlertReceiver.pagerDuty({ routingKey: { name: 'search-alerting', key: 'pagerduty' } });
+const chat = AlertReceiver.slack({ apiUrl: { name: 'search-alerting', key: 'slack' }, channel: '#search-alerts' });
 export const SEARCH_FLEET: FleetDescription = {
   name: 'search', namespace: 'search', accountId: '123456789012', region: 'us-west-2',
   cluster: { name: 'ml-serving' },
@@ -40,6 +43,7 @@ export const SEARCH_FLEET: FleetDescription = {
   },
   gateway: { hosts: ['ranker.search.example.com'], credentialName: 'search-tls' },
   callers: { namespaces: ['web'] },
+  monitoring: { alertRouting: { receivers: { P1: pager, P2: chat, P3: chat } } },
 };
 
 /** dist/search.yaml for GitOps, and the AWS and Kubernetes Terraform stacks in cdktf.out/. */

@@ -3,10 +3,10 @@
  * 90/10 canary, and a semantic-segmentation model; each on one-GPU Triton servers autoscaled on their queue time,
  * reading their own S3 prefix through their own IRSA role, under STRICT mTLS, authorized, scraped and alerted on,
  * both exposed through one HTTPS gateway; a g5 node group sized for their peak, the NVIDIA device plugin, one
- * Grafana dashboard. FleetChart, FleetInfraStack and FleetServingStack build everything from it.
+ * Grafana dashboard, and the alerts routed by tier (P1 pages, P2 to chat, P3 to tickets). FleetChart, FleetInfraStack and FleetServingStack build everything from it.
  * Imports 'triton-ops/fleet' only (neither cdk8s nor cdktf), so each side loads just its own framework.
  */
-import { AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
+import { AlertReceiver, AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
 import { resnet50, SEGMENTER } from './vision-servers';
 
 const classifier = (version: number) => ({
@@ -51,4 +51,14 @@ export const VISION_FLEET: FleetDescription = {
   },
   gateway: { hosts: ['classify.vision.example.com', 'segment.vision.example.com'], credentialName: 'vision-tls' },
   callers: { namespaces: ['web'] },
+  monitoring: {
+    // Every credential is a key of the Secret `vision-alerting` in the fleet namespace.
+    alertRouting: {
+      receivers: {
+        P1: AlertReceiver.pagerDuty({ routingKey: { name: 'vision-alerting', key: 'pagerduty-routing-key' } }),
+        P2: AlertReceiver.slack({ apiUrl: { name: 'vision-alerting', key: 'slack-webhook-url' }, channel: '#vision-alerts' }),
+        P3: AlertReceiver.webhook({ url: { name: 'vision-alerting', key: 'tickets-webhook-url' }, name: 'tickets' }),
+      },
+    },
+  },
 };

@@ -109,6 +109,16 @@ describe('the search-ranking fleet example (seed 004)', () => {
     expect(Object.values(infra.resource.aws_s3_bucket).map((b: any) => b.bucket)).toEqual(['acme-search-models']);
   });
 
+  test('seed 004 alert tiers: P1 (failures) pages, P2 and P3 go to chat', () => {
+    const config = find(manifest, 'AlertmanagerConfig', 'triton-alerts');
+    expect(config.metadata.namespace).toBe('search');
+    expect(config.spec.route.routes.map((r: any) => [r.matchers[0].value, r.receiver])).toEqual([
+      ['P1', 'pagerduty'], ['P2', 'slack'], ['P3', 'slack']]);
+    const rule = find(manifest, 'PrometheusRule', 'ranker-v2-triton');
+    const tiers = Object.fromEntries(rule.spec.groups[1].rules.map((r: any) => [r.alert, r.labels.tier]));
+    expect(tiers).toMatchObject({ TritonHighFailureRatio: 'P1', TritonHighQueueTime: 'P3' });
+  });
+
   test('is at most 60 lines of user code', () => {
     expect(readFileSync(join(__dirname, '../../examples/search-ranking.ts'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(60);
   });

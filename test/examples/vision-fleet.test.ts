@@ -59,6 +59,16 @@ describe('the vision fleet example', () => {
     }
   });
 
+  test('alerts are routed by tier: P1 pages, P2 goes to chat, P3 to tickets, credentials from one Secret', () => {
+    const config = find(objects, 'AlertmanagerConfig', 'triton-alerts');
+    expect(config.metadata.namespace).toBe('inference');
+    expect(config.spec.route.routes.map((r: any) => [r.matchers[0].value, r.receiver])).toEqual([
+      ['P1', 'pagerduty'], ['P2', 'slack'], ['P3', 'tickets']]);
+    const secrets = config.spec.receivers.flatMap((r: any) => Object.values(r).filter(Array.isArray).flatMap((c: any) => c))
+      .map((c: any) => c.routingKey ?? c.apiURL ?? c.urlSecret);
+    expect(secrets.map((s: any) => s.name)).toEqual(['vision-alerting', 'vision-alerting', 'vision-alerting']);
+  });
+
   test('the classifier release splits 90/10 on its host through the gateway', () => {
     const vs = find(objects, 'VirtualService', 'classifier');
     expect(vs.spec.hosts).toEqual(['classify.vision.example.com']);
