@@ -68,6 +68,25 @@ function findNulls(value, segs = [], out = []) {
   return out;
 }
 
+// Alertmanager routing (TritonAlertRouting): every route names a declared receiver (the operator rejects the whole
+// config otherwise, and the schema cannot say so), and no receiver carries a credential inline: a webhook URL
+// (which often holds a token) only as urlSecret.
+function alertmanagerConfigProblems(spec) {
+  const problems = [];
+  const names = new Set((spec.receivers ?? []).map((r) => r.name));
+  const walk = (route, segs) => {
+    if (route?.receiver !== undefined && !names.has(route.receiver)) {
+      problems.push(`${fmtPath(segs)}.receiver: '${route.receiver}' is not a receiver of spec.receivers`);
+    }
+    (route?.routes ?? []).forEach((r, i) => walk(r, [...segs, 'routes', String(i)]));
+  };
+  if (spec.route) walk(spec.route, ['spec', 'route']);
+  (spec.receivers ?? []).forEach((r, i) => (r.webhookConfigs ?? []).forEach((w, j) => {
+    if (w.url !== undefined) problems.push(`.spec.receivers[${i}].webhookConfigs[${j}].url is inline; reference a Secret with urlSecret`);
+  }));
+  return problems;
+}
+
 async function check(obj) {
   if (typeof obj !== 'object' || Array.isArray(obj)) return ['document is not a mapping'];
   const { apiVersion, kind, metadata = {}, spec } = obj;
@@ -100,6 +119,7 @@ async function check(obj) {
       if (labels[k] !== v) problems.push(`spec.selector.matchLabels ${k}=${v} is not a pod template label (template has ${k}=${labels[k] ?? '<unset>'})`);
     }
   }
+  if (kind === 'AlertmanagerConfig') problems.push(...alertmanagerConfigProblems(spec ?? {}));
   problems.push(...findNulls(obj));
   return [...new Set(problems)];
 }
