@@ -8,6 +8,7 @@
 export * from './triton/model-config';
 export { ModelControl, AdminKeyOptions, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from './triton/model-control';
 export { LogFormat } from './triton/server-flags';
+export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, RedisCacheTlsOptions, REDIS_PASSWORD_ENV } from './triton/response-cache';
 export { renderModelConfig } from './triton/render-model-config';
 export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';
 

@@ -36,7 +36,8 @@ export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetwo
   }];
   if (o.httpsEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] });
   for (const target of o.egress ?? []) {
-    egress.push({ to: target.cidrs.map((cidr) => ({ ipBlock: { cidr } })), ports: [tcp(target.port)] });
+    // No CIDRs: the port to any destination (a host known only by its DNS name, such as a Redis cache).
+    egress.push({ ...(target.cidrs.length > 0 ? { to: target.cidrs.map((cidr) => ({ ipBlock: { cidr } })) } : {}), ports: [tcp(target.port)] });
   }
   return new k8s.KubeNetworkPolicy(scope, id, {
     metadata: { name: o.name, labels: o.labels },

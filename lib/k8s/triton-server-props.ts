@@ -1,6 +1,7 @@
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
+import { ResponseCache } from '../triton/response-cache';
 import { LogFormat } from '../triton/server-flags';
 import { ModelRepository } from './model-repository';
 
@@ -95,6 +96,15 @@ export interface TritonServerProps {
   readonly cudaMemoryPoolMiB?: number;
   /** `--backend-config`, e.g. `{ python: { 'shm-default-byte-size': '16777216' } }`. @default - none */
   readonly backendConfig?: Record<string, Record<string, string>>;
+  /**
+   * Triton's response cache (`--cache-config`): `ResponseCache.local({ sizeMiB })`, whose memory is added to the
+   * container's request and limit, or `ResponseCache.redis({ host, port, passwordSecret?, tls? })`. Models opt in
+   * with `responseCache: true`; a model that does so on a server without a cache, and a cache that no model uses,
+   * are refused.
+   * @default - none
+   * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/response_cache.md
+   */
+  readonly responseCache?: ResponseCache;
   /** Further `tritonserver` flags; flags that a typed prop owns are refused. @default - none */
   readonly extraArgs?: string[];
   /**

@@ -6,6 +6,7 @@ import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../tr
 import { countInstances, unusedGpus } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
+import { checkResponseCache, ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
@@ -34,6 +35,9 @@ export interface TritonServerSettings {
   readonly cpuLimitMillis: number;
   readonly memoryMiB: number;
   readonly shmSizeMiB: number;
+  /** Memory of a local response cache, 0 without one; part of the container's memory. */
+  readonly responseCacheMiB: number;
+  readonly responseCache?: ResponseCache;
   readonly tmpSizeMiB: number;
   readonly pdbMaxUnavailable: number;
   readonly priorityClassName?: string;
@@ -150,6 +154,13 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     "use 'managed-node-group' or 'karpenter'");
   p.check(props.nodeGroupProvisioner === undefined || props.nodeGroup !== undefined, 'nodeGroupProvisioner',
     props.nodeGroupProvisioner, 'is set without nodeGroup, so there is no pool to select', 'set nodeGroup or remove it');
+  const cache = props.responseCache;
+  if (cache !== undefined) {
+    checkResponseCache(p, 'responseCache', cache);
+    p.check(props.models.some((m) => m.responseCache === true), 'responseCache', cache.describe(),
+      'is set, but no model enables responseCache, so the cache holds nothing',
+      'set responseCache: true on the models to cache, or remove the prop');
+  }
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
   p.throwIfAny();
   return {
@@ -161,6 +172,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     startupProbePeriodSeconds: period, startupProbeFailureThreshold: threshold,
     logFormat: props.logFormat ?? D.logFormat,
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
+    responseCache: cache, responseCacheMiB: cache?.memoryMiB ?? 0,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
     nodeGroup: props.nodeGroup,
     nodeGroupLabel: NODE_POOL_LABEL[provisioner] ?? NODE_POOL_LABEL[D.nodeGroupProvisioner],
@@ -171,7 +183,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number) {
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
-  const problems = validateModelSet(models, { gpuCount: gpus });
+  const problems = validateModelSet(models, { gpuCount: gpus, serverResponseCache: props.responseCache !== undefined });
   const errors = problems.filter((x) => x.severity === 'error');
   if (errors.length > 0) new ModelConfigError(errors, path).problems.forEach((line) => p.add(line));
 

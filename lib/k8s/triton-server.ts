@@ -6,6 +6,7 @@ import { ModelConfig } from '../triton/model-config';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
+import { REDIS_PASSWORD_ENV, REDIS_TLS_MOUNT_PATH } from '../triton/response-cache';
 import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
 import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
@@ -113,13 +114,18 @@ export class TritonServer extends Construct implements ITritonServer {
       pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
       cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
       backendConfig: props.backendConfig ?? {},
+      responseCache: s.responseCache,
     });
-    const memory = Size.mebibytes(s.memoryMiB + s.shmSizeMiB);
+    // A memory-backed /dev/shm and a local response cache both count against the container's memory.
+    const memory = Size.mebibytes(s.memoryMiB + s.shmSizeMiB + s.responseCacheMiB);
+    const redis = s.responseCache?.redis;
     const volumes = [
       { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
         medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
       { path: '/tmp', volume: kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) }) },
       ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true }] : []),
+      ...(redis?.tls ? [{ path: REDIS_TLS_MOUNT_PATH, readOnly: true, volume: kplus.Volume.fromSecret(this, 'RedisTls',
+        kplus.Secret.fromSecretName(this, 'RedisTlsSecret', redis.tls.secretName), { name: 'redis-tls' }) }] : []),
     ];
 
     this.deployment = new kplus.Deployment(this, 'Deployment', {
@@ -208,7 +214,9 @@ export class TritonServer extends Construct implements ITritonServer {
     this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
       name: s.name, labels, podSelector: selector, grpc: s.grpc,
       clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
-      httpsEgress: binding.needsHttpsEgress, egress: binding.egress,
+      httpsEgress: binding.needsHttpsEgress,
+      // The Redis host is a DNS name, so the rule admits its port to any destination.
+      egress: [...binding.egress ?? [], ...(redis ? [{ cidrs: [], port: redis.port }] : [])],
     });
   }
 
@@ -299,6 +307,11 @@ export class TritonServer extends Construct implements ITritonServer {
     // The root filesystem is read-only; caches that default to $HOME go to the /tmp emptyDir.
     const literal = { HOME: '/tmp', ...repositoryEnv, ...userEnv };
     for (const key of Object.keys(literal).sort()) env[key] = kplus.EnvValue.fromValue(literal[key as keyof typeof literal]);
+    const password = s.responseCache?.redis?.passwordSecret;
+    if (password !== undefined) {
+      env[REDIS_PASSWORD_ENV] = kplus.EnvValue.fromSecretValue({
+        secret: kplus.Secret.fromSecretName(this, 'RedisPassword', password.name), key: password.key });
+    }
     // Every model control mode fences the model-repository and model-config APIs with this key.
     const secret = s.modelControl.adminKeySecret;
     env[ADMIN_KEY_ENV] = secret

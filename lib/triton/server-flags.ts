@@ -1,4 +1,5 @@
 import { ModelControl } from './model-control';
+import { renderCacheFlags, ResponseCache } from './response-cache';
 import { GRPC_PORT, HTTP_PORT, METRICS_PORT } from './server-ports';
 
 /** Header that unlocks the restricted model-repository and model-config APIs. */
@@ -30,6 +31,8 @@ export interface ServerFlagOptions {
   readonly cudaMemoryPoolMiB?: number;
   readonly gpuCount: number;
   readonly backendConfig: Record<string, Record<string, string>>;
+  /** The server-side response cache (`--cache-config`). @default - none */
+  readonly responseCache?: ResponseCache;
 }
 
 /** Triton's `--log-format`. */
@@ -72,6 +75,7 @@ export function renderServerFlags(o: ServerFlagOptions): string[] {
       flags.push(`--cuda-memory-pool-byte-size=${gpu}:${o.cudaMemoryPoolMiB * MIB}`);
     }
   }
+  if (o.responseCache !== undefined) flags.push(...renderCacheFlags(o.responseCache));
   for (const backend of Object.keys(o.backendConfig).sort()) {
     const settings = o.backendConfig[backend];
     for (const key of Object.keys(settings).sort()) flags.push(`--backend-config=${backend},${key}=${settings[key]}`);
@@ -105,6 +109,8 @@ export const MANAGED_FLAGS: Record<string, string> = {
   '--pinned-memory-pool-byte-size': 'pinnedMemoryPoolMiB',
   '--cuda-memory-pool-byte-size': 'cudaMemoryPoolMiB',
   '--backend-config': 'backendConfig',
+  '--cache-config': 'responseCache',
+  '--response-cache-byte-size': 'responseCache',
 };
 
 /** The option that owns a flag such as `--exit-timeout-secs=5`, if any. */

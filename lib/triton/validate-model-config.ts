@@ -32,6 +32,12 @@ export interface ModelValidationContext {
    * @default - GPU availability is not checked
    */
   readonly gpuCount?: number;
+  /**
+   * Whether the server runs a response cache (`--cache-config`); a model that enables `response_cache` on a
+   * server without one is an error, since Triton would silently never cache it (CHECKLIST T05).
+   * @default - not checked
+   */
+  readonly serverResponseCache?: boolean;
 }
 
 /**
@@ -57,6 +63,11 @@ export function validateModelConfig(config: ModelConfig, context: ModelValidatio
     out.error('response_cache', "is enabled, but Triton's response cache does not support decoupled models; " +
       'set responseCache to false');
   }
+  if (config.responseCache && context.serverResponseCache === false) {
+    out.error('response_cache', 'is enabled, but the server has no response cache (--cache-config), so Triton never caches it; ' +
+      'give the server responseCache: ResponseCache.local({ sizeMiB }) or ResponseCache.redis({ host, port }), ' +
+      'or remove responseCache from the model');
+  }
   return out.problems;
 }
 
@@ -64,7 +75,8 @@ export function validateModelConfig(config: ModelConfig, context: ModelValidatio
  * Checks the models one Triton server loads: each config (with `knownModels` = the set's names), names that
  * appear twice, and each ensemble against the configs of its step models.
  */
-export function validateModelSet(models: readonly ModelConfig[], context: { readonly gpuCount?: number } = {}): ModelConfigProblem[] {
+export function validateModelSet(models: readonly ModelConfig[],
+  context: Pick<ModelValidationContext, 'gpuCount' | 'serverResponseCache'> = {}): ModelConfigProblem[] {
   const knownModels = models.map((m) => m.name);
   const byName = new Map<string, ModelConfig>();
   const problems: ModelConfigProblem[] = [];
@@ -81,7 +93,7 @@ export function validateModelSet(models: readonly ModelConfig[], context: { read
     }
   });
   for (const m of models) {
-    problems.push(...validateModelConfig(m, { knownModels, gpuCount: context.gpuCount }));
+    problems.push(...validateModelConfig(m, { ...context, knownModels }));
     if (m.ensembleScheduling !== undefined) {
       const out = new ProblemCollector(m.name);
       validateEnsembleMembers(m, byName, out);

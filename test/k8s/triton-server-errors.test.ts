@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { ModelControl, ModelRepository, TritonServer, TritonServerProps } from '../../lib';
+import { ModelControl, ModelRepository, ResponseCache, TritonServer, TritonServerProps } from '../../lib';
 import { IMAGE, messageOf, MODEL, serverChart } from '../helpers';
 
 const fails = (props: Partial<TritonServerProps>) => () => serverChart(props);
@@ -44,8 +44,37 @@ describe('TritonServer refuses bad input with the path, prop, value and fix', ()
       "test/ranker: 'repository.bucket' ('Acme_Models') is not a valid S3 bucket name; give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens"],
     ['a role that is not an ARN', { repository: ModelRepository.fromS3({ bucket: 'acme', region: 'us-west-2', roleArn: 'triton-role' }) },
       "test/ranker: 'repository.roleArn' ('triton-role') is not an IAM role ARN; give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'"],
+    ['a model that enables the response cache on a server without one', { models: [{ ...MODEL, responseCache: true }] },
+      "test/ranker: model 'resnet50' response_cache: is enabled, but the server has no response cache (--cache-config), so Triton never caches it; "
+        + 'give the server responseCache: ResponseCache.local({ sizeMiB }) or ResponseCache.redis({ host, port }), or remove responseCache from the model'],
+    ['a response cache that no model uses', { responseCache: ResponseCache.local({ sizeMiB: 256 }) },
+      "test/ranker: 'responseCache' ('local, 256 MiB') is set, but no model enables responseCache, so the cache holds nothing; "
+        + 'set responseCache: true on the models to cache, or remove the prop'],
+    ['a local cache of 0 MiB', { responseCache: ResponseCache.local({ sizeMiB: 0 }), models: [{ ...MODEL, responseCache: true }] },
+      "test/ranker: 'responseCache.sizeMiB' (0) must be a whole number >= 1; give the cache size, e.g. 256"],
+    ['a Redis port out of range', { responseCache: ResponseCache.redis({ host: 'redis', port: 70000 }), models: [{ ...MODEL, responseCache: true }] },
+      "test/ranker: 'responseCache.port' (70000) must be a TCP port (1-65535); use the port Redis listens on, e.g. 6379"],
+    ['a Redis host that would split the flag', { responseCache: ResponseCache.redis({ host: 'a,b', port: 6379 }), models: [{ ...MODEL, responseCache: true }] },
+      "test/ranker: 'responseCache.host' ('a,b') is not a host name or IP address; give the Redis host, e.g. 'redis.cache.svc.cluster.local'"],
+    ['a client certificate without its key', {
+      responseCache: ResponseCache.redis({ host: 'redis', port: 6379, tls: { secretName: 'redis-tls', clientCertKey: 'tls.crt' } }),
+      models: [{ ...MODEL, responseCache: true }],
+    }, "test/ranker: 'responseCache.tls.clientKeyKey' (undefined) is needed with clientCertKey for mutual TLS; give both, or neither"],
+    ['an invalid password Secret name', {
+      responseCache: ResponseCache.redis({ host: 'redis', port: 6379, passwordSecret: { name: 'Redis_Pw', key: 'password' } }),
+      models: [{ ...MODEL, responseCache: true }],
+    }, "test/ranker: 'responseCache.passwordSecret.name' ('Redis_Pw') is not a valid Secret name; use lowercase letters, digits, - and ."],
+    ['the cache flag given by hand', { extraArgs: ['--cache-config=local,size=1048576'] },
+      "test/ranker: 'extraArgs' ('--cache-config=local,size=1048576') conflicts with a flag the construct sets; remove it and use the prop responseCache"],
+    ['the literal Redis password variable', { env: { TRITONCACHE_REDIS_PASSWORD: 'hunter2' } },
+      "test/ranker: 'env.TRITONCACHE_REDIS_PASSWORD' ('***') looks like a secret given as a literal value; put it in a Secret and reference it, never a literal in the manifest"],
   ])('fails on %s', (_name, props, message) => {
     expect(fails(props)).toThrow(message);
+  });
+
+  test('a decoupled model cannot use the response cache, even on a server with one', () => {
+    expect(fails({ responseCache: ResponseCache.local({ sizeMiB: 64 }), models: [{ ...MODEL, decoupled: true, responseCache: true }] }))
+      .toThrow("model 'resnet50' response_cache: is enabled, but Triton's response cache does not support decoupled models");
   });
 
   test.each([

@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import {
-  GPU_NODE_LABEL, GPU_TAINT, ModelControl, ModelRepository, TRITON_SERVER_DEFAULTS, TritonServer,
+  GPU_NODE_LABEL, GPU_TAINT, ModelControl, ModelRepository, ResponseCache, TRITON_SERVER_DEFAULTS, TritonServer,
   writeModelRepositories,
 } from '../../lib';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
@@ -297,6 +297,31 @@ describe('TritonServer options', () => {
 
   test('a GPU server whose models use every GPU has no warnings', () => {
     expect(serverChart({ gpus: 2 }).server.warnings).toEqual([]);
+  });
+
+  test('a local response cache: --cache-config, and its memory in the request and limit', () => {
+    const m = synthServer({ responseCache: ResponseCache.local({ sizeMiB: 256 }), models: [{ ...MODEL, responseCache: true }] });
+    expect(args(m)).toContain('--cache-config=local,size=268435456');
+    // 8192 for Triton + 64 /dev/shm + 256 cache
+    expect(container(m).resources.requests.memory).toBe('8512Mi');
+    expect(container(m).resources.limits.memory).toBe('8512Mi');
+  });
+
+  test('a Redis response cache: password from the Secret through the env var, TLS Secret mounted, egress to its port', () => {
+    const m = synthServer({
+      models: [{ ...MODEL, responseCache: true }],
+      responseCache: ResponseCache.redis({
+        host: 'redis.cache.svc.cluster.local', port: 6379, passwordSecret: { name: 'redis', key: 'password' }, tls: { secretName: 'redis-tls' },
+      }),
+    });
+    expect(args(m)).toEqual(expect.arrayContaining(['--cache-config=redis,host=redis.cache.svc.cluster.local',
+      '--cache-config=redis,port=6379', '--cache-config=redis,tls_enabled=true', '--cache-config=redis,cacert=/etc/triton/redis-tls/ca.crt']));
+    expect(args(m).some((a) => a.includes('password'))).toBe(false);
+    expect(container(m).env).toContainEqual({ name: 'TRITONCACHE_REDIS_PASSWORD', valueFrom: { secretKeyRef: { name: 'redis', key: 'password' } } });
+    expect(container(m).resources.requests.memory).toBe('8256Mi');
+    expect(podSpec(m).volumes).toContainEqual({ name: 'redis-tls', secret: { secretName: 'redis-tls' } });
+    expect(container(m).volumeMounts).toContainEqual({ mountPath: '/etc/triton/redis-tls', name: 'redis-tls', readOnly: true });
+    expect(byKind(m, 'NetworkPolicy').spec.egress).toContainEqual({ ports: [{ protocol: 'TCP', port: 6379 }] });
   });
 
   test('writeModelRepositories writes <server>/<model>/config.pbtxt', () => {

@@ -1,4 +1,4 @@
-import { ModelControl } from '../../lib';
+import { ModelControl, ResponseCache } from '../../lib';
 import { managedFlagOwner, MANAGED_FLAGS, renderServerFlags, ServerFlagOptions } from '../../lib/triton/server-flags';
 
 const base: ServerFlagOptions = {
@@ -52,11 +52,42 @@ describe('renderServerFlags', () => {
     ]);
   });
 
+  test('a local response cache is one --cache-config with its size in bytes', () => {
+    const flags = renderServerFlags({ ...base, responseCache: ResponseCache.local({ sizeMiB: 256 }) });
+    expect(flags.filter((f) => f.startsWith('--cache-config'))).toEqual(['--cache-config=local,size=268435456']);
+  });
+
+  test('a Redis response cache: one --cache-config per key, TLS files from the mounted Secret, no password', () => {
+    const cache = ResponseCache.redis({
+      host: 'redis.cache.svc.cluster.local', port: 6380, user: 'triton', passwordSecret: { name: 'redis', key: 'password' },
+      connectTimeoutMillis: 500, socketTimeoutMillis: 200,
+      tls: { secretName: 'redis-tls', clientCertKey: 'tls.crt', clientKeyKey: 'tls.key', sni: 'redis.example.com' },
+    });
+    expect(renderServerFlags({ ...base, responseCache: cache }).filter((f) => f.startsWith('--cache-config'))).toEqual([
+      '--cache-config=redis,host=redis.cache.svc.cluster.local',
+      '--cache-config=redis,port=6380',
+      '--cache-config=redis,user=triton',
+      '--cache-config=redis,connect_timeout=500',
+      '--cache-config=redis,socket_timeout=200',
+      '--cache-config=redis,tls_enabled=true',
+      '--cache-config=redis,cacert=/etc/triton/redis-tls/ca.crt',
+      '--cache-config=redis,cert=/etc/triton/redis-tls/tls.crt',
+      '--cache-config=redis,key=/etc/triton/redis-tls/tls.key',
+      '--cache-config=redis,sni=redis.example.com',
+    ]);
+  });
+
+  test('no response cache, no --cache-config', () => {
+    expect(renderServerFlags(base).some((f) => f.startsWith('--cache-config'))).toBe(false);
+  });
+
   test('every flag the renderer writes is a managed flag', () => {
     const flags = renderServerFlags({ ...base, modelControl: ModelControl.explicit(), loadModels: ['a'], gpuCount: 1,
+      responseCache: ResponseCache.redis({ host: 'r', port: 6379, tls: { secretName: 't' } }),
       cudaMemoryPoolMiB: 1, pinnedMemoryPoolMiB: 1, backendConfig: { python: { a: '1' } } });
     for (const flag of flags) expect(managedFlagOwner(flag)).toBeDefined();
     expect(managedFlagOwner('--log-verbose=1')).toBeUndefined();
     expect(Object.keys(MANAGED_FLAGS)).toContain('--model-store');
+    expect(managedFlagOwner('--response-cache-byte-size=1024')).toBe('responseCache');
   });
 });
