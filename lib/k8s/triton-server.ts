@@ -60,7 +60,10 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly models: readonly ModelConfig[];
   /** config.pbtxt text of each model, by model name. */
   public readonly modelConfigs: Readonly<Record<string, string>>;
-  /** Warning-level model problems (e.g. max_batch_size without a batcher). */
+  /**
+   * Warnings, formatted: warning-level model problems (max_batch_size without a batcher, the effective instance
+   * count of a group that lists several GPUs) and GPUs of the pod that no model instance uses.
+   */
   public readonly warnings: readonly string[];
   /** Escape hatches: the underlying objects. */
   public readonly deployment: kplus.Deployment;
