@@ -13,7 +13,7 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
 /**
  * The CPU and memory requests of a server's Triton container, from its description and TRITON_SERVER_DEFAULTS, the
  * way TritonServer sets them: `cpuRequestMillis`; `memoryMiB` + the memory-backed /dev/shm (`shmSizeMiB`, by default
- * 64 MiB + 64 MiB per Python-backend instance). Undefined when a value is not a positive number (TritonServer
+ * 64 MiB + 64 MiB per Python-backend instance) + a local response cache (`ResponseCache.local({ sizeMiB })`). Undefined when a value is not a positive number (TritonServer
  * reports that).
  */
 export function serverPodRequests(s: ServerDescription, gpus: number): ResourceRequests | undefined {
@@ -21,7 +21,9 @@ export function serverPodRequests(s: ServerDescription, gpus: number): ResourceR
     .reduce((total, m) => total + countInstances(m, gpus), 0);
   const shm = s.shmSizeMiB ?? D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances;
   const cpuMillis = s.cpuRequestMillis ?? D.cpuRequestMillis;
-  const memoryMiB = (s.memoryMiB ?? D.memoryMiB) + shm;
+  // A local response cache lives in the container's memory (TritonServer adds it to request and limit); Redis does not.
+  const cacheMiB = s.responseCache?.kind === 'local' ? s.responseCache.memoryMiB : 0;
+  const memoryMiB = (s.memoryMiB ?? D.memoryMiB) + shm + cacheMiB;
   const valid = [cpuMillis, memoryMiB].every((n) => Number.isFinite(n) && n > 0);
   return valid ? { cpuMillis, memoryMiB } : undefined;
 }
@@ -36,6 +38,7 @@ export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: s
   gpus: number, instanceTypes: readonly string[]): void {
   const pod = serverPodRequests(s, gpus);
   if (pod === undefined) return;
+  const cacheMiB = s.responseCache?.kind === 'local' ? s.responseCache.memoryMiB : 0;
   const plugin = fleet.devicePlugin === false ? {} : (fleet.devicePlugin ?? {});
   const fit = checkPodFitsPool({
     pod,
@@ -53,7 +56,7 @@ export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: s
   const { short, largerType } = fit.misfit;
   const lower = [
     ...(short.includes('cpu') ? [`cpuRequestMillis to at most ${fit.maxPod.cpuMillis}`] : []),
-    ...(short.includes('memory') ? [`memoryMiB + shmSizeMiB to at most ${fit.maxPod.memoryMiB} MiB`] : []),
+    ...(short.includes('memory') ? [`memoryMiB + shmSizeMiB${cacheMiB > 0 ? ' + the local response cache' : ''} to at most ${fit.maxPod.memoryMiB} MiB`] : []),
   ].join(' and ');
   p.check(false, `servers.${name}`, `${pod.cpuMillis}m CPU, ${pod.memoryMiB} MiB memory`, fit.misfit.what,
     `lower ${lower}, or use a larger instance type${largerType ? ` such as ${largerType}` : ''}`);

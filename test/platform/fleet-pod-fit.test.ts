@@ -1,4 +1,5 @@
-import { planFleet } from '../../lib';
+import { planFleet, ResponseCache } from '../../lib';
+import { MODEL } from '../helpers';
 import { withPool, withServer } from './fixtures';
 
 // SHOP's GPU server runs on g5.xlarge nodes (4 vCPUs, 16 GiB, 58 pods) in the mesh, beside the default device plugin.
@@ -25,6 +26,15 @@ describe('planFleet refuses a GPU pod that cannot fit its node (R08)', () => {
     ['a /dev/shm that takes the room', { shmSizeMiB: 6000 }, 'lower memoryMiB + shmSizeMiB to at most 13906 MiB'],
   ])('%s is refused', (_name, changes, fix) => {
     expect(() => planFleet(withServer('gpu', changes))).toThrow(fix);
+  });
+
+  test("a local response cache counts in the pod's memory request", () => {
+    const cached = (sizeMiB: number) => withServer('gpu', { memoryMiB: 8192, models: [{ ...MODEL, responseCache: true }],
+      responseCache: ResponseCache.local({ sizeMiB }) });
+    // 8192 + 64 shm + 5650 cache = 13906: at the bar; one more MiB is over it.
+    expect(() => planFleet(cached(5650))).not.toThrow();
+    expect(() => planFleet(cached(5651))).toThrow("'servers.gpu' ('2000m CPU, 13907 MiB memory') does not fit a g5.xlarge node");
+    expect(() => planFleet(cached(5651))).toThrow('lower memoryMiB + shmSizeMiB + the local response cache to at most 13906 MiB');
   });
 
   test('without the mesh there is no sidecar to count', () => {
