@@ -6,7 +6,7 @@ import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../tr
 import { countInstances, unusedGpus } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
-import { checkResponseCache, ResponseCache } from '../triton/response-cache';
+import { checkResponseCache, checkSecretKeyReference, ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
@@ -194,6 +194,7 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
     p.check(names.includes(m), 'modelControl.load', m, 'names a model this server does not define',
       `define it in 'models' or remove it; the server defines ${show(names)}`);
   }
+  if (control.adminKeySecret !== undefined) checkSecretKeyReference(p, 'modelControl.adminKeySecret', control.adminKeySecret);
   if (control.mode === 'poll') {
     p.check(isWhole(control.pollIntervalSeconds, 1), 'modelControl.intervalSeconds', control.pollIntervalSeconds,
       'must be a whole number >= 1', 'use e.g. 30');

@@ -146,6 +146,11 @@ export function checkResponseCache(p: Problems, prop: string, cache: ResponseCac
   }
 }
 
+/** Checks a Secret name and key given at `prop` (`<prop>.name`, `<prop>.key`). */
+export function checkSecretKeyReference(p: Problems, prop: string, ref: SecretKeyReference): void {
+  checkSecretKey(p, prop, ref.name, ref.key);
+}
+
 function checkSecretKey(p: Problems, prop: string, name: string, key: string, nameField = 'name', keyField = 'key'): void {
   p.check(typeof name === 'string' && DNS_SUBDOMAIN.test(name), `${prop}.${nameField}`, name, 'is not a valid Secret name',
     'use lowercase letters, digits, - and .');

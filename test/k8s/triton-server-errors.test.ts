@@ -64,6 +64,8 @@ describe('TritonServer refuses bad input with the path, prop, value and fix', ()
       responseCache: ResponseCache.redis({ host: 'redis', port: 6379, passwordSecret: { name: 'Redis_Pw', key: 'password' } }),
       models: [{ ...MODEL, responseCache: true }],
     }, "test/ranker: 'responseCache.passwordSecret.name' ('Redis_Pw') is not a valid Secret name; use lowercase letters, digits, - and ."],
+    ['an invalid admin key Secret name', { modelControl: ModelControl.none({ adminKeySecret: { name: 'Admin_Key', key: 'key' } }) },
+      "test/ranker: 'modelControl.adminKeySecret.name' ('Admin_Key') is not a valid Secret name; use lowercase letters, digits, - and ."],
     ['the cache flag given by hand', { extraArgs: ['--cache-config=local,size=1048576'] },
       "test/ranker: 'extraArgs' ('--cache-config=local,size=1048576') conflicts with a flag the construct sets; remove it and use the prop responseCache"],
     ['the literal Redis password variable', { env: { TRITONCACHE_REDIS_PASSWORD: 'hunter2' } },

@@ -195,6 +195,14 @@ describe('TritonServer options', () => {
     expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } });
   });
 
+  test.each([
+    ['none', ModelControl.none({ adminKeySecret: { name: 'triton-admin', key: 'key' } })],
+    ['poll', ModelControl.poll({ intervalSeconds: 30, acceptLiveReloads: true, adminKeySecret: { name: 'triton-admin', key: 'key' } })],
+  ])('model control %s with an admin key Secret', (_mode, modelControl) => {
+    const m = synthServer({ modelControl });
+    expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { secretKeyRef: { name: 'triton-admin', key: 'key' } } });
+  });
+
   test('explicit model control with an admin key Secret', () => {
     const m = synthServer({ modelControl: ModelControl.explicit({ adminKeySecret: { name: 'triton-admin', key: 'key' } }) });
     expect(container(m).env).toContainEqual({ name: 'TRITON_ADMIN_KEY', valueFrom: { secretKeyRef: { name: 'triton-admin', key: 'key' } } });
