@@ -49,10 +49,10 @@ describe('npm run synth reports what it did', () => {
     expect(exitCode).toBeUndefined();
     expect(lines).toEqual([
       'triton-ops: synthesized',
-      '  dist/vision.yaml: 46 objects (AuthorizationPolicy 6, ConfigMap 3, DaemonSet 1, Deployment 3, DestinationRule 2, Gateway 1, '
+      '  dist/vision.yaml: 47 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 3, DaemonSet 1, Deployment 3, DestinationRule 2, Gateway 1, '
         + 'HorizontalPodAutoscaler 3, Namespace 2, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, '
         + 'Service 4, ServiceAccount 4, ServiceMonitor 3, VirtualService 2)',
-      '  dist/search.yaml: 51 objects (AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
+      '  dist/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
         + 'HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
         + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
       '  artifacts/model-repository: 7 config.pbtxt; artifacts/promtool: 14 rule and test files',

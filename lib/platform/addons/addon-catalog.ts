@@ -47,7 +47,7 @@ export const ADDON_PROVIDES: Readonly<Record<string, AddonProvides>> = Object.fr
   },
   prometheus: {
     addon: 'prometheus', summary: 'kube-prometheus-stack (Prometheus Operator CRDs, Prometheus, Alertmanager, Grafana)',
-    provides: kinds('monitoring.coreos.com', ['ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'Prometheus', 'Alertmanager', 'Probe']),
+    provides: kinds('monitoring.coreos.com', ['ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'Prometheus', 'Alertmanager', 'AlertmanagerConfig', 'Probe']),
   },
   metricsAdapter: {
     addon: 'metricsAdapter', summary: 'prometheus-adapter serving custom.metrics.k8s.io',
