@@ -4,7 +4,7 @@ import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../../private/errors';
 import { buildPromtoolTests } from '../../triton/alert-rule-tests';
-import { AlertLabelMap } from '../../triton/alert-labels';
+import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
 import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
@@ -19,6 +19,7 @@ export const TRITON_ALERTS_DEFAULTS = {
   thresholds: ALERT_DEFAULTS,
   runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL,
   prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
+  alertLabels: DEFAULT_ALERT_LABELS,
 } as const;
 
 export interface TritonAlertsOptions {

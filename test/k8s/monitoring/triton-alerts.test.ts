@@ -10,6 +10,7 @@ import {
 } from '../../../lib/k8s/monitoring/triton-alerts';
 import { isAlertingRule, TRITON_ALERT_NAMES } from '../../../lib/triton/alert-rules';
 import { ALERT_DEFAULTS } from '../../../lib/triton/alert-thresholds';
+import { DEFAULT_ALERT_LABELS } from '../../../lib/triton/alert-labels';
 import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
 
 /** A chart with server `ranker` in namespace `inference` and one TritonAlerts `alerts` over it. */
@@ -27,6 +28,7 @@ describe('TritonAlerts defaults', () => {
     expect(DEFAULT_RUNBOOK_BASE_URL).toBe('https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md');
     expect(TRITON_ALERTS_DEFAULTS).toEqual({
       thresholds: ALERT_DEFAULTS, runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
+      alertLabels: DEFAULT_ALERT_LABELS,
     });
     expect(KUBE_PROMETHEUS_STACK_LABELS).toEqual({ release: 'kube-prometheus-stack' });
   });
