@@ -3,11 +3,12 @@ import { checkImage } from '../private/image-reference';
 import { ModelConfig } from '../triton/model-config';
 import { ModelControl } from '../triton/model-control';
 import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../triton/gpu-scheduling';
-import { countInstances, unusedGpus } from '../triton/model-instances';
+import { unusedGpus } from '../triton/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { LogFormat, managedFlagOwner } from '../triton/server-flags';
 import { checkResponseCache, checkSecretKeyReference, ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
+import { minimumShm } from './triton-server-memory';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 
@@ -35,8 +36,6 @@ export interface TritonServerSettings {
   readonly cpuLimitMillis: number;
   readonly memoryMiB: number;
   readonly shmSizeMiB: number;
-  /** Memory of a local response cache, 0 without one; part of the container's memory. */
-  readonly responseCacheMiB: number;
   readonly responseCache?: ResponseCache;
   readonly tmpSizeMiB: number;
   readonly pdbMaxUnavailable: number;
@@ -172,7 +171,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     startupProbePeriodSeconds: period, startupProbeFailureThreshold: threshold,
     logFormat: props.logFormat ?? D.logFormat,
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
-    responseCache: cache, responseCacheMiB: cache?.memoryMiB ?? 0,
+    responseCache: cache,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
     nodeGroup: props.nodeGroup,
     nodeGroupLabel: NODE_POOL_LABEL[provisioner] ?? NODE_POOL_LABEL[D.nodeGroupProvisioner],
@@ -200,13 +199,11 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
       'must be a whole number >= 1', 'use e.g. 30');
   }
 
-  const pythonInstances = models.filter((m) => m.backend === 'python')
-    .reduce((sum, m) => sum + countInstances(m, gpus), 0);
-  const minimumShm = D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances;
-  const shmSizeMiB = props.shmSizeMiB ?? minimumShm;
-  p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= minimumShm, 'shmSizeMiB', shmSizeMiB,
-    `is below the ${minimumShm} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${pythonInstances} here)`,
-    `raise it to at least ${minimumShm} or leave it unset`);
+  const shm = minimumShm(models, gpus);
+  const shmSizeMiB = props.shmSizeMiB ?? shm.sizeMiB;
+  p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= shm.sizeMiB, 'shmSizeMiB', shmSizeMiB,
+    `is below the ${shm.sizeMiB} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${shm.pythonInstances} here)`,
+    `raise it to at least ${shm.sizeMiB} or leave it unset`);
   const warnings = problems.filter((x) => x.severity === 'warning').map((x) => `${path}: ${formatProblem(x)}`);
   if (errors.length === 0) {
     const idle = unusedGpus(models, gpus);

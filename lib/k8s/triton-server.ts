@@ -18,6 +18,7 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
+import { containerMemoryMiB } from './triton-server-memory';
 import { tritonNetworkPolicy } from './triton-network-policy';
 import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
@@ -120,7 +121,7 @@ export class TritonServer extends Construct implements ITritonServer {
       responseCache: s.responseCache,
     });
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
-    const memory = Size.mebibytes(s.memoryMiB + s.shmSizeMiB + s.responseCacheMiB);
+    const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));
     const redis = s.responseCache?.redis;
     const volumes = [
       { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {

@@ -4,9 +4,9 @@
  * has the arithmetic and its sources). Pure: no cdk8s, no cdktf.
  */
 import { NVIDIA_DEVICE_PLUGIN_DEFAULTS } from '../k8s/nvidia-device-plugin-defaults';
+import { containerMemoryMiB, minimumShm } from '../k8s/triton-server-memory';
 import { TRITON_SERVER_DEFAULTS as D } from '../k8s/triton-server-props';
 import type { Problems } from '../private/errors';
-import { countInstances } from '../triton/model-instances';
 import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS, ResourceRequests } from '../triton/node-capacity';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 
@@ -17,13 +17,9 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
  * reports that).
  */
 export function serverPodRequests(s: ServerDescription, gpus: number): ResourceRequests | undefined {
-  const pythonInstances = (s.models ?? []).filter((m) => m.backend === 'python')
-    .reduce((total, m) => total + countInstances(m, gpus), 0);
-  const shm = s.shmSizeMiB ?? D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances;
+  const shm = s.shmSizeMiB ?? minimumShm(s.models ?? [], gpus).sizeMiB;
   const cpuMillis = s.cpuRequestMillis ?? D.cpuRequestMillis;
-  // A local response cache lives in the container's memory (TritonServer adds it to request and limit); Redis does not.
-  const cacheMiB = s.responseCache?.kind === 'local' ? s.responseCache.memoryMiB : 0;
-  const memoryMiB = (s.memoryMiB ?? D.memoryMiB) + shm + cacheMiB;
+  const memoryMiB = containerMemoryMiB(s.memoryMiB ?? D.memoryMiB, shm, s.responseCache);
   const valid = [cpuMillis, memoryMiB].every((n) => Number.isFinite(n) && n > 0);
   return valid ? { cpuMillis, memoryMiB } : undefined;
 }

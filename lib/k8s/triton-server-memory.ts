@@ -1,0 +1,20 @@
+/**
+ * The memory a Triton container asks for, one rule for TritonServer (its request and limit) and the fleet plan (the
+ * check that the pod fits its node): Triton's own memory, the memory-backed /dev/shm, and a local response cache.
+ * Pure: no cdk8s, so the plan can use it without loading the Kubernetes side.
+ */
+import type { ModelConfig } from '../triton/model-config';
+import { countInstances } from '../triton/model-instances';
+import type { ResponseCache } from '../triton/response-cache';
+import { TRITON_SERVER_DEFAULTS as D } from './triton-server-props';
+
+/** The smallest /dev/shm the models need: the base, plus a region per Python-backend instance (triton#4869). */
+export function minimumShm(models: readonly ModelConfig[], gpus: number): { readonly sizeMiB: number; readonly pythonInstances: number } {
+  const pythonInstances = models.filter((m) => m.backend === 'python').reduce((sum, m) => sum + countInstances(m, gpus), 0);
+  return { sizeMiB: D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances, pythonInstances };
+}
+
+/** Memory request and limit of the container: Triton's memory, /dev/shm and a local cache all count against it. */
+export function containerMemoryMiB(memoryMiB: number, shmSizeMiB: number, cache: ResponseCache | undefined): number {
+  return memoryMiB + shmSizeMiB + (cache?.kind === 'local' ? cache.memoryMiB : 0);
+}
