@@ -11,7 +11,7 @@ import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
 import { MeshSecurity } from '../k8s/mesh/mesh-security';
 import { ModelRepository } from '../k8s/model-repository';
-import { TRITON_ALERT_ROUTING_DEFAULTS, TritonAlertRouting } from '../k8s/monitoring/triton-alert-routing';
+import { TritonAlertRouting } from '../k8s/monitoring/triton-alert-routing';
 import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
@@ -100,17 +100,9 @@ export class FleetChart extends Chart {
     }
     this.releases = releases;
 
-    // -- alert tiers (issue 11): routing by tier; labels and routing without alerts are refused, not ignored --
-    const { alertRouting, alertLabels } = fleet.monitoring ?? {};
-    if (!monitoring.alerts) {
-      const off = 'but monitoring.alerts is false';
-      const fix = 'remove it or turn the alerts on';
-      p.check(alertRouting === undefined, 'monitoring.alertRouting', alertRouting?.name ?? TRITON_ALERT_ROUTING_DEFAULTS.name, `routes the Triton alerts, ${off}`, fix);
-      p.check(alertLabels === undefined, 'monitoring.alertLabels', Object.keys(alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
-      for (const [name, s] of Object.entries(fleet.servers)) {
-        p.check(s.alertLabels === undefined, `servers.${name}.alertLabels`, Object.keys(s.alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
-      }
-    } else if (alertRouting !== undefined) {
+    // Routing by tier; planFleet refuses routing or labels without alerts.
+    const alertRouting = fleet.monitoring?.alertRouting;
+    if (monitoring.alerts && alertRouting !== undefined) {
       p.attempt(() => new TritonAlertRouting(this, 'AlertRouting', { ...alertRouting, namespace: fleet.namespace }));
     }
 
@@ -145,7 +137,7 @@ export class FleetChart extends Chart {
     if (monitoring.alerts) {
       p.attempt(() => server.alertOn({
         prometheusLabels: monitoring.prometheusLabels, thresholds: alerts,
-        alertLabels: mergeAlertLabels(this.plan.fleet.monitoring?.alertLabels, alertLabels), // issue 11: per-alert labels
+        alertLabels: mergeAlertLabels(this.plan.fleet.monitoring?.alertLabels, alertLabels),
       }));
     }
     if (autoscale) {

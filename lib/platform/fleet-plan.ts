@@ -237,6 +237,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       },
     });
   }
+  checkAlertOptions(fleet, p);
   const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
   p.throwIfAny();
@@ -272,4 +273,17 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     karpenter,
     capacityProblems: capacity.problems,
   };
+}
+
+/** Alert routing and labels describe alerts: with `monitoring.alerts: false` they would change nothing, so they are refused. */
+function checkAlertOptions(fleet: FleetDescription, p: Problems): void {
+  if (fleet.monitoring?.alerts !== false) return;
+  const { alertRouting, alertLabels } = fleet.monitoring;
+  const off = 'but monitoring.alerts is false';
+  const fix = 'remove it or turn the alerts on';
+  p.check(alertRouting === undefined, 'monitoring.alertRouting', Object.keys(alertRouting?.receivers ?? {}), `routes the Triton alerts, ${off}`, fix);
+  p.check(alertLabels === undefined, 'monitoring.alertLabels', Object.keys(alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    p.check(s.alertLabels === undefined, `servers.${name}.alertLabels`, Object.keys(s.alertLabels ?? {}), `labels the Triton alerts, ${off}`, fix);
+  }
 }

@@ -36,7 +36,7 @@ describe('fleet monitoring: alert labels and routing', () => {
     const fleet = withServer('cpu', { alertLabels: { targetDown: { tier: 'P2' } } },
       withMonitoring({ alerts: false, alertLabels: { targetDown: { tier: 'P2' } }, alertRouting: { receivers: { P1: PAGER, P2: CHAT, P3: CHAT } } }));
     expect(() => synth(fleet)).toThrow(new Error('3 problems:\n'
-      + "- shop: 'monitoring.alertRouting' ('triton-alerts') routes the Triton alerts, but monitoring.alerts is false; remove it or turn the alerts on\n"
+      + "- shop: 'monitoring.alertRouting' ([\"P1\",\"P2\",\"P3\"]) routes the Triton alerts, but monitoring.alerts is false; remove it or turn the alerts on\n"
       + "- shop: 'monitoring.alertLabels' ([\"targetDown\"]) labels the Triton alerts, but monitoring.alerts is false; remove it or turn the alerts on\n"
       + "- shop: 'servers.cpu.alertLabels' ([\"targetDown\"]) labels the Triton alerts, but monitoring.alerts is false; remove it or turn the alerts on"));
   });
