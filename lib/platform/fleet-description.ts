@@ -102,7 +102,6 @@ export interface MonitoringDescription {
   readonly dashboard?: boolean;
   /** Name (and uid) of the dashboard ConfigMap, at most 40 characters. @default - `<fleet name>-triton` */
   readonly dashboardName?: string;
-  // -- alert tiers (issue 11): labels and routing --
   /**
    * Severity, tier and routing labels per alert, for every server; a server's own `alertLabels` win per alert and
    * per label. Refused with `alerts: false`.
