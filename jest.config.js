@@ -8,6 +8,7 @@ module.exports = {
     '^triton-ops$': '<rootDir>/lib/index.ts',
     '^triton-ops/(aws|bridge)$': '<rootDir>/lib/$1/index.ts',
     '^triton-ops/fleet$': '<rootDir>/lib/platform/fleet.ts',
+    '^triton-ops/testing$': '<rootDir>/lib/testing/index.ts',
   },
   snapshotFormat: { escapeString: false, printBasicPrototype: false },
 };
