@@ -1,0 +1,232 @@
+/**
+ * The cross-object rules triton-ops enforces at synth (lib/k8s/mesh/mesh-services.ts, lib/k8s/monitoring/
+ * triton-scrape.ts, the autoscalers, disruption budgets and canary subsets), checked on files so that they also hold
+ * for output that was edited, patched or assembled from several apps. Objects are compared within one pool: all YAML
+ * files together (an app writes one file per chart, and a route may name a Service of another chart), and all
+ * Terraform `kubernetes_manifest` resources together.
+ */
+import { CLUSTER_DOMAIN, serviceHost } from '../k8s/mesh/mesh-hosts';
+import { FoundObject, objectId, CheckCase } from './check-types';
+
+type Labels = Readonly<Record<string, string>>;
+interface Selector { matchLabels?: Labels; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }
+interface Obj { kind: string; name: string; namespace: string; labels: Labels; raw: any; found: FoundObject }
+/** A set of pods: a workload's pod template, or a bare Pod. */
+interface Pods { kind: string; name: string; namespace: string; labels: Labels }
+
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'ReplicationController']);
+const FQDN_SUFFIX = `.svc.${CLUSTER_DOMAIN}`;
+
+/** Whether a Kubernetes label selector selects `labels`; an empty selector selects everything. */
+export function selects(selector: Selector | undefined, labels: Labels): boolean {
+  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector?.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const inValues = has && (e.values ?? []).includes(labels[e.key]);
+    if ((e.operator === 'In' && !inValues) || (e.operator === 'NotIn' && inValues)
+      || (e.operator === 'Exists' && !has) || (e.operator === 'DoesNotExist' && has)) return false;
+  }
+  return true;
+}
+
+const showSelector = (s: Selector | undefined) => {
+  const parts = Object.entries(s?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of s?.matchExpressions ?? []) parts.push(`${e.key} ${e.operator}${e.values ? ` (${e.values.join(', ')})` : ''}`);
+  return parts.length ? parts.join(', ') : '<everything>';
+};
+const list = (names: readonly string[]) => (names.length ? names.map((n) => `'${n}'`).join(', ') : 'none');
+
+class Output {
+  public readonly objects: Obj[] = [];
+  public readonly services: Obj[] = [];
+  public readonly pods: Pods[] = [];
+  public readonly namespaces = new Set<string>();
+  /** Hosts ServiceEntries of the output declare: known to the mesh although no Service has them. */
+  public readonly entryHosts = new Set<string>();
+
+  public constructor(found: readonly FoundObject[]) {
+    for (const f of found) {
+      const raw = f.value as any;
+      if (typeof raw !== 'object' || raw === null || typeof raw.kind !== 'string') continue;
+      const o: Obj = { kind: raw.kind, name: String(raw.metadata?.name ?? ''), namespace: String(raw.metadata?.namespace ?? ''),
+        labels: raw.metadata?.labels ?? {}, raw, found: f };
+      this.objects.push(o);
+      if (o.namespace) this.namespaces.add(o.namespace);
+      if (o.kind === 'Namespace') this.namespaces.add(o.name);
+      if (o.kind === 'Service') this.services.push(o);
+      if (o.kind === 'Pod') this.pods.push({ kind: 'Pod', name: o.name, namespace: o.namespace, labels: o.labels });
+      if (WORKLOADS.has(o.kind)) this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: raw.spec?.template?.metadata?.labels ?? {} });
+      if (o.kind === 'CronJob') this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: raw.spec?.jobTemplate?.spec?.template?.metadata?.labels ?? {} });
+      if (o.kind === 'ServiceEntry') for (const h of raw.spec?.hosts ?? []) this.entryHosts.add(h);
+    }
+  }
+
+  public service(name: string, namespace: string): Obj | undefined {
+    return this.services.find((s) => s.name === name && s.namespace === namespace);
+  }
+  public serviceNames(namespace: string): string[] {
+    return this.services.filter((s) => s.namespace === namespace).map((s) => s.name).sort();
+  }
+}
+
+/**
+ * How Istio reads a host named by a VirtualService or DestinationRule in `namespace`: a name without dots is short
+ * for `<name>.<namespace>.svc.cluster.local`; every other name is taken as written, so `<svc>.<ns>.svc` and
+ * `<svc>.<ns>` match no Service. Returns the problem with the host, or undefined when it resolves or is not a cluster name.
+ */
+function hostProblem(host: string, namespace: string, out: Output, external: ReadonlySet<string>): string | undefined {
+  if (external.has(host) || out.entryHosts.has(host)) return undefined;
+  const labels = host.split('.');
+  const missing = (name: string, ns: string) => `names Service '${name}' in namespace '${ns}', which this output does not define, `
+    + `so the route sends to nothing (IST0101); Services of the output in namespace '${ns}': ${list(out.serviceNames(ns))}`;
+  if (labels.length === 1) {
+    if (host === '*') return undefined; // a gateway-wide host; refused at synth, not a Service name
+    return out.service(host, namespace) ? undefined : missing(host, namespace);
+  }
+  if (host.endsWith(FQDN_SUFFIX) || host.endsWith('.svc')) {
+    if (labels[0] === '*') return 'is a wildcard of the cluster domain: it would take the traffic of every Service it covers; list the FQDN of the Service';
+    const fqdn = host.endsWith(FQDN_SUFFIX);
+    const rest = labels.length - (fqdn ? 1 + CLUSTER_DOMAIN.split('.').length : 1);
+    if (rest !== 2) return undefined; // not `<svc>.<ns>.svc[.cluster.local]`: no Service name
+    const [name, ns] = labels;
+    if (!fqdn) {
+      return `is a short name of Service '${name}' in namespace '${ns}', which Istio does not expand (only names without dots are); `
+        + `use the FQDN '${serviceHost(name, ns)}'`;
+    }
+    return out.service(name, ns) ? undefined : missing(name, ns);
+  }
+  if (labels.length === 2 && labels[0] !== '*' && out.namespaces.has(labels[1])) {
+    return `is a short name of Service '${labels[0]}' in namespace '${labels[1]}', which Istio does not expand (only names without dots are); `
+      + `use the FQDN '${serviceHost(labels[0], labels[1])}'`;
+  }
+  return undefined;
+}
+
+/** The Service a resolvable host names, for DestinationRule subsets. */
+function hostService(host: string, namespace: string, out: Output): Obj | undefined {
+  const labels = host.split('.');
+  if (labels.length === 1) return out.service(host, namespace);
+  if (host.endsWith(FQDN_SUFFIX) && labels.length === 2 + 1 + CLUSTER_DOMAIN.split('.').length) return out.service(labels[0], labels[1]);
+  return undefined;
+}
+
+function virtualServiceProblems(o: Obj, out: Output, external: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const spec = o.raw.spec ?? {};
+  (spec.hosts ?? []).forEach((h: string, i: number) => {
+    const p = hostProblem(h, o.namespace, out, external);
+    if (p) problems.push(`.spec.hosts[${i}] '${h}' ${p}`);
+  });
+  for (const kind of ['http', 'tcp', 'tls'] as const) {
+    (spec[kind] ?? []).forEach((route: any, i: number) => (route.route ?? []).forEach((r: any, j: number) => {
+      const host = r.destination?.host;
+      if (typeof host !== 'string') return;
+      const p = hostProblem(host, o.namespace, out, external);
+      if (p) problems.push(`.spec.${kind}[${i}].route[${j}].destination.host '${host}' ${p}`);
+      const subset = r.destination?.subset;
+      if (typeof subset === 'string' && !p) {
+        const rules = out.objects.filter((d) => d.kind === 'DestinationRule' && d.raw.spec?.host !== undefined
+          && sameHost(d.raw.spec.host, d.namespace, host, o.namespace));
+        if (rules.length && !rules.some((d) => (d.raw.spec?.subsets ?? []).some((s: any) => s.name === subset))) {
+          problems.push(`.spec.${kind}[${i}].route[${j}].destination.subset '${subset}' is not a subset of the DestinationRule for '${host}' `
+            + `(${rules.map((d) => `${d.namespace}/${d.name}`).join(', ')})`);
+        }
+      }
+    }));
+  }
+  return problems;
+}
+
+/** Two hosts naming the same Service (short names expanded in their own namespaces). */
+function sameHost(a: string, aNs: string, b: string, bNs: string): boolean {
+  const full = (h: string, ns: string) => (h.includes('.') ? h : serviceHost(h, ns));
+  return full(a, aNs) === full(b, bNs);
+}
+
+/** The namespaces a monitor looks in: `namespaceSelector.matchNames`, every namespace with `any: true`, else its own. */
+function monitorNamespaces(o: Obj): string[] | 'any' {
+  const ns = o.raw.spec?.namespaceSelector;
+  if (ns?.any === true) return 'any';
+  return ns?.matchNames?.length ? ns.matchNames : [o.namespace];
+}
+
+function monitorProblems(o: Obj, out: Output): string[] {
+  const service = o.kind === 'ServiceMonitor';
+  const selector: Selector | undefined = o.raw.spec?.selector;
+  const where = monitorNamespaces(o);
+  const inScope = (ns: string) => where === 'any' || where.includes(ns);
+  const whereText = where === 'any' ? 'any namespace' : `namespace${where.length > 1 ? 's' : ''} ${list(where)}`;
+  if (service) {
+    const candidates = out.services.filter((s) => inScope(s.namespace));
+    if (candidates.some((s) => selects(selector, s.labels))) return [];
+    return [`.spec.selector (${showSelector(selector)}) selects no Service of the output in ${whereText}, so nothing is scraped; `
+      + `Services there: ${list(candidates.map((s) => `${s.namespace}/${s.name}`))}`];
+  }
+  const candidates = out.pods.filter((p) => inScope(p.namespace));
+  if (candidates.some((p) => selects(selector, p.labels))) return [];
+  return [`.spec.selector (${showSelector(selector)}) selects no pods of the output in ${whereText}, so nothing is scraped; `
+    + `pod templates there: ${list(candidates.map((p) => `${p.kind} ${p.namespace}/${p.name}`))}`];
+}
+
+function scaleTargetProblems(o: Obj, out: Output): string[] {
+  const ref = o.raw.spec?.scaleTargetRef ?? {};
+  const kind: string = ref.kind ?? (o.kind === 'ScaledObject' ? 'Deployment' : undefined);
+  const name: string | undefined = ref.name;
+  if (!name || !kind) return ['.spec.scaleTargetRef names no target'];
+  if (out.objects.some((t) => t.kind === kind && t.name === name && t.namespace === o.namespace)) return [];
+  const same = out.objects.filter((t) => t.kind === kind && t.namespace === o.namespace).map((t) => t.name).sort();
+  return [`.spec.scaleTargetRef ${kind} '${name}' is not an object of the output in namespace '${o.namespace}', so nothing is scaled; `
+    + `${kind}s there: ${list(same)}`];
+}
+
+function pdbProblems(o: Obj, out: Output): string[] {
+  const selector: Selector | undefined = o.raw.spec?.selector;
+  const candidates = out.pods.filter((p) => p.namespace === o.namespace);
+  if (!selector || (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length)) {
+    return ['.spec.selector is empty, so the budget covers every pod of the namespace'];
+  }
+  if (candidates.some((p) => selects(selector, p.labels))) return [];
+  return [`.spec.selector (${showSelector(selector)}) selects no pods of the output in namespace '${o.namespace}', so the budget protects nothing; `
+    + `pod templates there: ${list(candidates.map((p) => `${p.kind} ${p.name}`))}`];
+}
+
+function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<string>): string[] {
+  const host = o.raw.spec?.host;
+  if (typeof host !== 'string') return [];
+  const hp = hostProblem(host, o.namespace, out, external);
+  if (hp) return [`.spec.host '${host}' ${hp}`];
+  const svc = hostService(host, o.namespace, out);
+  if (!svc) return [];
+  const base: Labels = svc.raw.spec?.selector ?? {};
+  const pods = out.pods.filter((p) => p.namespace === svc.namespace && selects({ matchLabels: base }, p.labels));
+  const problems: string[] = [];
+  (o.raw.spec?.subsets ?? []).forEach((s: any, i: number) => {
+    const labels: Labels = s.labels ?? {};
+    if (pods.some((p) => selects({ matchLabels: labels }, p.labels))) return;
+    problems.push(`.spec.subsets[${i}] '${s.name}' labels (${showSelector({ matchLabels: labels })}) match no pods of Service `
+      + `${svc.namespace}/${svc.name}, so traffic to the subset fails (no healthy upstream); its pods: `
+      + `${list(pods.map((p) => `${p.kind} ${p.name} (${showSelector({ matchLabels: p.labels })})`))}`);
+  });
+  return problems;
+}
+
+/** The cross-object cases: one per object a rule applies to. */
+export function crossObjectCases(found: readonly FoundObject[], external: ReadonlySet<string> = new Set()): CheckCase[] {
+  const cases: CheckCase[] = [];
+  for (const pool of ['yaml', 'terraform'] as const) {
+    const out = new Output(found.filter((f) => f.pool === pool && !f.parseErrors?.length));
+    for (const o of out.objects) {
+      let problems: string[] | undefined;
+      switch (o.kind) {
+        case 'VirtualService': problems = virtualServiceProblems(o, out, external); break;
+        case 'ServiceMonitor': case 'PodMonitor': problems = monitorProblems(o, out); break;
+        case 'HorizontalPodAutoscaler': case 'ScaledObject': problems = scaleTargetProblems(o, out); break;
+        case 'PodDisruptionBudget': problems = pdbProblems(o, out); break;
+        case 'DestinationRule': problems = destinationRuleProblems(o, out, external); break;
+        default: continue;
+      }
+      cases.push({ suite: 'cross-object', file: o.found.file, object: objectId(o.found), problems });
+    }
+  }
+  return cases;
+}

@@ -1,0 +1,105 @@
+/**
+ * Finds what `triton-ops check` checks under the given paths: Kubernetes objects in YAML files and in Terraform JSON
+ * (`kubernetes_manifest` resources of `*.tf.json`), `config.pbtxt` files, and promtool rule and test files (YAML
+ * told apart by content: a rule file has `groups`, a test file `rule_files`/`tests`, and neither has a `kind`).
+ */
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { dirname, join, sep } from 'path';
+import type { FoundObject } from './check-types';
+
+type YamlModule = typeof import('yaml');
+
+/** The `yaml` package: the app's own, else the copy cdk8s bundles (so a YAML-only app needs nothing more). */
+export function loadYaml(): YamlModule {
+  try {
+    return require('yaml') as YamlModule;
+  } catch {
+    try {
+      const cdk8s = dirname(require.resolve('cdk8s/package.json'));
+      return require(require.resolve('yaml', { paths: [cdk8s] })) as YamlModule;
+    } catch {
+      throw new Error("cannot load the 'yaml' package (neither installed nor bundled by cdk8s); install it: npm install --save-dev 'yaml@^2.3.0'");
+    }
+  }
+}
+
+export interface Found {
+  readonly objects: FoundObject[];
+  readonly modelConfigs: string[];
+  readonly promtoolRules: string[];
+  readonly promtoolTests: string[];
+  /** Files that could not be read or parsed at all (JSON syntax errors): each one problem. */
+  readonly unreadable: Array<{ file: string; problem: string }>;
+}
+
+/** Every file under `path` (a file or a folder), sorted, skipping `node_modules` and Terraform's `.terraform`. */
+function walk(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  const out: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name === 'node_modules' || entry.name === '.terraform') continue;
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) out.push(...walk(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function findInputs(paths: readonly string[], yaml: () => YamlModule = loadYaml): Found {
+  const found: Found = { objects: [], modelConfigs: [], promtoolRules: [], promtoolTests: [], unreadable: [] };
+  const files = [...new Set(paths.flatMap(walk))].map((f) => f.split(sep).join('/'));
+  for (const file of files) {
+    const base = file.split('/').pop()!;
+    if (base === 'config.pbtxt') {
+      found.modelConfigs.push(file);
+    } else if (base.endsWith('.tf.json')) {
+      readTerraform(file, found);
+    } else if (/\.ya?ml$/.test(base)) {
+      readYaml(file, found, yaml());
+    }
+  }
+  return found;
+}
+
+function readTerraform(file: string, found: Found): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    found.unreadable.push({ file, problem: `not valid JSON: ${(e as Error).message}` });
+    return;
+  }
+  const manifests = isMapping(json) && isMapping(json.resource) ? json.resource.kubernetes_manifest : undefined;
+  if (!isMapping(manifests)) return;
+  for (const [key, resource] of Object.entries(manifests)) {
+    const manifest = isMapping(resource) ? resource.manifest : undefined;
+    // A manifest given as a Terraform expression (e.g. "${yamldecode(...)}") is only known at plan time.
+    if (!isMapping(manifest)) continue;
+    found.objects.push({ file, pool: 'terraform', address: `kubernetes_manifest.${key}`, value: manifest });
+  }
+}
+
+function readYaml(file: string, found: Found, YAML: YamlModule): void {
+  // cdk8s writes YAML 1.1 and Kubernetes reads YAML 1.1 (yes/no/on/off are booleans): parse the same way.
+  const docs = YAML.parseAllDocuments(readFileSync(file, 'utf8'), { version: '1.1' });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const values = list.map((d) => (d.errors.length ? undefined : d.toJS()));
+  const nonEmpty = values.filter((v, i) => list[i].errors.length || v != null);
+  // A promtool file: one mapping without `kind`.
+  if (nonEmpty.length === 1 && isMapping(nonEmpty[0]) && nonEmpty[0].kind === undefined) {
+    const v = nonEmpty[0];
+    if ('rule_files' in v || 'tests' in v) { found.promtoolTests.push(file); return; }
+    if ('groups' in v) { found.promtoolRules.push(file); return; }
+  }
+  let document = 0;
+  list.forEach((doc, i) => {
+    if (!doc.errors.length && values[i] == null) return; // empty document between `---` separators
+    document++;
+    found.objects.push({
+      file, pool: 'yaml', document, value: values[i],
+      parseErrors: doc.errors.length ? doc.errors.map((e) => `YAML: ${e.message.split('\n')[0].replace(/:$/, '')}`) : undefined,
+    });
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * `triton-ops check [paths...]`: checks what a triton-ops app synthesized, from its files, with the checks this
+ * repository's CI runs: every Kubernetes object (YAML manifests, and `kubernetes_manifest` resources of Terraform JSON)
+ * against its schema and the structural rules (lib/cli/check-schema.ts), the cross-object rules the library enforces
+ * at synth (lib/cli/check-cross.ts), every config.pbtxt through protoc and every promtool rule/test file through
+ * promtool (lib/cli/check-tools.ts). Exit code 0 clean, 1 problems, 2 usage error.
+ */
+import { existsSync, writeFileSync } from 'fs';
+import { crossObjectCases } from './check-cross';
+import { findInputs, Found } from './check-files';
+import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';
+import { CHECK_PEERS, objectProblems, SchemaLoader } from './check-schema';
+import { checkModelConfigs, checkPromtool, INSTALL_HINTS, which } from './check-tools';
+import { CheckCase, objectId, Skip, Tool, TOOLS } from './check-types';
+
+export const CHECK_USAGE = `usage: triton-ops check [paths...] [options]
+
+Checks synthesized output: folders (searched recursively) or files. Default: dist, artifacts and cdktf.out
+(or CDK8S_OUTDIR, TRITON_OPS_ARTIFACTS, CDKTF_OUTDIR), those that exist.
+  *.yaml / *.yml     Kubernetes objects: schema (kubernetes-models, @kubernetes-models/*), structure, cross-object rules;
+                     promtool rule files (groups:) and test files (rule_files:, tests:) by their content
+  *.tf.json          every kubernetes_manifest resource, as above
+  config.pbtxt       protoc against Triton's model_config.proto (inference.ModelConfig)
+
+options:
+  --format human|json|junit   report format (default human)
+  --output FILE               write the report to FILE; the human report still goes to stdout
+  --require LIST              comma-separated: schemas, protoc, promtool, or all; a check skipped because what it
+                              needs is missing (schema packages, protoc, promtool) then fails instead of passing
+  --external-host HOST        a cluster host a route may name although its Service is not in the output (repeatable)
+  --help
+
+exit codes: 0 no problems (skipped checks are reported, not failed, unless --require names them),
+            1 problems, 2 usage error`;
+
+type Format = 'human' | 'json' | 'junit';
+
+export interface CheckOptions {
+  readonly paths: readonly string[];
+  readonly format: Format;
+  readonly output?: string;
+  readonly require: ReadonlySet<Tool>;
+  readonly externalHosts: ReadonlySet<string>;
+}
+
+class UsageError extends Error {}
+
+export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CheckOptions | 'help' {
+  const paths: string[] = [];
+  let format: Format = 'human';
+  let output: string | undefined;
+  const require = new Set<Tool>();
+  const externalHosts = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let value: string | undefined;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    if (eq > 0) { value = arg.slice(eq + 1); arg = arg.slice(0, eq); }
+    const next = () => {
+      if (value !== undefined) return value;
+      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
+      return argv[++i];
+    };
+    if (arg === '--help' || arg === '-h') return 'help';
+    else if (arg === '--format') {
+      const f = next();
+      if (f !== 'human' && f !== 'json' && f !== 'junit') throw new UsageError(`--format must be human, json or junit, not '${f}'`);
+      format = f;
+    } else if (arg === '--output' || arg === '-o') output = next();
+    else if (arg === '--require') {
+      for (const t of next().split(',').map((s) => s.trim()).filter(Boolean)) {
+        if (t === 'all') TOOLS.forEach((x) => require.add(x));
+        else if ((TOOLS as readonly string[]).includes(t)) require.add(t as Tool);
+        else throw new UsageError(`--require takes ${TOOLS.join(', ')} or all, not '${t}'`);
+      }
+    } else if (arg === '--external-host') externalHosts.add(next());
+    else if (arg === '--') paths.push(...argv.slice(i + 1)), i = argv.length;
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
+    else paths.push(arg);
+  }
+  if (paths.length === 0) {
+    // The folders of stacks/outputs.ts (the package does not ship stacks/): the CLIs' variables, the README's defaults.
+    const dirs = { manifests: env.CDK8S_OUTDIR ?? 'dist', artifacts: env.TRITON_OPS_ARTIFACTS ?? 'artifacts', terraform: env.CDKTF_OUTDIR ?? 'cdktf.out' };
+    paths.push(...[dirs.manifests, dirs.artifacts, dirs.terraform].filter((d) => existsSync(d)));
+    if (paths.length === 0) {
+      throw new UsageError(`nothing to check: none of ${dirs.manifests}, ${dirs.artifacts}, ${dirs.terraform} exists; synthesize first or give paths`);
+    }
+  }
+  const absent = paths.filter((p) => !existsSync(p));
+  if (absent.length) throw new UsageError(`no such file or folder: ${absent.join(', ')}`);
+  return { paths, format, output, require, externalHosts };
+}
+
+const installCommand = (pkgs: readonly string[]) =>
+  `npm install --save-dev ${pkgs.map((p) => `'${p}@${CHECK_PEERS[p as keyof typeof CHECK_PEERS]}'`).join(' ')}`;
+
+/** Runs every check on the inputs; the report says what failed and what was skipped. */
+export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<CheckReport> {
+  const found: Found = findInputs(options.paths);
+  const cases: CheckCase[] = [];
+  const skips: Skip[] = [];
+  const skip = (tool: Tool, what: string, files: string[], reason: string) =>
+    skips.push({ tool, what, files, reason, required: options.require.has(tool) });
+
+  for (const u of found.unreadable) cases.push({ suite: 'input', file: u.file, problems: [u.problem] });
+
+  // Schemas and structure, one case per object.
+  const missing = new Map<string, string[]>(); // package -> objects not schema-checked
+  for (const o of found.objects) {
+    const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
+    if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), `${o.file}: ${objectId(o)}`]);
+    cases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
+  }
+  if (missing.size) {
+    const pkgs = [...missing.keys()].sort();
+    const objects = [...missing.values()].flat();
+    skip('schemas', `schema check of ${objects.length} object${objects.length === 1 ? '' : 's'}`, [...new Set(objects.map((o) => o.split(': ')[0]))],
+      `${pkgs.join(', ')} ${pkgs.length === 1 ? 'is' : 'are'} not installed (optional peer dependencies of triton-ops, needed only by `
+      + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs)}`);
+  }
+  cases.push(...crossObjectCases(found.objects, options.externalHosts));
+
+  if (found.modelConfigs.length) {
+    const protoc = which('protoc', env);
+    if (protoc) cases.push(...await checkModelConfigs(protoc, found.modelConfigs, env));
+    else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
+  }
+  const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
+  if (promtoolFiles.length) {
+    const promtool = which('promtool', env);
+    if (promtool) cases.push(...await checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env));
+    else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
+      `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
+  }
+
+  const empty = found.objects.length + found.modelConfigs.length + promtoolFiles.length + found.unreadable.length === 0;
+  if (empty) cases.push({ suite: 'input', file: options.paths.join(', '), problems: ['no Kubernetes object, config.pbtxt or promtool file found; did synth run?'] });
+  const failed = cases.some((c) => c.problems.length) || skips.some((s) => s.required);
+  return {
+    cases, skips, exitCode: failed ? 1 : 0,
+    counts: { objects: found.objects.length, modelConfigs: found.modelConfigs.length, promtoolFiles: promtoolFiles.length },
+  };
+}
+
+/** The command: parses `argv`, checks, prints the report; returns the exit code. */
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let options: CheckOptions | 'help';
+  try {
+    options = parseCheckArgs(argv, env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`triton-ops check: ${e.message}\n${CHECK_USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${CHECK_USAGE}\n`);
+    return 0;
+  }
+  const report = await check(options, env);
+  const text = { human: formatHuman, json: formatJson, junit: formatJunit }[options.format](report);
+  if (options.output !== undefined) {
+    writeFileSync(options.output, text);
+    if (options.format !== 'human') process.stdout.write(formatHuman(report));
+  } else {
+    process.stdout.write(text);
+  }
+  for (const s of report.skips.filter((x) => !x.required)) process.stderr.write(`triton-ops check: warning: skipped ${s.what}: ${s.reason}\n`);
+  return report.exitCode;
+}
