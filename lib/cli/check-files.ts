@@ -9,16 +9,19 @@ import type { FoundObject } from './check-types';
 
 type YamlModule = typeof import('yaml');
 
-/** The `yaml` package: the app's own, else the copy cdk8s bundles (so a YAML-only app needs nothing more). */
+/**
+ * The `yaml` package (v2): the copy cdk8s bundles (cdk8s is a peer dependency, so a YAML-only app needs nothing
+ * more), else the app's own.
+ */
 export function loadYaml(): YamlModule {
   try {
-    return require('yaml') as YamlModule;
+    const cdk8s = dirname(require.resolve('cdk8s/package.json'));
+    return require(require.resolve('yaml', { paths: [cdk8s] })) as YamlModule;
   } catch {
     try {
-      const cdk8s = dirname(require.resolve('cdk8s/package.json'));
-      return require(require.resolve('yaml', { paths: [cdk8s] })) as YamlModule;
+      return require('yaml') as YamlModule;
     } catch {
-      throw new Error("cannot load the 'yaml' package (neither installed nor bundled by cdk8s); install it: npm install --save-dev 'yaml@^2.3.0'");
+      throw new Error("cannot load the 'yaml' package (neither bundled by cdk8s nor installed); install it: npm install --save-dev 'yaml@^2.3.0'");
     }
   }
 }

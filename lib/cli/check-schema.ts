@@ -21,7 +21,7 @@ export const DEFAULT_SCHEMA_PACKAGE = 'kubernetes-models';
 
 /**
  * The optional peer dependencies of `triton-ops check` with their ranges (package.json peerDependencies; the
- * packaging test keeps them equal). `yaml` parses the manifests; without it the copy cdk8s bundles is used.
+ * packaging test keeps them equal). The YAML parser is the `yaml` copy cdk8s bundles (lib/cli/check-files.ts).
  */
 export const CHECK_PEERS = {
   'kubernetes-models': '^5.1.0',
@@ -29,7 +29,6 @@ export const CHECK_PEERS = {
   '@kubernetes-models/prometheus-operator': '^6.0.0',
   '@kubernetes-models/keda': '^2.0.0',
   '@kubernetes-models/karpenter': '^2.0.0',
-  'yaml': '^2.3.0',
 } as const;
 
 /** Kinds without a namespace; every other kind must name a namespace other than `default` (CHECKLIST S11). */

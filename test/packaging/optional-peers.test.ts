@@ -1,14 +1,16 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { OPTIONAL_PEERS, missingPeersError } from '../../lib/private/optional-peers';
+import { CHECK_PEERS } from '../../lib/cli/check-schema';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
 
 describe('optional peers', () => {
-  test('the ranges in the error are package.json peerDependencies, and exactly the optional ones', () => {
+  test('the ranges in the errors are package.json peerDependencies, and exactly the optional ones (cdktf\'s and `check`\'s)', () => {
     const optional = Object.keys(pkg.peerDependenciesMeta).filter((p) => pkg.peerDependenciesMeta[p].optional);
-    expect(Object.keys(OPTIONAL_PEERS).sort()).toEqual(optional.sort());
-    for (const [name, range] of Object.entries(OPTIONAL_PEERS)) expect(pkg.peerDependencies[name]).toBe(range);
+    const known = { ...OPTIONAL_PEERS, ...CHECK_PEERS };
+    expect(Object.keys(known).sort()).toEqual(optional.sort());
+    for (const [name, range] of Object.entries(known)) expect(pkg.peerDependencies[name]).toBe(range);
   });
 
   test('the dev dependencies are versions the peer ranges admit (the floor of each range or above it)', () => {

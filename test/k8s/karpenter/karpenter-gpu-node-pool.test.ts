@@ -114,6 +114,6 @@ describe('KarpenterGpuNodePool', () => {
 
   test('the schema check can fail', () => {
     const broken = { ...pool, spec: { ...pool.spec, disruption: { ...pool.spec.disruption, consolidationPolicy: 'Sometimes' } } };
-    expect(karpenterSchemaProblems([broken]).join('\n')).toContain('NodePool/gpu-a /spec/disruption/consolidationPolicy');
+    expect(karpenterSchemaProblems([broken]).join('\n')).toContain('NodePool/gpu-a .spec.disruption.consolidationPolicy');
   });
 });
