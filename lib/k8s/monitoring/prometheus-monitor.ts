@@ -1,7 +1,7 @@
 /**
  * The subset of prometheus-operator's ServiceMonitor and PodMonitor (monitoring.coreos.com/v1) that triton-ops
  * writes, typed by hand: `cdk8s import` needs the CRD files, which cannot be fetched at build time. CI validates
- * the synthesized objects against the full schemas of @kubernetes-models/prometheus-operator (.ci/conformance.mjs).
+ * the synthesized objects against the full schemas of @kubernetes-models/prometheus-operator (`triton-ops check`, lib/cli/check-schema.ts).
  * @see https://prometheus-operator.dev/docs/api-reference/api/
  */
 
