@@ -72,4 +72,5 @@ export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationPro
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './k8s/mesh/mesh-identity';
 
 export { TritonOpsError, problemsOf } from './private/errors';
+export { OutputDirs, outputDirs } from './cli/output-dirs';
 export * from './platform';

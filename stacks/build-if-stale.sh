@@ -5,5 +5,6 @@ set -e
 stamp=build/.built
 if [ ! -f "$stamp" ] || [ -n "$(find lib stacks examples bench package.json tsconfig.json tsconfig.build.json -newer "$stamp" -print -quit)" ]; then
   node node_modules/typescript/bin/tsc -p tsconfig.build.json
+  chmod +x build/lib/cli/main.js
   touch "$stamp"
 fi

@@ -28,9 +28,6 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "install and synthesize this branch ($(git rev-parse --short HEAD))"
 if [ "${SKIP_NPM_CI:-}" != 1 ]; then npm ci; fi
 npm run synth
-# In this repository `npx triton-ops` runs the package's own bin, build/lib/cli/main.js, which tsc writes without the
-# executable bit (an installed package gets it from npm); an app that depends on triton-ops needs no such line.
-if [ -f build/lib/cli/main.js ] && [ ! -x build/lib/cli/main.js ]; then chmod +x build/lib/cli/main.js; fi
 
 step "check what was synthesized"
 npx triton-ops check --require protoc,promtool dist cdktf.out artifacts

@@ -6,6 +6,7 @@
  * promtool (lib/cli/check-tools.ts). Exit code 0 clean, 1 problems, 2 usage error.
  */
 import { existsSync, writeFileSync } from 'fs';
+import { outputDirs } from './output-dirs';
 import { crossObjectCases } from './check-cross';
 import { findInputs, Found } from './check-files';
 import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';
@@ -79,8 +80,7 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     else paths.push(arg);
   }
   if (paths.length === 0) {
-    // The folders of stacks/outputs.ts (the package does not ship stacks/): the CLIs' variables, the README's defaults.
-    const dirs = { manifests: env.CDK8S_OUTDIR ?? 'dist', artifacts: env.TRITON_OPS_ARTIFACTS ?? 'artifacts', terraform: env.CDKTF_OUTDIR ?? 'cdktf.out' };
+    const dirs = outputDirs(env);
     paths.push(...[dirs.manifests, dirs.artifacts, dirs.terraform].filter((d) => existsSync(d)));
     if (paths.length === 0) {
       throw new UsageError(`nothing to check: none of ${dirs.manifests}, ${dirs.artifacts}, ${dirs.terraform} exists; synthesize first or give paths`);
