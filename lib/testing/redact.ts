@@ -8,13 +8,22 @@
  * - generated name suffixes: cdk8s' `-c8` + 6 hex digits and cdktf's `_` + 8 upper-case hex digits, wherever they
  *   appear (names, Terraform logical ids and references) -> `-<hash>` / `_<hash>`
  * - `paths`: any field the caller names by glob (see PathGlob) -> `<redacted>`
+ * - `digests`: any field the caller names by glob -> `digest:<sha256 of its JSON>`: a bulky field that its own tests
+ *   assert stays out of the snapshot's text but still changes it when it changes
  */
+import { createHash } from 'crypto';
 import { PathGlob, PathSegment } from './paths';
 import { objectKey, SynthObject } from './objects';
 
 export interface RedactOptions {
   /** Further fields to replace with `<redacted>`, as path globs (`metadata.annotations.*`, `**.resourceVersion`). */
   readonly paths?: readonly string[];
+  /**
+   * Fields to replace with the digest of their JSON (`digest:<sha256>`), as path globs (`spec.template.spec`): bulky
+   * fields asserted by their own tests, kept out of the snapshot's text while a change to them still shows.
+   * @default - none
+   */
+  readonly digests?: readonly string[];
   /** `false` keeps everything as synthesized (default true). */
   readonly redact?: boolean;
 }
@@ -34,8 +43,13 @@ export const redactName = (name: string): string => name.replace(CDK8S_SUFFIX, '
 export function redactValue(value: unknown, options: RedactOptions = {}): unknown {
   if (options.redact === false) return value;
   const globs = (options.paths ?? []).map((p) => PathGlob.parse(p));
-  const walk = (v: unknown, path: PathSegment[]): unknown => {
+  const digests = (options.digests ?? []).map((p) => PathGlob.parse(p));
+  const walk = (v: unknown, path: PathSegment[], digested = false): unknown => {
     if (globs.some((g) => g.match(path))) return '<redacted>';
+    // The digest of the field as redacted, so a generated name or hash inside it does not churn the digest either.
+    if (!digested && digests.some((g) => g.match(path))) {
+      return `digest:${createHash('sha256').update(JSON.stringify(walk(v, path, true))).digest('hex').slice(0, 16)}`;
+    }
     const parent = path[path.length - 2];
     const key = path[path.length - 1];
     const inMetadataMap = parent === 'annotations' || parent === 'labels';

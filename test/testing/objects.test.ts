@@ -48,6 +48,16 @@ describe('objectSnapshot', () => {
     expect(raw['DaemonSet nvidia-device-plugin/nvidia-device-plugin'].spec.template.metadata.annotations[NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test('RedactOptions.digests: a bulky field stands as the digest of its JSON, which changes with it and only with it', () => {
+    const digestOf = (fleet: FleetDescription) => (objectSnapshot(chart(fleet), { digests: ['spec.template.spec'] }) as any)
+      ['Deployment search/ranker-v1'].spec.template.spec;
+    const before = digestOf(SEARCH_FLEET);
+    expect(before).toMatch(/^digest:[0-9a-f]{16}$/);
+    expect(digestOf(SEARCH_FLEET)).toBe(before);
+    const bumped = { ...SEARCH_FLEET, image: 'nvcr.io/nvidia/tritonserver:24.09-py3' };
+    expect(digestOf(bumped)).not.toBe(before);
+  });
+
   test('a cdktf stack: kubernetes_manifest as its object, other resources as type name, logical-id hashes redacted', () => {
     const app = new TerraformApp({ outdir: Testing.app().outdir });
     const infra = new FleetInfraStack(app, 'infra', { fleet: SEARCH_FLEET });
