@@ -8,12 +8,12 @@
 export * from './triton/model-config';
 export { ModelControl, AdminKeyOptions, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from './triton/model-control';
 export { LogFormat } from './triton/server-flags';
-export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, RedisCacheTlsOptions, REDIS_PASSWORD_ENV } from './triton/response-cache';
+export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, RedisCacheTlsOptions } from './triton/response-cache';
 export { renderModelConfig } from './triton/render-model-config';
 export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';
 
 // The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
-export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL, KARPENTER_NODE_POOL_LABEL, NODE_POOL_LABEL } from './triton/gpu-scheduling';
+export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
 export { promql, QueryScope } from './triton/promql';
@@ -25,7 +25,7 @@ export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps, TRITON_SERVER_DEFAULTS } from './k8s/triton-server-props';
 export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
-  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, EgressTarget, POD_IDENTITY_AGENT,
+  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
@@ -47,7 +47,7 @@ export {
 } from './triton/alert-routing';
 export { TRITON_ALERT_NAMES } from './triton/alert-rules';
 export {
-  AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, DEFAULT_ALERT_LABELS, ALERT_TIER_LABEL,
+  AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
 export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions } from './k8s/autoscaling/autoscaling-metric';

@@ -7,12 +7,8 @@ export {
 } from './gpu-node-group';
 export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS, ExistingModelBucketOptions } from './model-bucket';
 export { IModelBucket } from './model-bucket-ref';
-export {
-  KarpenterInfra, KarpenterInfraProps, KARPENTER_INFRA_DEFAULTS, KARPENTER_INTERRUPTION_EVENTS,
-} from './karpenter-infra';
-export { karpenterControllerPolicies, KarpenterPolicyScope } from './karpenter-controller-policy';
+export { KarpenterInfra, KarpenterInfraProps, KARPENTER_INFRA_DEFAULTS } from './karpenter-infra';
 export { ModelReaderRole, ModelReaderRoleProps, MODEL_READER_ROLE_DEFAULTS } from './model-reader-role';
-export { POD_IDENTITY_PRINCIPAL, POD_IDENTITY_ACTIONS, podIdentityTrustStatement } from './service-account-trust';
 export { planGpuCapacity, GpuPool, GpuDemand, PoolSize, CapacityPlan } from '../triton/gpu-capacity';
 export { GPU_INSTANCE_TYPES, gpuInstanceType, GpuInstanceType } from '../triton/gpu-instances';
 export { TritonOpsError } from '../private/errors';

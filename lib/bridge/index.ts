@@ -2,4 +2,6 @@
 import './require-peers'; // first: a clear error when cdktf or a provider is missing
 export { ChartManifests, ChartManifestsProps, ManifestQuery } from './chart-manifests';
 export * from '../platform/fleet-serving-stack';
-export * from '../platform/fleet-addons-stack';
+export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addons-stack';
+export { ADDON_CHARTS, PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
+export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';

@@ -131,11 +131,3 @@ export class FleetAddonsStack extends TerraformStack {
     return role;
   }
 }
-
-export { ADDON_DEFAULTS, AddonsPlan, EKS_ADDON_NAMES, EfsStorageClassPlan, EksAddonPlan, HelmReleasePlan, planAddons } from './addons/addon-plan';
-export {
-  ADDON_PROVIDES, AddonName, AddonProvides, ApiNeed, apiNeeds, BUILT_IN_API_GROUPS, covers, isBuiltIn, KubeObject,
-} from './addons/addon-catalog';
-export {
-  ADDON_CHARTS, chartSupportProblem, KARPENTER_SUPPORT, KubernetesSupport, PinnedChart, SupportedChart,
-} from './addons/chart-support';

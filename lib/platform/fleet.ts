@@ -2,10 +2,10 @@
 // read by the YAML side (FleetChart) and by the Terraform side (FleetInfraStack) alike, so it imports from here: the
 // description types and its plan, the typed model configuration, the model-control and autoscaling-metric factories.
 export * from './fleet-description';
-export * from './addons-description';
-export * from './fleet-plan';
-export * from './plan-karpenter';
-export * from './plan-model-access';
+export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
+export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
+export { KarpenterPlan } from './plan-karpenter';
+export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export * from '../triton/model-config';
 export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
 export {

@@ -1,7 +1,7 @@
 // The composition layer for 'triton-ops' (cdk8s side): the fleet description, its plan and the FleetChart.
 export * from './fleet-description';
-export * from './addons-description';
-export * from './fleet-plan';
-export * from './plan-karpenter';
-export * from './plan-model-access';
-export * from './fleet-chart';
+export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
+export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
+export { KarpenterPlan } from './plan-karpenter';
+export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
+export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './fleet-chart';

@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { ModelRepository, POD_IDENTITY_AGENT, S3RepositoryOptions, TritonServer } from '../../lib';
-import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
+import { ModelRepository, S3RepositoryOptions, TritonServer } from '../../lib';
+import { IRSA_ANNOTATION, POD_IDENTITY_AGENT } from '../../lib/k8s/model-repository';
 import { IMAGE, MODEL } from '../helpers';
 
 const S3 = { bucket: 'acme-models', prefix: 'vision', region: 'us-west-2' };

@@ -2,9 +2,9 @@ import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetChart, FleetDescription, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON_DASHBOARD_DEFAULTS } from 'triton-ops';
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/k8s/monitoring/triton-scrape';
-import {
-  ADDON_CHARTS, ADDON_PROVIDES, apiNeeds, covers, FleetAddonsStack, FleetServingStack, isBuiltIn, planAddons,
-} from 'triton-ops/bridge';
+import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
+import { planAddons } from '../../lib/platform/addons/addon-plan';
+import { ADDON_PROVIDES, apiNeeds, covers, isBuiltIn } from '../../lib/platform/addons/addon-catalog';
 import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
