@@ -59,6 +59,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     'use at most 63 lowercase letters, digits and -, starting with a letter');
   p.check(namespace !== undefined, 'namespace', namespace,
     'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
+  if (namespace !== undefined) checkNamespaceName(p, 'namespace', namespace);
   p.check(namespace === undefined || !RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
     `is reserved by Kubernetes (${RESERVED_NAMESPACES.join(', ')})`,
     "set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
@@ -149,7 +150,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
       'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
   }
   const provisioner: NodePoolProvisioner = props.nodeGroupProvisioner ?? D.nodeGroupProvisioner;
-  p.check(provisioner in NODE_POOL_LABEL, 'nodeGroupProvisioner', props.nodeGroupProvisioner, 'is not a provisioner',
+  p.check(Object.hasOwn(NODE_POOL_LABEL, provisioner), 'nodeGroupProvisioner', props.nodeGroupProvisioner, 'is not a provisioner',
     "use 'managed-node-group' or 'karpenter'");
   p.check(props.nodeGroupProvisioner === undefined || props.nodeGroup !== undefined, 'nodeGroupProvisioner',
     props.nodeGroupProvisioner, 'is set without nodeGroup, so there is no pool to select', 'set nodeGroup or remove it');
@@ -174,7 +175,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     responseCache: cache,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
     nodeGroup: props.nodeGroup,
-    nodeGroupLabel: NODE_POOL_LABEL[provisioner] ?? NODE_POOL_LABEL[D.nodeGroupProvisioner],
+    nodeGroupLabel: NODE_POOL_LABEL[provisioner],
   };
 }
 

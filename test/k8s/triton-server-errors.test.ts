@@ -84,6 +84,7 @@ describe('TritonServer refuses bad input with the path, prop, value and fix', ()
     ['kube-system', "test/ranker: 'namespace' ('kube-system') is reserved by Kubernetes (default, kube-system, kube-public, kube-node-lease); set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
     ['kube-public', "test/ranker: 'namespace' ('kube-public') is reserved by Kubernetes"],
     ['kube-node-lease', "test/ranker: 'namespace' ('kube-node-lease') is reserved by Kubernetes"],
+    ['Bad_NS', "test/ranker: 'namespace' ('Bad_NS') is not a valid namespace name; use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
     [undefined, "test/ranker: 'namespace' (undefined) must name a dedicated namespace; set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })"],
   ])('fails on namespace %p', (namespace, message) => {
     const chart = new Chart(Testing.app(), 'test', { namespace });

@@ -85,7 +85,7 @@ export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
 }
 
 /** The header condition of a match. */
-export function headerCondition(h: CanaryHeaderMatch): StringMatch {
+function headerCondition(h: CanaryHeaderMatch): StringMatch {
   return h.exact !== undefined ? { exact: h.exact } : { regex: h.regex };
 }
 

@@ -13,6 +13,12 @@ import {
 } from './route-builders';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
+/**
+ * The route that wrote each server's DestinationRule. Registered only once a route is accepted, so a refused route
+ * (kept in the tree by a chart that collects problems) never owns the rule; weak, so a gone app takes it along.
+ */
+const ruleOwners = new WeakMap<ITritonServer, TritonRoute>();
+
 /** Istio's name for "the sidecars of the mesh" in a VirtualService's `gateways`. */
 export const MESH_GATEWAY = 'mesh';
 
@@ -71,11 +77,6 @@ export interface TritonRouteProps extends TritonRouteOptions {
  * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/
  */
 export class TritonRoute extends Construct {
-  /** Every TritonRoute under `scope`, in construct-tree order. */
-  public static all(scope: Construct): TritonRoute[] {
-    return scope.node.findAll().filter((c): c is TritonRoute => c instanceof TritonRoute);
-  }
-
   public readonly server: ITritonServer;
   /** Name of the VirtualService. */
   public readonly name: string;
@@ -118,7 +119,7 @@ export class TritonRoute extends Construct {
     });
     this.trafficPolicy = policy;
     // Istio applies one DestinationRule per host: the first route to the server writes it, later ones share it.
-    const shared = TritonRoute.all(this.node.root).find((r) => r !== this && r.server === server);
+    const shared = ruleOwners.get(server);
     if (shared !== undefined) this.checkSharedRule(p, props, policy, shared);
     p.throwIfAny();
 
@@ -142,6 +143,7 @@ export class TritonRoute extends Construct {
     for (const host of hosts) claimHost(this, host);
     checkMeshHosts({ scope: this, userKind: 'route', hosts, hostsProp: 'hosts', externalHosts, destinationHost: this.destinationHost });
 
+    if (shared === undefined) ruleOwners.set(server, this);
     this.destinationRule = shared?.destinationRule ?? this.createDestinationRule(policy);
   }
 

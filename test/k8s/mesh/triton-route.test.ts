@@ -180,6 +180,13 @@ describe('TritonRoute options', () => {
     expect(grpc.destinationRule).toBe(rest.destinationRule);
   });
 
+  test('a refused route does not own the DestinationRule: the next route to the server writes it', () => {
+    const { chart, server } = serverChart({ clientNamespaces: ['istio-system'] });
+    expect(() => new TritonRoute(chart, 'bad', { server, hosts: ['Not A Host'], connectionPool: { http2MaxRequests: 5 } })).toThrow(/'hosts'/);
+    const good = new TritonRoute(chart, 'good', { server });
+    expect(good.destinationRule.node.path).toBe('test/good/DestinationRule');
+  });
+
   test('JSON patches on virtualService and destinationRule reach the output', () => {
     const { chart, route } = routed();
     route.virtualService.addJsonPatch(JsonPatch.add('/spec/exportTo', ['.']));
