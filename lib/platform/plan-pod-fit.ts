@@ -47,13 +47,11 @@ export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: s
       podIdentityAgent: fleet.modelAccess === 'pod-identity',
     }),
     instanceTypes,
+    lowerWording: {
+      cpu: (max) => `cpuRequestMillis to at most ${max}`,
+      memory: (max) => `memoryMiB + shmSizeMiB${cacheMiB > 0 ? ' + the local response cache' : ''} to at most ${max} MiB`,
+    },
   });
   if (fit.misfit === undefined) return;
-  const { short, largerType } = fit.misfit;
-  const lower = [
-    ...(short.includes('cpu') ? [`cpuRequestMillis to at most ${fit.maxPod.cpuMillis}`] : []),
-    ...(short.includes('memory') ? [`memoryMiB + shmSizeMiB${cacheMiB > 0 ? ' + the local response cache' : ''} to at most ${fit.maxPod.memoryMiB} MiB`] : []),
-  ].join(' and ');
-  p.check(false, `servers.${name}`, `${pod.cpuMillis}m CPU, ${pod.memoryMiB} MiB memory`, fit.misfit.what,
-    `lower ${lower}, or use a larger instance type${largerType ? ` such as ${largerType}` : ''}`);
+  p.check(false, `servers.${name}`, `${pod.cpuMillis}m CPU, ${pod.memoryMiB} MiB memory`, fit.misfit.what, fit.misfit.fix);
 }

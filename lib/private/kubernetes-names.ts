@@ -14,6 +14,9 @@ export const DNS_1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** RFC 1123 subdomain: PersistentVolumeClaims, Secrets, ServiceAccounts (at most 253 characters, dot-separated). */
 export const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+/** Key of a Secret's (or ConfigMap's) data: letters, digits, `-`, `_` and `.`. */
+export const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
 /** Label name (the part after an optional `prefix/`): at most 63 alphanumerics, `-`, `_`, `.`, alphanumeric at both ends. */
 const LABEL_NAME = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
 

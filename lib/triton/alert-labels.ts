@@ -56,7 +56,8 @@ export const DEFAULT_ALERT_LABELS = {
 
 /** Labels every alert takes from its series (or Prometheus sets): a rule label would overwrite them. */
 const SERIES_LABELS = ['alertname', 'namespace', SERVER_LABEL, 'model', 'version', 'instance', 'job', 'pod'];
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+/** A Prometheus label name: letters, digits and `_`, not starting with a digit. */
+export const PROMETHEUS_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /**
  * The labels of every alert, by key, defaults applied; records every problem of `given` in `p`.
@@ -77,7 +78,7 @@ export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record
     for (const [name, value] of Object.entries(o.labels ?? {})) {
       if (name === 'severity' || name === ALERT_TIER_LABEL) {
         p.check(false, `${at}.labels`, name, 'is set through its own field', `use ${at}.${name}`);
-      } else if (!LABEL_NAME.test(name) || name.startsWith('__')) {
+      } else if (!PROMETHEUS_LABEL_NAME.test(name) || name.startsWith('__')) {
         p.check(false, `${at}.labels`, name, 'is not a Prometheus label name (letters, digits, _; not starting with a digit or __)',
           'rename it, e.g. team_name');
       } else {

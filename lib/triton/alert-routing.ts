@@ -6,11 +6,9 @@
  * @see https://prometheus-operator.dev/docs/api-reference/api/#monitoring.coreos.com/v1alpha1.AlertmanagerConfig
  */
 import { Problems } from '../private/errors';
-import { DNS_LABEL, DNS_SUBDOMAIN } from '../private/kubernetes-names';
+import { DNS_LABEL, DNS_SUBDOMAIN, SECRET_KEY } from '../private/kubernetes-names';
 import type { AlertTier } from './alert-labels';
 import type { SecretKeyReference } from './model-control';
-
-export type { SecretKeyReference } from './model-control';
 
 /** A `matchers[]` item of a v1alpha1 route. */
 export interface AlertmanagerMatcher {
@@ -80,7 +78,6 @@ export interface OpsgenieReceiverOptions extends ReceiverBaseOptions {
 
 /** Whether a notification is also sent on resolve, by default. */
 export const DEFAULT_SEND_RESOLVED = true;
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /**
  * Where the alerts of a tier go: PagerDuty (pages), Slack (chat), a webhook (tickets) or Opsgenie. Each factory takes

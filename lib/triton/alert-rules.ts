@@ -10,8 +10,6 @@ import { AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedA
 import { DEFAULT_WINDOW, promql, QueryScope, serverMatchers } from './promql';
 import { SERVER_LABEL } from './triton-metrics';
 
-export type { AlertSeverity, AlertTier, AlertLabels, AlertLabelMap, AlertLabelOptions, TritonAlertKey } from './alert-labels';
-
 /** A rule that stores the result of `expr` as a new series named `record`. */
 export interface RecordingRule {
   readonly record: string;

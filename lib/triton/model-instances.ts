@@ -15,16 +15,32 @@ import { isEnsemble } from './validate-scheduling';
  * ONNX Runtime or TensorFlow model. Ensembles run no instances of their own and count 0.
  */
 export function countInstances(config: ModelConfig, gpuCount: number): number {
-  if (isEnsemble(config)) return 0;
-  const groups: readonly InstanceGroup[] = config.instanceGroups?.length ? config.instanceGroups : [{}];
   let total = 0;
-  for (const g of groups) {
-    const gpus = g.gpus ?? [];
-    const kind = resolveKind(g.kind ?? 'KIND_AUTO', gpus, gpuCount);
-    const count = g.count ?? defaultCount(kind, config);
+  for (const { group, gpus, kind } of resolvedGroups(config, gpuCount)) {
+    const count = group.count ?? defaultCount(kind, config);
     total += kind === 'KIND_GPU' ? count * (gpus.length > 0 ? gpus.length : gpuCount) : count;
   }
   return total;
+}
+
+/** An instance group with its listed GPU ids (none when unset) and its kind, KIND_AUTO resolved. */
+interface ResolvedGroup {
+  readonly group: InstanceGroup;
+  readonly gpus: readonly number[];
+  readonly kind: InstanceKind;
+}
+
+/**
+ * The instance groups Triton creates for `config` on a pod with `gpuCount` GPUs: none for an ensemble, one KIND_AUTO
+ * group when none is set.
+ */
+function resolvedGroups(config: ModelConfig, gpuCount: number): ResolvedGroup[] {
+  if (isEnsemble(config)) return [];
+  const groups: readonly InstanceGroup[] = config.instanceGroups?.length ? config.instanceGroups : [{}];
+  return groups.map((group) => {
+    const gpus = group.gpus ?? [];
+    return { group, gpus, kind: resolveKind(group.kind ?? 'KIND_AUTO', gpus, gpuCount) };
+  });
 }
 
 function resolveKind(kind: InstanceKind, gpus: readonly number[], gpuCount: number): InstanceKind {
@@ -46,11 +62,8 @@ export function unusedGpus(models: readonly ModelConfig[], gpuCount: number): nu
   const used = new Set<number>();
   const all = Array.from({ length: gpuCount }, (_, i) => i);
   for (const config of models) {
-    if (isEnsemble(config)) continue;
-    const groups: readonly InstanceGroup[] = config.instanceGroups?.length ? config.instanceGroups : [{}];
-    for (const g of groups) {
-      const gpus = g.gpus ?? [];
-      if (resolveKind(g.kind ?? 'KIND_AUTO', gpus, gpuCount) !== 'KIND_GPU') continue;
+    for (const { gpus, kind } of resolvedGroups(config, gpuCount)) {
+      if (kind !== 'KIND_GPU') continue;
       for (const id of gpus.length > 0 ? gpus : all) used.add(id);
     }
   }

@@ -158,7 +158,25 @@ export interface PodFitInput {
   readonly daemonSets: readonly NamedRequests[];
   /** Instance types of the pool, from the catalog. */
   readonly instanceTypes: readonly string[];
+  /**
+   * How the misfit's fix names what to lower, in the caller's own props.
+   * @default - `the CPU request to at most <n>m`, `the memory request (memory + /dev/shm) to at most <n> MiB`
+   */
+  readonly lowerWording?: PodFitLowerWording;
 }
+
+/** What a fix asks to lower for each short dimension, given the largest pod request that still fits. */
+export interface PodFitLowerWording {
+  /** `the CPU request to at most 3620m`. */
+  readonly cpu: (maxCpuMillis: number) => string;
+  /** `the memory request (memory + /dev/shm) to at most 13906 MiB`. */
+  readonly memory: (maxMemoryMiB: number) => string;
+}
+
+const DEFAULT_LOWER_WORDING: PodFitLowerWording = {
+  cpu: (max) => `the CPU request to at most ${max}m`,
+  memory: (max) => `the memory request (memory + /dev/shm) to at most ${max} MiB`,
+};
 
 /** Why a pod does not fit, in words a problem message uses. */
 export interface PodMisfit {
@@ -227,9 +245,10 @@ export function checkPodFitsPool(input: PodFitInput): PodFit {
     + `(EKS ${EKS_NODE_RESERVATION.amiFamily}: ${node.capacityCpuMillis}m - ${node.kubeReservedCpuMillis}m kube-reserved; `
     + `${node.capacityMemoryMiB} MiB - ${node.kubeReservedMemoryMiB} MiB kube-reserved for ${node.maxPods} pods `
     + `- ${node.evictionMemoryMiB} MiB eviction threshold), so the pod would stay Pending`;
+  const wording = input.lowerWording ?? DEFAULT_LOWER_WORDING;
   const lower = [
-    ...(short.includes('cpu') ? [`the CPU request to at most ${maxPod.cpuMillis}m`] : []),
-    ...(short.includes('memory') ? [`the memory request (memory + /dev/shm) to at most ${maxPod.memoryMiB} MiB`] : []),
+    ...(short.includes('cpu') ? [wording.cpu(maxPod.cpuMillis)] : []),
+    ...(short.includes('memory') ? [wording.memory(maxPod.memoryMiB)] : []),
   ].join(' and ');
   const fix = `lower ${lower}, or use a larger instance type${largerType ? ` such as ${largerType}` : ''}`;
   return { needed, maxPod, misfit: { instanceType: t, short, largerType, what, fix } };

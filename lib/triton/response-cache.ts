@@ -4,7 +4,7 @@
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/response_cache.md
  */
 import { Problems } from '../private/errors';
-import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
+import { DNS_SUBDOMAIN, SECRET_KEY } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 import type { SecretKeyReference } from './model-control';
 
@@ -96,7 +96,6 @@ export class ResponseCache {
 const MIB = 1024 * 1024;
 /** A value inside `--cache-config=<cache>,<key>=<value>`: no separators, no spaces. */
 const FLAG_VALUE = /^[^\s,=]+$/;
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /** The `--cache-config` flags of a cache, in a stable order. */
 export function renderCacheFlags(cache: ResponseCache): string[] {

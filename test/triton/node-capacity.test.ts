@@ -128,4 +128,13 @@ describe('checkPodFitsPool', () => {
       + 'so the pod would stay Pending');
     expect(fit.misfit?.fix).toBe('lower the CPU request to at most 3620m, or use a larger instance type such as g5.2xlarge');
   });
+
+  test('both short: the fix names both, in the default wording or in the caller\'s', () => {
+    const pod = { cpuMillis: 4000, memoryMiB: 14000 };
+    expect(checkPodFitsPool({ ...base, pod }).misfit?.fix).toBe('lower the CPU request to at most 3620m '
+      + 'and the memory request (memory + /dev/shm) to at most 13906 MiB, or use a larger instance type such as g5.2xlarge');
+    const lowerWording = { cpu: (max: number) => `cpu to ${max}`, memory: (max: number) => `memory to ${max}` };
+    expect(checkPodFitsPool({ ...base, pod, lowerWording }).misfit?.fix)
+      .toBe('lower cpu to 3620 and memory to 13906, or use a larger instance type such as g5.2xlarge');
+  });
 });

@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
-import { checkNamespaceName } from '../../private/kubernetes-names';
-import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier } from '../../triton/alert-labels';
+import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
+import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier, PROMETHEUS_LABEL_NAME } from '../../triton/alert-labels';
 import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TierReceivers } from '../../triton/alert-routing';
 import { minutesToPromDuration } from '../../triton/alert-thresholds';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
@@ -86,11 +86,11 @@ export class TritonAlertRouting extends Construct {
       p.check(props.namespace !== 'default', 'namespace', props.namespace, 'must be the serving namespace, not default',
         'use the namespace of the alerted servers');
     }
-    p.check(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name), 'name', name, 'is not a DNS label', 'use lowercase letters, digits and -');
+    p.check(DNS_LABEL.test(name), 'name', name, 'is not a DNS label', 'use lowercase letters, digits and -');
     p.check(Array.isArray(groupBy) && groupBy.length > 0, 'groupBy', groupBy, 'must name at least one label',
       `use e.g. ${show(d.groupBy)}`);
     for (const label of groupBy ?? []) {
-      p.check(/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(label), 'groupBy', label, 'is not a Prometheus label name', 'use letters, digits and _');
+      p.check(PROMETHEUS_LABEL_NAME.test(label), 'groupBy', label, 'is not a Prometheus label name', 'use letters, digits and _');
     }
     p.check(isWhole(groupWaitSeconds, 1), 'groupWaitSeconds', groupWaitSeconds, 'must be a whole number of seconds above 0',
       `use e.g. ${d.groupWaitSeconds}`);
