@@ -6,6 +6,7 @@ import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances'
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
 import type { GpuNodeGroupProps } from './gpu-node-group';
 import type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
+import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB } from './gpu-node-types';
 import { LABEL_KEY, LABEL_VALUE } from '../private/kubernetes-names';
 
 /** Every prop of a node group with its default applied, after all checks passed. */
@@ -34,16 +35,10 @@ export interface GpuNodeGroupDefaults {
   readonly cniPolicyOnNodeRole: boolean;
 }
 
-const AMI_TYPES: readonly GpuAmiType[] = ['AL2023_x86_64_NVIDIA', 'BOTTLEROCKET_x86_64_NVIDIA'];
-const CAPACITY_TYPES: readonly GpuCapacityType[] = ['ON_DEMAND', 'SPOT'];
 /** EKS accepts at most 20 instance types per node group. */
 const MAX_INSTANCE_TYPES = 20;
 /** EKS caps update_config.max_unavailable at 100. */
 const MAX_UNAVAILABLE_LIMIT = 100;
-/** Triton images are ~10-20 GiB; below this a node cannot hold the OS, the old and the new image during an upgrade. */
-export const MIN_ROOT_VOLUME_GIB = 50;
-/** The largest gp3 volume. */
-const MAX_GP3_GIB = 16384;
 /** Labels under this prefix are EKS's own. */
 const EKS_LABEL_PREFIX = 'eks.amazonaws.com/';
 /** An Auto Scaling tag key holds at most 128 characters; the autoscaler's label tag adds this prefix to the key. */
@@ -83,11 +78,11 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
   const gpuInstance = checkGpuInstanceTypes(p, 'instanceTypes', props.instanceTypes, MAX_INSTANCE_TYPES);
 
   const amiType = props.amiType ?? defaults.amiType;
-  p.check(AMI_TYPES.includes(amiType), 'amiType', amiType, 'is not an NVIDIA AMI type of EKS managed node groups',
-    `use ${AMI_TYPES.map((t) => `'${t}'`).join(' or ')}`);
+  p.check(GPU_AMI_TYPES.includes(amiType), 'amiType', amiType, 'is not an NVIDIA AMI type of EKS managed node groups',
+    `use ${GPU_AMI_TYPES.map((t) => `'${t}'`).join(' or ')}`);
   const capacityType = props.capacityType ?? defaults.capacityType;
-  p.check(CAPACITY_TYPES.includes(capacityType), 'capacityType', capacityType, 'is not a capacity type',
-    `use ${CAPACITY_TYPES.map((t) => `'${t}'`).join(' or ')}`);
+  p.check(GPU_CAPACITY_TYPES.includes(capacityType), 'capacityType', capacityType, 'is not a capacity type',
+    `use ${GPU_CAPACITY_TYPES.map((t) => `'${t}'`).join(' or ')}`);
 
   // Capacity arithmetic needs the numbers at synth: a Terraform reference (a number token) cannot stand in.
   const unresolved = new Set<string>();

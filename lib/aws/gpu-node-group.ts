@@ -12,9 +12,9 @@ import { GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { IEksCluster } from './eks-cluster-ref';
 import type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
+import { DEFAULT_ROOT_VOLUME_GIB, GPU_NODE_IMDS_HOP_LIMIT, MIN_ROOT_VOLUME_GIB } from './gpu-node-types';
 import {
-  AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId,
-  MIN_ROOT_VOLUME_GIB, resolveSettings,
+  AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId, resolveSettings,
 } from './gpu-node-group-settings';
 
 export type { GpuNodeGroupDefaults } from './gpu-node-group-settings';
@@ -29,19 +29,15 @@ export const GPU_NODE_GROUP_DEFAULTS: GpuNodeGroupDefaults = Object.freeze({
   minSize: 1,
   capacityType: 'ON_DEMAND',
   maxUnavailable: 1,
-  rootVolumeGiB: 100,
+  rootVolumeGiB: DEFAULT_ROOT_VOLUME_GIB,
   cniPolicyOnNodeRole: true,
 });
 
 /** The smallest `rootVolumeGiB` accepted: Triton images are ~10-20 GiB each. */
 export const GPU_NODE_MIN_ROOT_VOLUME_GIB = MIN_ROOT_VOLUME_GIB;
 
-/**
- * IMDS response hop limit of GPU nodes: 1 keeps the node role's credentials away from pods (a pod's network
- * namespace is one hop further); pods get AWS access through IRSA. (CHECKLIST A01, CKV_AWS_341)
- * @see https://docs.aws.amazon.com/eks/latest/best-practices/identity-and-access-management.html
- */
-export const GPU_NODE_IMDS_HOP_LIMIT = 1;
+// IMDS hop limit 1, shared with KarpenterGpuNodePool: declared beside the AMI types, where the k8s side can import it.
+export { GPU_NODE_IMDS_HOP_LIMIT } from './gpu-node-types';
 
 /**
  * AWS managed policies of the node role, the ones every EKS node needs: join the cluster and describe itself
@@ -54,6 +50,25 @@ export const GPU_NODE_MANAGED_POLICIES = Object.freeze([
   'AmazonEC2ContainerRegistryReadOnly',
   'AmazonEKS_CNI_Policy',
 ] as const);
+
+/**
+ * The managed policies of a GPU node role (GpuNodeGroup's and KarpenterInfra's): GPU_NODE_MANAGED_POLICIES, without
+ * AmazonEKS_CNI_Policy when `cniPolicyOnNodeRole` is false.
+ */
+export function nodeManagedPolicies(cniPolicyOnNodeRole: boolean): string[] {
+  return GPU_NODE_MANAGED_POLICIES.filter((policy) => cniPolicyOnNodeRole || policy !== 'AmazonEKS_CNI_Policy');
+}
+
+/**
+ * Trust policy of a GPU node role: EC2 instances of the partition may assume it.
+ * @param dnsSuffix the partition's DNS suffix (`aws_partition.dns_suffix`), so aws-cn and aws-us-gov work too
+ */
+export function nodeAssumeRolePolicy(dnsSuffix: string): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { Service: `ec2.${dnsSuffix}` }, Action: 'sts:AssumeRole' }],
+  });
+}
 
 export interface GpuNodeGroupProps {
   /** The cluster the nodes join (`EksCluster` or `EksCluster.fromName`); only its name is used. */
@@ -185,7 +200,7 @@ export class GpuNodeGroup extends Construct {
     // Partition-aware ARNs and service principal, so the same code deploys to aws-cn and aws-us-gov.
     const partition = new DataAwsPartition(this, 'Partition');
     this.role = this.nodeRole(s, partition);
-    const attachments = this.managedPolicies(s).map((policy) => new IamRolePolicyAttachment(this, `NodeRolePolicy-${policy}`, {
+    const attachments = nodeManagedPolicies(s.cniPolicyOnNodeRole).map((policy) => new IamRolePolicyAttachment(this, `NodeRolePolicy-${policy}`, {
       role: this.role.name,
       policyArn: `arn:${partition.partition}:iam::aws:policy/${policy}`,
     }));
@@ -226,19 +241,12 @@ export class GpuNodeGroup extends Construct {
     return this.gpuInstance.gpus * this.maxSize;
   }
 
-  private managedPolicies(s: GpuNodeGroupSettings): string[] {
-    return GPU_NODE_MANAGED_POLICIES.filter((policy) => s.cniPolicyOnNodeRole || policy !== 'AmazonEKS_CNI_Policy');
-  }
-
   private nodeRole(s: GpuNodeGroupSettings, partition: DataAwsPartition): IamRole {
     return new IamRole(this, 'NodeRole', {
       // A prefix, not a name: role names are account-wide, node group names only per cluster.
       namePrefix: `${isReference(s.nodeGroupName) ? 'gpu' : s.nodeGroupName.slice(0, 32)}-node-`,
       description: `Nodes of the EKS GPU node group ${s.nodeGroupName}`,
-      assumeRolePolicy: JSON.stringify({
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { Service: `ec2.${partition.dnsSuffix}` }, Action: 'sts:AssumeRole' }],
-      }),
+      assumeRolePolicy: nodeAssumeRolePolicy(partition.dnsSuffix),
       forceDetachPolicies: true,
     });
   }

@@ -12,16 +12,21 @@ import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy
 import { SqsQueue } from '@cdktf/provider-aws/lib/sqs-queue';
 import { SqsQueuePolicy } from '@cdktf/provider-aws/lib/sqs-queue-policy';
 import { Construct } from 'constructs';
+import { KARPENTER_PLAN_DEFAULTS } from '../platform/plan-karpenter';
+import { checkIamRoleName } from '../private/aws-names';
+import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
+import { checkNamespaceName, DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import { IEksCluster } from './eks-cluster-ref';
-import { GPU_NODE_GROUP_DEFAULTS, GPU_NODE_MANAGED_POLICIES } from './gpu-node-group';
+import { GPU_NODE_GROUP_DEFAULTS, nodeAssumeRolePolicy, nodeManagedPolicies } from './gpu-node-group';
 import { karpenterControllerPolicies } from './karpenter-controller-policy';
 import { podIdentityTrustStatement } from './service-account-trust';
 
 /** Defaults of KarpenterInfraProps, one named constant each (asserted by the tests). */
 export const KARPENTER_INFRA_DEFAULTS = Object.freeze({
-  namespace: 'kube-system',
-  serviceAccount: 'karpenter',
+  /** The fleet's Karpenter plan installs the controller here too. */
+  namespace: KARPENTER_PLAN_DEFAULTS.namespace,
+  serviceAccount: KARPENTER_PLAN_DEFAULTS.serviceAccount,
   /** Karpenter's template: an interruption message older than 5 minutes is of no use. */
   queueRetentionSeconds: 300,
   cniPolicyOnNodeRole: GPU_NODE_GROUP_DEFAULTS.cniPolicyOnNodeRole,
@@ -40,11 +45,9 @@ export const KARPENTER_INTERRUPTION_EVENTS = Object.freeze({
   ScheduledChange: { suffix: 'health', source: 'aws.health', detailType: 'AWS Health Event' },
 });
 
-/** IAM role names: 64 characters; SQS queue names: 80; EventBridge rule names: 64. */
-const MAX_ROLE_NAME = 64;
+/** SQS queue names: 80 characters; EventBridge rule names: 64. (IAM role names: checkIamRoleName.) */
 const MAX_QUEUE_NAME = 80;
 const MAX_RULE_NAME = 64;
-const AWS_NAME = /^[A-Za-z0-9_+=,.@-]+$/;
 
 export interface KarpenterInfraProps {
   /** The cluster Karpenter launches nodes for; only its name is used. */
@@ -92,20 +95,22 @@ export class KarpenterInfra extends Construct {
     super(scope, id);
     const D = KARPENTER_INFRA_DEFAULTS;
     const p = new Problems(this.node.path);
-    for (const prop of ['controllerRoleName', 'nodeRoleName'] as const) {
-      p.check(AWS_NAME.test(props[prop]) && props[prop].length <= MAX_ROLE_NAME, prop, props[prop], 'is not a valid IAM role name',
-        `use at most ${MAX_ROLE_NAME} letters, digits and +=,.@_-`);
-    }
+    for (const prop of ['controllerRoleName', 'nodeRoleName'] as const) checkIamRoleName(p, prop, props[prop]);
     p.check(props.controllerRoleName !== props.nodeRoleName, 'nodeRoleName', props.nodeRoleName,
       'is also the controller role name', 'give the nodes and the controller separate roles');
     p.check(/^[A-Za-z0-9_-]+$/.test(props.interruptionQueueName) && props.interruptionQueueName.length <= MAX_QUEUE_NAME,
       'interruptionQueueName', props.interruptionQueueName, 'is not a valid SQS queue name',
       `use at most ${MAX_QUEUE_NAME} letters, digits, - and _`);
+    const namespace = props.namespace ?? D.namespace;
+    const serviceAccount = props.serviceAccount ?? D.serviceAccount;
+    if (!isReference(namespace)) checkNamespaceName(p, 'namespace', namespace);
+    if (!isReference(serviceAccount)) {
+      p.check(DNS_SUBDOMAIN.test(serviceAccount), 'serviceAccount', serviceAccount, 'is not a valid ServiceAccount name',
+        'use at most 253 lowercase letters, digits, - and .');
+    }
     p.throwIfAny();
 
     const clusterName = props.cluster.clusterName;
-    const namespace = props.namespace ?? D.namespace;
-    const serviceAccount = props.serviceAccount ?? D.serviceAccount;
     const partition = new DataAwsPartition(this, 'Partition');
     const region = new DataAwsRegion(this, 'Region');
     const account = new DataAwsCallerIdentity(this, 'Account');
@@ -114,14 +119,10 @@ export class KarpenterInfra extends Construct {
     this.nodeRole = new IamRole(this, 'NodeRole', {
       name: props.nodeRoleName,
       description: `Nodes Karpenter launches in the EKS cluster ${clusterName}`,
-      assumeRolePolicy: JSON.stringify({
-        Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { Service: `ec2.${partition.dnsSuffix}` }, Action: 'sts:AssumeRole' }],
-      }),
+      assumeRolePolicy: nodeAssumeRolePolicy(partition.dnsSuffix),
       forceDetachPolicies: true,
     });
-    const cni = props.cniPolicyOnNodeRole ?? D.cniPolicyOnNodeRole;
-    for (const policy of GPU_NODE_MANAGED_POLICIES.filter((name) => cni || name !== 'AmazonEKS_CNI_Policy')) {
+    for (const policy of nodeManagedPolicies(props.cniPolicyOnNodeRole ?? D.cniPolicyOnNodeRole)) {
       new IamRolePolicyAttachment(this, `NodeRole-${policy}`, {
         role: this.nodeRole.name, policyArn: `arn:${partition.partition}:iam::aws:policy/${policy}`,
       });

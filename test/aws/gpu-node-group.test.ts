@@ -6,8 +6,12 @@ import { Construct } from 'constructs';
 import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
 import {
   GPU_NODE_GROUP_DEFAULTS, GPU_NODE_IMDS_HOP_LIMIT, GPU_NODE_MANAGED_POLICIES, GPU_NODE_MIN_ROOT_VOLUME_GIB, GpuNodeGroup,
-  GpuNodeGroupProps,
+  GpuNodeGroupProps, nodeAssumeRolePolicy, nodeManagedPolicies,
 } from '../../lib/aws/gpu-node-group';
+import {
+  DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT as SHARED_IMDS_HOP_LIMIT, MAX_GP3_GIB,
+  MIN_ROOT_VOLUME_GIB,
+} from '../../lib/aws/gpu-node-types';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/gpu-scheduling';
 
 const CLUSTER: IEksCluster = {
@@ -300,5 +304,35 @@ describe('GpuNodeGroup refuses bad input with the path, prop, value and fix', ()
 
   test('reports every problem at once', () => {
     expect(() => build({ instanceTypes: ['m5.large'], subnetIds: [], rootVolumeGiB: 10 })).toThrow(/^3 problems:\n- infra\/gpu: 'subnetIds'/);
+  });
+});
+
+describe('GpuNodeGroup shares its node rules', () => {
+  test('the node role helpers: the managed policies with or without the CNI policy, EC2 trust of the partition', () => {
+    expect(nodeManagedPolicies(true)).toEqual([...GPU_NODE_MANAGED_POLICIES]);
+    expect(nodeManagedPolicies(false)).toEqual(['AmazonEKSWorkerNodePolicy', 'AmazonEC2ContainerRegistryReadOnly']);
+    expect(JSON.parse(nodeAssumeRolePolicy('amazonaws.com.cn'))).toEqual({
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com.cn' }, Action: 'sts:AssumeRole' }],
+    });
+    const out = json();
+    const [partition] = Object.keys(out.data.aws_partition);
+    expect(only(out, 'aws_iam_role').assume_role_policy).toBe(nodeAssumeRolePolicy(`\${data.aws_partition.${partition}.dns_suffix}`));
+  });
+
+  test('the volume, IMDS and type constants are the ones of gpu-node-types', () => {
+    expect(GPU_NODE_MIN_ROOT_VOLUME_GIB).toBe(MIN_ROOT_VOLUME_GIB);
+    expect(GPU_NODE_IMDS_HOP_LIMIT).toBe(SHARED_IMDS_HOP_LIMIT);
+    expect(GPU_NODE_GROUP_DEFAULTS.rootVolumeGiB).toBe(DEFAULT_ROOT_VOLUME_GIB);
+    expect(MAX_GP3_GIB).toBe(16384);
+    expect(GPU_AMI_TYPES).toEqual(['AL2023_x86_64_NVIDIA', 'BOTTLEROCKET_x86_64_NVIDIA']);
+    expect(GPU_CAPACITY_TYPES).toEqual(['ON_DEMAND', 'SPOT']);
+  });
+
+  test.each([
+    [{ amiType: 'toString' }, "infra/gpu: 'amiType' ('toString') is not an NVIDIA AMI type of EKS managed node groups; use 'AL2023_x86_64_NVIDIA' or 'BOTTLEROCKET_x86_64_NVIDIA'"],
+    [{ capacityType: 'constructor' }, "infra/gpu: 'capacityType' ('constructor') is not a capacity type; use 'ON_DEMAND' or 'SPOT'"],
+  ])('refuses an Object.prototype name from untyped JavaScript: %j', (props, message) => {
+    expect(errorOf(() => build(props as never))).toBe(message);
   });
 });

@@ -5,10 +5,11 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { SqsQueue } from '@cdktf/provider-aws/lib/sqs-queue';
 import { TerraformStack, Testing } from 'cdktf';
 import { EksCluster } from '../../lib/aws/eks-cluster';
-import { GPU_NODE_MANAGED_POLICIES } from '../../lib/aws/gpu-node-group';
+import { GPU_NODE_MANAGED_POLICIES, nodeAssumeRolePolicy } from '../../lib/aws/gpu-node-group';
 import {
   KARPENTER_INFRA_DEFAULTS, KARPENTER_INTERRUPTION_EVENTS, KarpenterInfra, KarpenterInfraProps,
 } from '../../lib/aws/karpenter-infra';
+import { KARPENTER_PLAN_DEFAULTS } from '../../lib/platform/plan-karpenter';
 
 const stackWith = (props: Partial<Omit<KarpenterInfraProps, 'cluster'>> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -92,5 +93,34 @@ describe('KarpenterInfra', () => {
     [{ interruptionQueueName: 'a.b' }, "test/Karpenter: 'interruptionQueueName' ('a.b') is not a valid SQS queue name"],
   ])('refuses %j', (props, message) => {
     expect(() => stackWith(props)).toThrow(message);
+  });
+
+  test('the defaults namespace and ServiceAccount are the fleet plan\'s', () => {
+    expect(KARPENTER_INFRA_DEFAULTS.namespace).toBe(KARPENTER_PLAN_DEFAULTS.namespace);
+    expect(KARPENTER_INFRA_DEFAULTS.serviceAccount).toBe(KARPENTER_PLAN_DEFAULTS.serviceAccount);
+  });
+
+  test('the node role has GpuNodeGroup\'s EC2 trust', () => {
+    const out = JSON.parse(s);
+    const [partition] = Object.keys(out.data.aws_partition);
+    const role = resources(s, 'aws_iam_role').find((r) => r.name === 'shop-karpenter-node');
+    expect(role.assume_role_policy).toBe(nodeAssumeRolePolicy(`\${data.aws_partition.${partition}.dns_suffix}`));
+  });
+
+  test.each([
+    [{ nodeRoleName: 'shop karpenter' },
+      "test/Karpenter: 'nodeRoleName' ('shop karpenter') is not a valid IAM role name; use 1-64 letters, digits and + = , . @ _ -"],
+    [{ namespace: 'Karpenter' },
+      "test/Karpenter: 'namespace' ('Karpenter') is not a valid namespace name; use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit"],
+    [{ serviceAccount: 'karpenter_controller' },
+      "test/Karpenter: 'serviceAccount' ('karpenter_controller') is not a valid ServiceAccount name; use at most 253 lowercase letters, digits, - and ."],
+    [{ serviceAccount: '' }, "test/Karpenter: 'serviceAccount' ('') is not a valid ServiceAccount name; use at most 253 lowercase letters, digits, - and ."],
+  ])('refuses %j with the exact message', (props, message) => {
+    expect(() => stackWith(props)).toThrow(new Error(message));
+  });
+
+  test('a namespace and ServiceAccount of one\'s own reach the Pod Identity association', () => {
+    expect(synth({ namespace: 'karpenter', serviceAccount: 'karpenter.controller' }))
+      .toHaveResourceWithProperties(EksPodIdentityAssociation, { namespace: 'karpenter', service_account: 'karpenter.controller' });
   });
 });

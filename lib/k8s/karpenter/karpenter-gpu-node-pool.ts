@@ -1,6 +1,9 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { GpuAmiType, GpuCapacityType } from '../../aws/gpu-node-types';
+import {
+  DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB,
+} from '../../aws/gpu-node-types';
 import { removeNamespaceOfClusterScoped } from '../../private/cluster-scoped';
 import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';
@@ -30,7 +33,7 @@ export const KARPENTER_GPU_NODE_POOL_DEFAULTS = Object.freeze({
   amiVersion: 'latest',
   capacityType: 'ON_DEMAND' as GpuCapacityType,
   /** Same as GpuNodeGroup: the encrypted gp3 volume that holds container images. */
-  volumeGiB: 100,
+  volumeGiB: DEFAULT_ROOT_VOLUME_GIB,
   consolidateAfterMinutes: 10,
   disruptionBudgetNodes: 1,
   expireAfter: '720h',
@@ -38,15 +41,17 @@ export const KARPENTER_GPU_NODE_POOL_DEFAULTS = Object.freeze({
   securityGroupDiscoveryTag: 'karpenter.sh/discovery',
 });
 
-/** Below this a node cannot hold the OS, the old and the new Triton image during an upgrade (as GpuNodeGroup). */
-export const KARPENTER_MIN_VOLUME_GIB = 50;
-/** IMDS hop limit 1: the node role's credentials stay out of pods (CHECKLIST A01). */
-export const KARPENTER_IMDS_HOP_LIMIT = 1;
+/** Below this a node cannot hold the OS, the old and the new Triton image during an upgrade (GpuNodeGroup's rule). */
+export const KARPENTER_MIN_VOLUME_GIB = MIN_ROOT_VOLUME_GIB;
+/** IMDS hop limit 1: the node role's credentials stay out of pods (CHECKLIST A01; GpuNodeGroup's rule). */
+export const KARPENTER_IMDS_HOP_LIMIT = GPU_NODE_IMDS_HOP_LIMIT;
 
 /** Karpenter's well-known labels the requirements select on. */
 const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';
+/** Karpenter's spelling of each capacity type (membership is checked against GPU_CAPACITY_TYPES). */
 const CAPACITY_TYPES: Readonly<Record<GpuCapacityType, string>> = { ON_DEMAND: 'on-demand', SPOT: 'spot' };
+/** The EC2NodeClass AMI alias of each AMI type (membership is checked against GPU_AMI_TYPES). */
 const AMI_ALIASES: Readonly<Record<GpuAmiType, string>> = {
   // Karpenter picks the NVIDIA variant of the family for GPU instance types.
   AL2023_x86_64_NVIDIA: 'al2023',
@@ -112,17 +117,18 @@ export class KarpenterGpuNodePool extends Construct {
     p.check(props.securityGroupIds === undefined || props.securityGroupIds.length > 0, 'securityGroupIds', props.securityGroupIds,
       'is empty, so the nodes would have no security group', 'list security group ids, or remove it to select by the discovery tag');
     const amiType = props.amiType ?? D.amiType;
-    p.check(amiType in AMI_ALIASES, 'amiType', amiType, 'is not an NVIDIA AMI type',
-      `use ${Object.keys(AMI_ALIASES).map((t) => `'${t}'`).join(' or ')}`);
+    p.check(GPU_AMI_TYPES.includes(amiType), 'amiType', amiType, 'is not an NVIDIA AMI type',
+      `use ${GPU_AMI_TYPES.map((t) => `'${t}'`).join(' or ')}`);
     const amiVersion = props.amiVersion ?? D.amiVersion;
     p.check(AMI_VERSION.test(amiVersion), 'amiVersion', amiVersion, 'is not an AMI alias version',
       "use 'latest', an AL2023 release such as 'v20250101' or a Bottlerocket release such as 'v1.30.0'");
     const capacityType = props.capacityType ?? D.capacityType;
-    p.check(capacityType in CAPACITY_TYPES, 'capacityType', capacityType, 'is not a capacity type', "use 'ON_DEMAND' or 'SPOT'");
+    p.check(GPU_CAPACITY_TYPES.includes(capacityType), 'capacityType', capacityType, 'is not a capacity type',
+      `use ${GPU_CAPACITY_TYPES.map((t) => `'${t}'`).join(' or ')}`);
     const volumeGiB = props.volumeGiB ?? D.volumeGiB;
-    p.check(isWhole(volumeGiB, KARPENTER_MIN_VOLUME_GIB), 'volumeGiB', volumeGiB,
-      `must be a whole number of GiB >= ${KARPENTER_MIN_VOLUME_GIB}; Triton images are ~10-20 GiB and a node holds two during an upgrade`,
-      `use ${D.volumeGiB} (the default) or more`);
+    p.check(isWhole(volumeGiB, MIN_ROOT_VOLUME_GIB, MAX_GP3_GIB), 'volumeGiB', volumeGiB,
+      `must be a whole number of GiB >= ${MIN_ROOT_VOLUME_GIB} and <= ${MAX_GP3_GIB} (the gp3 maximum); Triton images are ~10-20 GiB and a node holds two during an upgrade`,
+      `use ${D.volumeGiB} (the default) or more, up to ${MAX_GP3_GIB}`);
     const consolidateAfter = props.consolidateAfterMinutes ?? D.consolidateAfterMinutes;
     p.check(isWhole(consolidateAfter, 0), 'consolidateAfterMinutes', consolidateAfter, 'must be a whole number >= 0',
       `use ${D.consolidateAfterMinutes} (the default)`);
@@ -160,7 +166,7 @@ export class KarpenterGpuNodePool extends Construct {
       securityGroupSelectorTerms: props.securityGroupIds !== undefined
         ? props.securityGroupIds.map((group) => ({ id: group }))
         : [{ tags: { [D.securityGroupDiscoveryTag]: props.clusterName } }],
-      metadataOptions: { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: KARPENTER_IMDS_HOP_LIMIT, httpTokens: 'required' },
+      metadataOptions: { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: GPU_NODE_IMDS_HOP_LIMIT, httpTokens: 'required' },
       blockDeviceMappings: blockDevices(amiType, volumeGiB),
       associatePublicIPAddress: false,
     };

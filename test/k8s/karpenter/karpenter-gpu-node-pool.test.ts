@@ -107,6 +107,21 @@ describe('KarpenterGpuNodePool', () => {
     expect(() => poolChart(props as Partial<KarpenterGpuNodePoolProps>)).toThrow(message);
   });
 
+  test('refuses a volume above the gp3 maximum, as GpuNodeGroup does', () => {
+    expect(() => poolChart({ volumeGiB: 20000 })).toThrow(new Error("test/gpu-a: 'volumeGiB' (20000) must be a whole number of GiB "
+      + '>= 50 and <= 16384 (the gp3 maximum); Triton images are ~10-20 GiB and a node holds two during an upgrade; '
+      + 'use 100 (the default) or more, up to 16384'));
+    expect(kind(synth({ volumeGiB: 16384 }), 'EC2NodeClass').spec.blockDeviceMappings[0].ebs.volumeSize).toBe('16384Gi');
+  });
+
+  test.each([
+    [{ amiType: 'toString' }, "test/gpu-a: 'amiType' ('toString') is not an NVIDIA AMI type; "
+      + "use 'AL2023_x86_64_NVIDIA' or 'BOTTLEROCKET_x86_64_NVIDIA'"],
+    [{ capacityType: 'toString' }, "test/gpu-a: 'capacityType' ('toString') is not a capacity type; use 'ON_DEMAND' or 'SPOT'"],
+  ])('refuses an Object.prototype name from untyped JavaScript: %j', (props, message) => {
+    expect(() => poolChart(props as unknown as Partial<KarpenterGpuNodePoolProps>)).toThrow(new Error(message));
+  });
+
   test('both objects pass the @kubernetes-models/karpenter schemas, for either AMI family', () => {
     const bottlerocket = synth({ amiType: 'BOTTLEROCKET_x86_64_NVIDIA', capacityType: 'SPOT', securityGroupIds: ['sg-1'] });
     expect(karpenterSchemaProblems([...objects, ...bottlerocket])).toEqual([]);
