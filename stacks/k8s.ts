@@ -7,7 +7,7 @@ import { App, YamlOutputType } from 'cdk8s';
 import { FleetChart, FleetDescription, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
 import { SEARCH_FLEET } from '../examples/search-ranking';
 import { DEFAULT_FLEET } from './fleet';
-import { modelRepositoryDir, OutputDirs, outputDirs, promtoolDir } from './outputs';
+import { OutputDirs, outputDirs, promtoolDir } from './outputs';
 import { runReported, summarizeCharts } from './report';
 
 /** The fleets of the YAML side: each one FleetChart, one file. */
@@ -29,6 +29,6 @@ export function synthKubernetes(dirs: Pick<OutputDirs, 'manifests' | 'artifacts'
 if (require.main === module) {
   runReported(() => {
     const dirs = outputDirs();
-    return summarizeCharts(synthKubernetes(dirs), dirs, modelRepositoryDir(dirs.artifacts));
+    return summarizeCharts(synthKubernetes(dirs), dirs);
   });
 }

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
 import { App } from 'cdk8s';
 import { FleetChart, problemsOf, TritonServer } from 'triton-ops';
-import type { OutputDirs } from './outputs';
+import { modelRepositoryDir, OutputDirs, promtoolDir } from './outputs';
 
 /** Set to print the stack trace of a failed synth. */
 export const DEBUG_ENV = 'TRITON_OPS_DEBUG';
@@ -52,7 +52,7 @@ export function failureReport(error: unknown, debug: boolean): string[] {
  * The summary of the YAML side: each manifest file with its objects per kind, the artifacts, each fleet's servers,
  * the GPUs each node pool holds at peak, and every warning.
  */
-export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>, modelRepository: string): string[] {
+export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>): string[] {
   const charts = app.node.children.filter((c): c is FleetChart => c instanceof FleetChart);
   const lines = ['triton-ops: synthesized'];
   for (const chart of charts) {
@@ -62,8 +62,9 @@ export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | '
     const perKind = [...kinds.keys()].sort().map((k) => `${k} ${kinds.get(k)}`).join(', ');
     lines.push(`  ${join(dirs.manifests, `${chart.node.id}.yaml`)}: ${objects.length} objects (${perKind})`);
   }
-  lines.push(`  ${modelRepository}: ${countFiles(modelRepository)} config.pbtxt; ${join(dirs.artifacts, 'promtool')}: `
-    + `${countFiles(join(dirs.artifacts, 'promtool'))} rule and test files`);
+  const modelRepository = modelRepositoryDir(dirs.artifacts);
+  const promtool = promtoolDir(dirs.artifacts);
+  lines.push(`  ${modelRepository}: ${countFiles(modelRepository)} config.pbtxt; ${promtool}: ${countFiles(promtool)} rule and test files`);
   for (const chart of charts) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
@@ -79,7 +80,7 @@ function gpuPeaks(chart: FleetChart): string {
   const { plan } = chart;
   const peaks = Object.values(plan.pools).map((pool) => {
     const gpus = Object.values(plan.servers).filter((s) => s.pool?.name === pool.name)
-      .reduce((sum, s) => sum + s.replicas.max * (plan.fleet.servers[s.name].gpus ?? 0), 0);
+      .reduce((sum, s) => sum + s.replicas.max * chart.servers[s.name].gpus, 0);
     const nodes = plan.poolSizes[pool.name].maxSize;
     return `${pool.name} ${gpus} of ${nodes * pool.gpusPerInstance} (${nodes} x ${pool.instanceType})`;
   });

@@ -3,12 +3,12 @@
  * loading), all or nothing: everything is synthesized into a staging folder first, the problems of both sides are
  * reported together, and dist/, artifacts/ and cdktf.out/ are replaced together only when the whole synth succeeded.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'fs';
-import { join } from 'path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'fs';
+import { dirname, join } from 'path';
 import { FleetDescription, problemsOf, TritonOpsError } from 'triton-ops';
 import { DEFAULT_FLEET } from './fleet';
 import { synthKubernetes, YAML_FLEETS } from './k8s';
-import { modelRepositoryDir, OutputDirs, outputDirs } from './outputs';
+import { OutputDirs, outputDirs } from './outputs';
 import { runReported, summarizeCharts, summarizeStacks } from './report';
 import { synthTerraform } from './tf';
 
@@ -24,9 +24,9 @@ function collect<T>(problems: string[], build: () => T): T | undefined {
   }
 }
 
-/** Moves `from` to `to`, replacing it; across file systems by copy. */
-function replaceDir(from: string, to: string): void {
-  rmSync(to, { recursive: true, force: true });
+/** Moves `from` to `to` (an absent path); across file systems by copy, the caller removing `from`. */
+function moveDir(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
   try {
     renameSync(from, to);
   } catch (error) {
@@ -35,9 +35,16 @@ function replaceDir(from: string, to: string): void {
   }
 }
 
+/** Moves `from` to `to`, replacing it. */
+function replaceDir(from: string, to: string): void {
+  rmSync(to, { recursive: true, force: true });
+  moveDir(from, to);
+}
+
 /**
  * Keeps what `terraform init` left in each stack folder of the previous cdktf.out (the providers in `.terraform/`, and
- * the lock file unless a committed one was copied), so that replacing the folder does not force a new init.
+ * the lock file unless a committed one was copied), so that replacing the folder does not force a new init. Moved, not
+ * copied: the provider binaries are hundreds of MB and the previous folder is replaced right after.
  */
 function carryOverInit(previous: string, next: string): void {
   const stacks = join(next, 'stacks');
@@ -46,7 +53,7 @@ function carryOverInit(previous: string, next: string): void {
     for (const kept of ['.terraform', '.terraform.lock.hcl']) {
       const from = join(previous, 'stacks', id, kept);
       const to = join(stacks, id, kept);
-      if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
+      if (existsSync(from) && !existsSync(to)) moveDir(from, to);
     }
   }
 }
@@ -68,7 +75,7 @@ export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets =
     if (problems.length > 0) throw new TritonOpsError([...new Set(problems)]);
     carryOverInit(final.terraform, staged.terraform);
     for (const key of ['manifests', 'artifacts', 'terraform'] as const) replaceDir(staged[key], final[key]);
-    return [...summarizeCharts(app!, final, modelRepositoryDir(final.artifacts)), summarizeStacks(final.terraform, stacks!)];
+    return [...summarizeCharts(app!, final), summarizeStacks(final.terraform, stacks!)];
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -238,6 +238,8 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     });
   }
   checkAlertOptions(fleet, p);
+  const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
+  checkUnneededOptions(fleet, anyGpu, p);
   const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
   p.throwIfAny();
@@ -251,7 +253,6 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   }));
 
   const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
-  const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
   return {
     ...modelAccess,
     fleet,
@@ -273,6 +274,17 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     karpenter,
     capacityProblems: capacity.problems,
   };
+}
+
+/** Options of a part the fleet does not need would change nothing, so they are refused. */
+function checkUnneededOptions(fleet: FleetDescription, anyGpu: boolean, p: Problems): void {
+  const { devicePlugin } = fleet;
+  p.check(anyGpu || typeof devicePlugin !== 'object', 'devicePlugin', devicePlugin,
+    'configures the NVIDIA device plugin, but no server has GPUs, so the fleet runs none', 'remove it, or give a server GPUs');
+  const efsCsi = fleet.addons?.efsCsi;
+  p.check(typeof efsCsi !== 'object' || Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined), 'addons.efsCsi', efsCsi,
+    'configures the EFS CSI driver and StorageClass, but no server reads a repositoryClaim, so none is installed',
+    'remove it, or give a server repositoryClaim');
 }
 
 /** Alert routing and labels describe alerts: with `monitoring.alerts: false` they would change nothing, so they are refused. */

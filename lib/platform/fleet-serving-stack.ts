@@ -8,7 +8,7 @@ import { App as Cdk8sApp } from 'cdk8s';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ChartManifests } from '../bridge/chart-manifests';
-import { assumesOutput, planAddons } from './addons/addon-plan';
+import { assumedAddons, assumesOutput } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
@@ -52,7 +52,7 @@ export class FleetServingStack extends TerraformStack {
     }).arn;
     this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn });
     this.manifests = new ChartManifests(this, 'Workloads', { chart: this.chart });
-    this.assumes = planAddons(this.chart.plan).assumes;
+    this.assumes = assumedAddons(this.chart.plan);
     assumesOutput(this, this.assumes);
   }
 }

@@ -56,6 +56,17 @@ describe('planFleet derives every fact once', () => {
     const { gpu: _, ...cpuOnly } = SHOP.servers;
     expect(planFleet({ ...SHOP, nodePools: undefined, servers: cpuOnly }).devicePlugin).toBeUndefined();
   });
+
+  test('device plugin or EFS options for a part the fleet does not run are refused', () => {
+    const { gpu: _, ...cpuOnly } = SHOP.servers;
+    expect(() => planFleet({ ...SHOP, nodePools: undefined, servers: cpuOnly, devicePlugin: { namespace: 'gpu-system' } })).toThrow(
+      "shop: 'devicePlugin' ({\"namespace\":\"gpu-system\"}) configures the NVIDIA device plugin, but no server has GPUs, so the fleet runs none; "
+      + 'remove it, or give a server GPUs');
+    expect(() => planFleet({ ...SHOP, addons: { efsCsi: { storageClassName: 'efs-models' } } })).toThrow(
+      "shop: 'addons.efsCsi' ({\"storageClassName\":\"efs-models\"}) configures the EFS CSI driver and StorageClass, but no server reads a "
+      + 'repositoryClaim, so none is installed; remove it, or give a server repositoryClaim');
+    expect(() => planFleet({ ...SHOP, addons: { efsCsi: false } })).not.toThrow();
+  });
 });
 
 describe('planFleet refuses a description that cannot run, with the fix', () => {

@@ -294,6 +294,12 @@ describe('the Kubernetes version of the cluster', () => {
     expect(() => synth({ ...fleet, addons: { istio: false, metricsAdapter: false } })).not.toThrow();
   });
 
+  test('the serving stack does not check the charts: the add-ons may be installed another way', () => {
+    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } };
+    const serving = JSON.parse(Testing.synth(new FleetServingStack(Testing.app(), 'serving', { fleet })));
+    expect(serving.output.assumes.value).toEqual([]);
+  });
+
   test('a version that is not 1.<minor> is refused', () => {
     expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow("'cluster.kubernetesVersion' ('latest') is not supported");
   });

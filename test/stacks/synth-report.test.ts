@@ -89,6 +89,18 @@ describe('npm run synth reports what it did', () => {
     expect(previous).toBe('previous\n');
   });
 
+  test('what terraform init left in a stack folder survives a new synth', () => {
+    const kept = inTempDir(() => {
+      synthAll();
+      const init = join('cdktf.out', 'stacks', 'infra', '.terraform');
+      mkdirSync(join(init, 'providers'), { recursive: true });
+      writeFileSync(join(init, 'providers', 'plugin'), 'binary\n');
+      synthAll();
+      return readFileSync(join(init, 'providers', 'plugin'), 'utf8');
+    });
+    expect(kept).toBe('binary\n');
+  });
+
   test('a bug (not a problem of the input) is reported by its message, with the stack trace on request', () => {
     const bug = new TypeError('boom');
     expect(failureReport(bug, false)).toEqual(['triton-ops: synth failed: boom', `(set ${DEBUG_ENV}=1 for the stack trace)`]);

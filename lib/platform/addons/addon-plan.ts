@@ -96,6 +96,40 @@ export interface AddonsPlan {
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
+/** One add-on the fleet needs, with what it provides and whether the description leaves it to the add-ons stack. */
+interface AddonNeed {
+  readonly key: AddonName;
+  readonly provides: AddonProvides;
+  readonly installed: boolean;
+}
+
+/**
+ * The add-ons the fleet needs, in install order: the mesh, Prometheus, the metrics adapter of each autoscaling engine,
+ * the Pod Identity agent (model readers on Pod Identity, or the Karpenter controller), Karpenter, and the EFS CSI driver
+ * when a server reads a claim. Pure bookkeeping, without chart checks: the serving stack reads it for `assumes`.
+ */
+function addonNeeds(plan: FleetPlan): AddonNeed[] {
+  const { fleet, monitoring } = plan;
+  const engines = new Set(Object.values(fleet.servers).flatMap((s) => (s.autoscale ? [s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine] : [])));
+  const needs: [boolean, AddonName, AddonProvides?][] = [
+    [plan.mesh !== undefined, 'istio'],
+    [monitoring.scrape || monitoring.alerts || monitoring.dashboard, 'prometheus'],
+    [engines.has('hpa'), 'metricsAdapter'],
+    [engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda],
+    [plan.modelAccess === 'pod-identity' || plan.karpenter !== undefined, 'podIdentityAgent'],
+    [plan.karpenter !== undefined, 'karpenter'],
+    [Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined), 'efsCsi'],
+  ];
+  return needs.filter(([needed]) => needed).map(([, key, provides]) => ({
+    key, provides: provides ?? ADDON_PROVIDES[key], installed: fleet.addons?.[key] !== false,
+  }));
+}
+
+/** The add-ons the fleet needs that the description switches off: the cluster must already have them. */
+export function assumedAddons(plan: FleetPlan): AddonProvides[] {
+  return addonNeeds(plan).filter((n) => !n.installed).map((n) => n.provides);
+}
+
 /**
  * Derives the add-ons of a fleet from its plan. Refuses, with every problem at once, a pinned chart that does not
  * support the cluster's Kubernetes version, and a gateway whose service account is not in the gateway's namespace
@@ -108,33 +142,27 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   const p = new Problems(fleet.name);
   const releases: HelmReleasePlan[] = [];
   const eksAddons: EksAddonPlan[] = [];
-  const installed: AddonProvides[] = [];
-  const assumes: AddonProvides[] = [];
-  /** Records the add-on as installed (true) or assumed (false) when the fleet needs it. */
-  const need = (needed: boolean, key: AddonName, catalog: AddonProvides = ADDON_PROVIDES[key]): boolean => {
-    if (!needed) return false;
-    const on = off[key] !== false;
-    (on ? installed : assumes).push(catalog);
-    return on;
-  };
-  const release = (r: HelmReleasePlan, optOut: AddonName): void => {
-    const refused = chartSupportProblem(fleet.name, optOut, optOut, r.chart, kubernetesVersion);
+  const needs = addonNeeds(plan);
+  /** The add-on is needed and installed by the add-ons stack. */
+  const install = (provides: AddonProvides): boolean => needs.some((n) => n.provides === provides && n.installed);
+  const release = (r: HelmReleasePlan): void => {
+    const refused = chartSupportProblem(fleet.name, r.addon, r.chart, kubernetesVersion);
     if (refused !== undefined) p.add(refused);
     releases.push(r);
   };
 
   // Istio: base (CRDs) -> istiod -> the ingress gateway of the fleet's Gateway.
-  if (need(plan.mesh !== undefined, 'istio')) {
+  if (install(ADDON_PROVIDES.istio)) {
     const istioNamespace = plan.mesh!.istiodNamespace;
     release({
       id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ADDON_CHARTS.istioBase,
       values: { global: { istioNamespace } } satisfies IstioBaseValues, after: [],
-    }, 'istio');
+    });
     release({
       id: 'istiod', addon: 'istio', releaseName: 'istiod', namespace: istioNamespace, chart: ADDON_CHARTS.istiod,
       // The AuthorizationPolicies name principals in ISTIO_TRUST_DOMAIN.
       values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } } satisfies IstiodValues, after: ['istio-base'],
-    }, 'istio');
+    });
     if (plan.gateway !== undefined) {
       const { namespace, serviceAccount } = plan.gateway;
       const selector = plan.gateway.selector ?? ISTIO_INGRESS_GATEWAY_SELECTOR;
@@ -146,13 +174,13 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
         chart: ADDON_CHARTS.istioGateway, after: ['istiod'],
         // `labels` go on the pods (the Gateway's selector); the ServiceAccount is the principal the policies admit.
         values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } } satisfies IstioGatewayValues,
-      }, 'istio');
+      });
     }
   }
 
   // kube-prometheus-stack: selectors equal to the labels the monitors and rules carry.
   const labels: Record<string, string> = { ...(monitoring.prometheusLabels ?? TRITON_SCRAPE_DEFAULTS.prometheusLabels) };
-  const prometheusOn = need(monitoring.scrape || monitoring.alerts || monitoring.dashboard, 'prometheus');
+  const prometheusOn = install(ADDON_PROVIDES.prometheus);
   if (prometheusOn) {
     // The chart labels its own monitors and rules `release: <release name>`, and `commonLabels` on everything: with
     // both, the chart's monitors match the same selector as the fleet's.
@@ -193,12 +221,11 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
           },
         },
       } satisfies KubePrometheusStackValues,
-    }, 'prometheus');
+    });
   }
 
   // prometheus-adapter (engine hpa) and KEDA (engine keda).
-  const engines = new Set(Object.values(fleet.servers).flatMap((s) => (s.autoscale ? [s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine] : [])));
-  if (need(engines.has('hpa'), 'metricsAdapter')) {
+  if (install(ADDON_PROVIDES.metricsAdapter)) {
     const address = new URL(monitoring.prometheusAddress);
     release({
       id: 'prometheus-adapter', addon: 'metricsAdapter', releaseName: ADDON_DEFAULTS.prometheusAdapterReleaseName,
@@ -209,21 +236,21 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
         // The rules of the FleetChart's ConfigMap only; the chart's default rules would shadow none but cost queries.
         rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
       } satisfies PrometheusAdapterValues,
-    }, 'metricsAdapter');
+    });
   }
-  if (need(engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda)) {
+  if (install(ADDON_PROVIDES.metricsAdapterKeda)) {
     release({
       id: 'keda', addon: 'metricsAdapter', releaseName: 'keda', namespace: ADDON_DEFAULTS.kedaNamespace, chart: ADDON_CHARTS.keda,
       values: {} satisfies KedaValues, after: [],
-    }, 'metricsAdapter');
+    });
   }
 
   // EKS Pod Identity agent: model readers on Pod Identity, or the Karpenter controller (bound through Pod Identity).
   const { karpenter } = plan;
-  const podIdentity = need(plan.modelAccess === 'pod-identity' || karpenter !== undefined, 'podIdentityAgent');
+  const podIdentity = install(ADDON_PROVIDES.podIdentityAgent);
   if (podIdentity) eksAddons.push({ id: 'pod-identity-agent', addon: 'podIdentityAgent', addonName: EKS_ADDON_NAMES.podIdentityAgent });
 
-  if (need(karpenter !== undefined, 'karpenter')) {
+  if (install(ADDON_PROVIDES.karpenter)) {
     const k = karpenter!;
     const chart = karpenterChartSupport(k.chart);
     if (chart === undefined) {
@@ -238,21 +265,23 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
           serviceAccount: { create: true, name: k.serviceAccount },
           settings: { clusterName: fleet.cluster.name, interruptionQueue: k.interruptionQueueName },
         } satisfies KarpenterValues,
-      }, 'karpenter');
+      });
     }
   }
 
   // EFS CSI driver and StorageClass when a server reads a claim.
-  const claims = Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined);
   let efsStorageClass: EfsStorageClassPlan | undefined;
-  if (need(claims, 'efsCsi')) {
-    const options = off.efsCsi === undefined || off.efsCsi === false ? {} : off.efsCsi;
+  if (install(ADDON_PROVIDES.efsCsi)) {
+    const options = off.efsCsi || {};
     eksAddons.push({ id: 'efs-csi-driver', addon: 'efsCsi', addonName: EKS_ADDON_NAMES.efsCsi });
     efsStorageClass = { name: options.storageClassName ?? EFS_CSI_DEFAULTS.storageClassName, fileSystemId: options.fileSystemId };
   }
 
   p.throwIfAny();
-  return { kubernetesVersion, releases, eksAddons, efsStorageClass, installed, assumes };
+  return {
+    kubernetesVersion, releases, eksAddons, efsStorageClass,
+    installed: needs.filter((n) => n.installed).map((n) => n.provides), assumes: assumedAddons(plan),
+  };
 }
 
 /**

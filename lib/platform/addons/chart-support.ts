@@ -117,13 +117,13 @@ const range = (k: KubernetesSupport): string => (k.maxMinor === undefined ? `1.$
 
 /**
  * The problem of installing `chart` as add-on `addon` on Kubernetes `kubernetesVersion`, or undefined when the chart
- * supports it. `fleet` is the fleet name errors start with; `optOut` the description key that turns the add-on off.
+ * supports it. `fleet` is the fleet name errors start with; `addon` is also the description key that turns it off.
  */
-export function chartSupportProblem(fleet: string, addon: string, optOut: string, chart: SupportedChart, kubernetesVersion: string): string | undefined {
+export function chartSupportProblem(fleet: string, addon: string, chart: SupportedChart, kubernetesVersion: string): string | undefined {
   const minor = kubernetesMinor(kubernetesVersion);
   const k = chart.kubernetes;
   if (minor !== undefined && minor >= k.minMinor && (k.maxMinor === undefined || minor <= k.maxMinor)) return undefined;
   return problem(fleet, 'cluster.kubernetesVersion', kubernetesVersion,
     `is not supported by add-on '${addon}' (chart ${chart.name} ${chart.version} supports Kubernetes ${range(k)}; source: ${k.source})`,
-    `set cluster.kubernetesVersion within ${range(k)}, or set addons.${optOut}: false and install ${chart.name} for ${kubernetesVersion} yourself`);
+    `set cluster.kubernetesVersion within ${range(k)}, or set addons.${addon}: false and install ${chart.name} for ${kubernetesVersion} yourself`);
 }
