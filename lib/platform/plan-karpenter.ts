@@ -5,6 +5,8 @@
  */
 import type { Problems } from '../private/errors';
 import { DNS_LABEL } from '../private/kubernetes-names';
+import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { NODE_POOL_LABEL } from '../triton/gpu-scheduling';
 import type { FleetDescription, NodePoolDescription } from './fleet-description';
 
 /** The Karpenter controller of a fleet with at least one pool provisioned by Karpenter. */
@@ -63,8 +65,8 @@ export function planKarpenter(fleet: FleetDescription, p: Problems): KarpenterPl
   const pools = Object.entries(fleet.nodePools ?? {});
   for (const [name, pool] of pools) {
     const at = `nodePools.${name}`;
-    const provisioner = pool.provisioner ?? 'managed-node-group';
-    p.check(provisioner === 'managed-node-group' || provisioner === 'karpenter', `${at}.provisioner`, pool.provisioner,
+    const provisioner = pool.provisioner ?? TRITON_SERVER_DEFAULTS.nodeGroupProvisioner;
+    p.check(Object.hasOwn(NODE_POOL_LABEL, provisioner), `${at}.provisioner`, pool.provisioner,
       'is not a provisioner', "use 'managed-node-group' or 'karpenter'");
     if (!isKarpenterPool(pool)) {
       p.check(pool.securityGroupIds === undefined, `${at}.securityGroupIds`, pool.securityGroupIds,

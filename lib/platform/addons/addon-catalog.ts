@@ -4,6 +4,7 @@
  * the Kubernetes built-ins; `apiNeeds` says what one object needs, so a test can prove that every object of a fleet
  * is either built in, installed by an add-on of the same description, or explicitly assumed. Pure: no cdk8s, no cdktf.
  */
+import { apiGroup, KubeObject } from '../../bridge/kube-object';
 import type { AddonsDescription } from '../addons-description';
 
 /** An add-on as the description names it (`addons.<name>: false` turns it off). */
@@ -78,17 +79,14 @@ const HPA_METRIC_APIS: Readonly<Record<string, string>> = Object.freeze({
   Pods: 'custom.metrics.k8s.io', Object: 'custom.metrics.k8s.io', External: 'external.metrics.k8s.io',
 });
 
-/** A Kubernetes object as it is synthesized. */
-export interface KubeObject {
-  readonly apiVersion: string;
-  readonly kind: string;
+/** The fields of a synthesized object that say which APIs it needs: its kind, and an HPA's metric types. */
+export type ApiNeedsObject = Pick<KubeObject, 'apiVersion' | 'kind'> & {
   readonly spec?: { readonly metrics?: readonly { readonly type?: string }[] };
-}
+};
 
 /** What one object needs of the API server: its own kind, and for an HPA the metrics APIs its metrics read. */
-export function apiNeeds(object: KubeObject): ApiNeed[] {
-  const slash = object.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : object.apiVersion.slice(0, slash);
+export function apiNeeds(object: ApiNeedsObject): ApiNeed[] {
+  const group = apiGroup(object.apiVersion);
   const needs: ApiNeed[] = [{ group, kind: object.kind }];
   if (group === 'autoscaling' && object.kind === 'HorizontalPodAutoscaler') {
     for (const type of new Set((object.spec?.metrics ?? []).map((m) => m.type ?? ''))) {
