@@ -15,7 +15,7 @@ import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-a
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { MODEL_MOUNT_PATH } from './model-repository';
-import { excludeInboundPort } from './monitoring/istio-sidecar-bypass';
+import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { containerMemoryMiB } from './triton-server-memory';
@@ -74,7 +74,6 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly networkPolicy: kplus.k8s.KubeNetworkPolicy;
   private readonly defaultReplicas: number;
   private membership?: ReleaseMembership;
-  private metricsBypassSidecar = false;
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
@@ -237,8 +236,9 @@ export class TritonServer extends Construct implements ITritonServer {
     return this.scaler?.autoscaler;
   }
 
+  /** Read from the pod annotation, so that a bypass added through the escape hatch counts too. */
   public get metricsPortInMesh(): boolean {
-    return !this.metricsBypassSidecar;
+    return !excludedInboundPorts(this.deployment.podMetadata).includes(String(METRICS_PORT.port));
   }
 
   /** Scrapes the server with a ServiceMonitor (default) or PodMonitor; see TritonScrape. */
@@ -281,7 +281,6 @@ export class TritonServer extends Construct implements ITritonServer {
   }
 
   public excludeMetricsFromMesh(): void {
-    this.metricsBypassSidecar = true;
     excludeInboundPort(this.deployment.podMetadata, METRICS_PORT.port);
   }
 

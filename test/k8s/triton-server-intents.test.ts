@@ -20,6 +20,12 @@ describe('TritonServer intent methods: each returns the construct it creates, wi
     expect(server.metricsPortInMesh).toBe(false);
   });
 
+  test('a metrics bypass added through the escape hatch counts: the metrics port is out of the mesh', () => {
+    const { server } = serverChart();
+    server.deployment.podMetadata.addAnnotation('traffic.sidecar.istio.io/excludeInboundPorts', '9000, 8002');
+    expect(server.metricsPortInMesh).toBe(false);
+  });
+
   test('alertOn(): a PrometheusRule named after the server, with the given thresholds', () => {
     const { chart, server } = serverChart();
     const alerts = server.alertOn({ thresholds: { failureRatio: 0.02 } });

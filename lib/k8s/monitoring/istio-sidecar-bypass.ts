@@ -17,7 +17,7 @@ export function excludeInboundPort(podMetadata: ApiObjectMetadataDefinition, por
 }
 
 /** The ports the pod template's excludeInboundPorts annotation lists so far, as written (a user's included). */
-function excludedInboundPorts(podMetadata: ApiObjectMetadataDefinition): string[] {
+export function excludedInboundPorts(podMetadata: ApiObjectMetadataDefinition): string[] {
   // cdk8s has no getAnnotation(); toJson() is the only read access to what was added so far.
   const current: string | undefined = podMetadata.toJson().annotations?.[ISTIO_EXCLUDE_INBOUND_PORTS];
   return (current ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
