@@ -52,15 +52,15 @@ const MAX_RULE_NAME = 64;
 export interface KarpenterInfraProps {
   /** The cluster Karpenter launches nodes for; only its name is used. */
   readonly cluster: IEksCluster;
-  /** Name of the controller's IAM role. */
-  readonly controllerRoleName: string;
+  /** Name of the controller's IAM role. Required with the controller, refused without it. */
+  readonly controllerRoleName?: string;
   /** Name of the nodes' IAM role: the EC2NodeClass `role`. */
   readonly nodeRoleName: string;
-  /** Name of the SQS interruption queue: the chart's `settings.interruptionQueue`. */
-  readonly interruptionQueueName: string;
-  /** Namespace of the controller. @default 'kube-system' */
+  /** Name of the SQS interruption queue: the chart's `settings.interruptionQueue`. Required with the controller. */
+  readonly interruptionQueueName?: string;
+  /** Namespace of the controller (refused without the controller). @default 'kube-system' */
   readonly namespace?: string;
-  /** ServiceAccount of the controller. @default 'karpenter' */
+  /** ServiceAccount of the controller (refused without the controller). @default 'karpenter' */
   readonly serviceAccount?: string;
   /** Attach AmazonEKS_CNI_Policy to the node role (as GpuNodeGroup). @default true */
   readonly cniPolicyOnNodeRole?: boolean;
@@ -95,19 +95,8 @@ export class KarpenterInfra extends Construct {
     super(scope, id);
     const D = KARPENTER_INFRA_DEFAULTS;
     const p = new Problems(this.node.path);
-    for (const prop of ['controllerRoleName', 'nodeRoleName'] as const) checkIamRoleName(p, prop, props[prop]);
-    p.check(props.controllerRoleName !== props.nodeRoleName, 'nodeRoleName', props.nodeRoleName,
-      'is also the controller role name', 'give the nodes and the controller separate roles');
-    p.check(/^[A-Za-z0-9_-]+$/.test(props.interruptionQueueName) && props.interruptionQueueName.length <= MAX_QUEUE_NAME,
-      'interruptionQueueName', props.interruptionQueueName, 'is not a valid SQS queue name',
-      `use at most ${MAX_QUEUE_NAME} letters, digits, - and _`);
-    const namespace = props.namespace ?? D.namespace;
-    const serviceAccount = props.serviceAccount ?? D.serviceAccount;
-    if (!isReference(namespace)) checkNamespaceName(p, 'namespace', namespace);
-    if (!isReference(serviceAccount)) {
-      p.check(DNS_SUBDOMAIN.test(serviceAccount), 'serviceAccount', serviceAccount, 'is not a valid ServiceAccount name',
-        'use at most 253 lowercase letters, digits, - and .');
-    }
+    const controller = (props.controller ?? D.controller) ? controllerSettings(p, props) : checkNoController(p, props);
+    checkIamRoleName(p, 'nodeRoleName', props.nodeRoleName);
     p.throwIfAny();
 
     const clusterName = props.cluster.clusterName;
@@ -128,11 +117,12 @@ export class KarpenterInfra extends Construct {
       });
     }
     this.accessEntry = new EksAccessEntry(this, 'NodeAccess', { clusterName, principalArn: this.nodeRole.arn, type: 'EC2_LINUX' });
-    if (!(props.controller ?? D.controller)) return;
+    if (controller === undefined) return;
+    const { controllerRoleName, interruptionQueueName, namespace, serviceAccount } = controller;
 
     // Interruption queue: SSE with SQS-managed keys, EventBridge may send, nothing over plain HTTP.
     const queue = new SqsQueue(this, 'InterruptionQueue', {
-      name: props.interruptionQueueName, messageRetentionSeconds: D.queueRetentionSeconds, sqsManagedSseEnabled: true,
+      name: interruptionQueueName, messageRetentionSeconds: D.queueRetentionSeconds, sqsManagedSseEnabled: true,
     });
     new SqsQueuePolicy(this, 'InterruptionQueuePolicy', {
       queueUrl: queue.url,
@@ -154,7 +144,7 @@ export class KarpenterInfra extends Construct {
     const rules: Partial<Record<keyof typeof KARPENTER_INTERRUPTION_EVENTS, CloudwatchEventRule>> = {};
     for (const [ruleId, event] of Object.entries(KARPENTER_INTERRUPTION_EVENTS) as [keyof typeof KARPENTER_INTERRUPTION_EVENTS, typeof KARPENTER_INTERRUPTION_EVENTS.Rebalance][]) {
       const rule = new CloudwatchEventRule(this, `${ruleId}Rule`, {
-        name: `${props.interruptionQueueName.slice(0, MAX_RULE_NAME - event.suffix.length - 1)}-${event.suffix}`,
+        name: `${interruptionQueueName.slice(0, MAX_RULE_NAME - event.suffix.length - 1)}-${event.suffix}`,
         description: `${event.detailType} events for Karpenter in ${clusterName}`,
         eventPattern: JSON.stringify({ source: [event.source], 'detail-type': [event.detailType] }),
       });
@@ -165,7 +155,7 @@ export class KarpenterInfra extends Construct {
 
     // Controller: EKS Pod Identity (no OIDC trust), the v1 policies scoped to this cluster.
     const controllerRole = new IamRole(this, 'ControllerRole', {
-      name: props.controllerRoleName,
+      name: controllerRoleName,
       description: `Karpenter controller of the EKS cluster ${clusterName}`,
       assumeRolePolicy: new DataAwsIamPolicyDocument(this, 'ControllerTrust', {
         statement: [podIdentityTrustStatement(clusterName, namespace, serviceAccount, 'KarpenterController')],
@@ -178,7 +168,7 @@ export class KarpenterInfra extends Construct {
     });
     for (const [suffix, document] of Object.entries(policies)) {
       const policy = new IamPolicy(this, `ControllerPolicy-${suffix}`, {
-        name: `${props.controllerRoleName}-${suffix}`,
+        name: `${controllerRoleName}-${suffix}`,
         description: `Karpenter controller of ${clusterName}: ${suffix}`,
         policy: JSON.stringify(document),
       });
@@ -190,4 +180,48 @@ export class KarpenterInfra extends Construct {
       clusterName, namespace, serviceAccount, roleArn: controllerRole.arn,
     });
   }
+}
+
+/** The controller's names and place, each checked (problems go to `p`). */
+interface ControllerSettings {
+  readonly controllerRoleName: string;
+  readonly interruptionQueueName: string;
+  readonly namespace: string;
+  readonly serviceAccount: string;
+}
+
+function controllerSettings(p: Problems, props: KarpenterInfraProps): ControllerSettings {
+  const D = KARPENTER_INFRA_DEFAULTS;
+  const { controllerRoleName = '', interruptionQueueName = '' } = props;
+  const orOff = 'or set controller: false when the cluster already runs a Karpenter controller';
+  p.check(props.controllerRoleName !== undefined, 'controllerRoleName', undefined, 'is required with the controller', `name its IAM role, ${orOff}`);
+  if (props.controllerRoleName !== undefined) {
+    checkIamRoleName(p, 'controllerRoleName', controllerRoleName);
+    p.check(controllerRoleName !== props.nodeRoleName, 'nodeRoleName', props.nodeRoleName,
+      'is also the controller role name', 'give the nodes and the controller separate roles');
+  }
+  p.check(props.interruptionQueueName !== undefined, 'interruptionQueueName', undefined, 'is required with the controller',
+    `name its SQS interruption queue, ${orOff}`);
+  if (props.interruptionQueueName !== undefined) {
+    p.check(/^[A-Za-z0-9_-]+$/.test(interruptionQueueName) && interruptionQueueName.length <= MAX_QUEUE_NAME,
+      'interruptionQueueName', interruptionQueueName, 'is not a valid SQS queue name',
+      `use at most ${MAX_QUEUE_NAME} letters, digits, - and _`);
+  }
+  const namespace = props.namespace ?? D.namespace;
+  const serviceAccount = props.serviceAccount ?? D.serviceAccount;
+  if (!isReference(namespace)) checkNamespaceName(p, 'namespace', namespace);
+  if (!isReference(serviceAccount)) {
+    p.check(DNS_SUBDOMAIN.test(serviceAccount), 'serviceAccount', serviceAccount, 'is not a valid ServiceAccount name',
+      'use at most 253 lowercase letters, digits, - and .');
+  }
+  return { controllerRoleName, interruptionQueueName, namespace, serviceAccount };
+}
+
+/** Without the controller, its props would change nothing: refused. */
+function checkNoController(p: Problems, props: KarpenterInfraProps): undefined {
+  for (const prop of ['controllerRoleName', 'interruptionQueueName', 'namespace', 'serviceAccount'] as const) {
+    p.check(props[prop] === undefined, prop, props[prop], 'configures the controller, but controller is false, so nothing reads it',
+      'remove it, or set controller: true');
+  }
+  return undefined;
 }

@@ -11,6 +11,10 @@ import type { FleetPlan } from './fleet-plan';
 export function karpenterInfra(scope: Construct, plan: FleetPlan, cluster: IEksCluster): KarpenterInfra | undefined {
   const k = plan.karpenter;
   if (k === undefined) return undefined;
+  // A cluster that already runs Karpenter (`addons.karpenter: false`) keeps its own controller, role and queue.
+  if (plan.fleet.addons?.karpenter === false) {
+    return new KarpenterInfra(scope, 'Karpenter', { cluster, nodeRoleName: k.nodeRoleName, controller: false });
+  }
   return new KarpenterInfra(scope, 'Karpenter', {
     cluster,
     controllerRoleName: k.controllerRoleName,
@@ -18,7 +22,5 @@ export function karpenterInfra(scope: Construct, plan: FleetPlan, cluster: IEksC
     interruptionQueueName: k.interruptionQueueName,
     namespace: k.namespace,
     serviceAccount: k.serviceAccount,
-    // A cluster that already runs Karpenter (`addons.karpenter: false`) keeps its own controller, role and queue.
-    controller: plan.fleet.addons?.karpenter !== false,
   });
 }

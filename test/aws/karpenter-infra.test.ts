@@ -123,4 +123,20 @@ describe('KarpenterInfra', () => {
     expect(synth({ namespace: 'karpenter', serviceAccount: 'karpenter.controller' }))
       .toHaveResourceWithProperties(EksPodIdentityAssociation, { namespace: 'karpenter', service_account: 'karpenter.controller' });
   });
+
+  test('without the controller its props are refused, and with it its names are required', () => {
+    expect(() => stackWith({ controller: false, namespace: 'karpenter' })).toThrow(/^3 problems:/);
+    expect(() => stackWith({ controller: false })).toThrow(new Error('2 problems:\n'
+      + "- test/Karpenter: 'controllerRoleName' ('shop-karpenter') configures the controller, but controller is false, so nothing reads it; "
+      + 'remove it, or set controller: true\n'
+      + "- test/Karpenter: 'interruptionQueueName' ('shop-karpenter') configures the controller, but controller is false, so nothing reads it; "
+      + 'remove it, or set controller: true'));
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const cluster = EksCluster.fromName(stack, 'Cluster', 'ml');
+    expect(() => new KarpenterInfra(stack, 'Karpenter', { cluster, nodeRoleName: 'shop-karpenter-node' })).toThrow(
+      "test/Karpenter: 'controllerRoleName' (undefined) is required with the controller; name its IAM role, "
+      + 'or set controller: false when the cluster already runs a Karpenter controller');
+    const own = new KarpenterInfra(new TerraformStack(Testing.app(), 'own'), 'Karpenter', { cluster, nodeRoleName: 'shop-karpenter-node', controller: false });
+    expect(own.podIdentity).toBeUndefined();
+  });
 });
