@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { Problems } from '../private/errors';
 import { MANAGED_BY } from './labels';
-import { checkNamespaceName } from '../private/kubernetes-names';
+import { checkDedicatedNamespace } from '../private/kubernetes-names';
 
 export interface ServingNamespaceProps {
   /** Namespace name; never `default`. */
@@ -26,9 +26,7 @@ export class ServingNamespace extends Construct {
   public constructor(scope: Construct, id: string, props: ServingNamespaceProps) {
     super(scope, id);
     const p = new Problems(this.node.path);
-    if (checkNamespaceName(p, 'name', props.name)) {
-      p.check(props.name !== 'default', 'name', props.name, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
-    }
+    checkDedicatedNamespace(p, 'name', props.name, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
     p.throwIfAny();
     const metadata: ApiObjectMetadata = {
       name: props.name,

@@ -36,3 +36,8 @@ export function checkNamespaceName(p: Problems, prop: string, name: string): boo
     'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
   return ok;
 }
+
+/** A namespace of its own: a valid name that is not `default`, refused there with the caller's `what` and `fix`. */
+export function checkDedicatedNamespace(p: Problems, prop: string, name: string, what: string, fix: string): void {
+  if (checkNamespaceName(p, prop, name)) p.check(name !== 'default', prop, name, what, fix);
+}

@@ -5,7 +5,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
 import { checkHosts, hostWithin } from './mesh-hosts';
-import { checkNamespaceName, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { checkDedicatedNamespace, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
 /** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */
 export const ISTIO_INGRESS_GATEWAY_SELECTOR: Readonly<Record<string, string>> = Object.freeze({ istio: 'ingressgateway' });
@@ -98,12 +98,10 @@ export class MeshGateway extends Construct {
 
     p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid Gateway name (it names the Gateway object)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
-    if (namespace === undefined || namespace === 'default') {
-      p.check(false, 'namespace', namespace, 'must name a dedicated namespace, normally the one the ingress gateway pods run in',
-        "set `namespace`, e.g. 'istio-system'");
-    } else {
-      checkNamespaceName(p, 'namespace', namespace);
-    }
+    const dedicated = 'must name a dedicated namespace, normally the one the ingress gateway pods run in';
+    const setIt = "set `namespace`, e.g. 'istio-system'";
+    if (namespace === undefined) p.check(false, 'namespace', namespace, dedicated, setIt);
+    else checkDedicatedNamespace(p, 'namespace', namespace, dedicated, setIt);
     checkHosts(p, 'hosts', hosts);
     p.check(Object.keys(selector).length > 0, 'selector', selector, 'selects no gateway pods in particular',
       `give the labels of the ingress gateway pods, e.g. ${JSON.stringify(D.selector)}`);

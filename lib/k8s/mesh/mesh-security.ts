@@ -4,7 +4,7 @@ import { Problems } from '../../private/errors';
 import { k8s } from 'cdk8s-plus-28';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
-import { checkNamespaceName } from '../../private/kubernetes-names';
+import { checkDedicatedNamespace } from '../../private/kubernetes-names';
 
 /** Defaults of MeshSecurity, one named constant each (asserted by the tests). */
 export const MESH_SECURITY_DEFAULTS = {
@@ -76,9 +76,9 @@ export class MeshSecurity extends Construct {
     if (namespace === undefined) {
       p.check(false, 'namespace', namespace, 'is not set and the enclosing Chart has no namespace',
         "set `namespace`, or the Chart's namespace, to the serving namespace");
-    } else if (checkNamespaceName(p, 'namespace', namespace)) {
+    } else {
       // A serving namespace is never `default` (CHECKLIST S11); STRICT there would also break everything else in it.
-      p.check(namespace !== 'default', 'namespace', namespace, 'must name a dedicated serving namespace',
+      checkDedicatedNamespace(p, 'namespace', namespace, 'must name a dedicated serving namespace',
         "use the namespace the Triton servers run in, e.g. 'inference'");
     }
     p.throwIfAny();

@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
-import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
+import { checkDedicatedNamespace, DNS_LABEL } from '../../private/kubernetes-names';
 import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier, PROMETHEUS_LABEL_NAME } from '../../triton/alert-labels';
 import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TierReceivers } from '../../triton/alert-routing';
 import { minutesToPromDuration } from '../../triton/alert-thresholds';
@@ -82,10 +82,8 @@ export class TritonAlertRouting extends Construct {
     const groupIntervalMinutes = props.groupIntervalMinutes ?? d.groupIntervalMinutes;
     const repeat = { ...d.repeatIntervalMinutes, ...props.repeatIntervalMinutes };
 
-    if (checkNamespaceName(p, 'namespace', props.namespace)) {
-      p.check(props.namespace !== 'default', 'namespace', props.namespace, 'must be the serving namespace, not default',
-        'use the namespace of the alerted servers');
-    }
+    checkDedicatedNamespace(p, 'namespace', props.namespace, 'must be the serving namespace, not default',
+      'use the namespace of the alerted servers');
     p.check(DNS_LABEL.test(name), 'name', name, 'is not a DNS label', 'use lowercase letters, digits and -');
     p.check(Array.isArray(groupBy) && groupBy.length > 0, 'groupBy', groupBy, 'must name at least one label',
       `use e.g. ${show(d.groupBy)}`);
