@@ -5,7 +5,7 @@
  * files together (an app writes one file per chart, and a route may name a Service of another chart), and all
  * Terraform `kubernetes_manifest` resources together.
  */
-import { CLUSTER_DOMAIN, serviceHost } from '../k8s/mesh/mesh-hosts';
+import { classifyServiceHost, serviceHost } from '../k8s/mesh/mesh-hosts';
 import { FoundObject, objectId, CheckCase } from './check-types';
 
 type Labels = Readonly<Record<string, string>>;
@@ -15,7 +15,6 @@ interface Obj { kind: string; name: string; namespace: string; labels: Labels; r
 interface Pods { kind: string; name: string; namespace: string; labels: Labels }
 
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'ReplicationController']);
-const FQDN_SUFFIX = `.svc.${CLUSTER_DOMAIN}`;
 
 /** Whether a Kubernetes label selector selects `labels`; an empty selector selects everything. */
 export function selects(selector: Selector | undefined, labels: Labels): boolean {
@@ -76,38 +75,27 @@ class Output {
  */
 function hostProblem(host: string, namespace: string, out: Output, external: ReadonlySet<string>): string | undefined {
   if (external.has(host) || out.entryHosts.has(host)) return undefined;
-  const labels = host.split('.');
   const missing = (name: string, ns: string) => `names Service '${name}' in namespace '${ns}', which this output does not define, `
     + `so the route sends to nothing (IST0101); Services of the output in namespace '${ns}': ${list(out.serviceNames(ns))}`;
-  if (labels.length === 1) {
+  if (!host.includes('.')) {
     if (host === '*') return undefined; // a gateway-wide host; refused at synth, not a Service name
     return out.service(host, namespace) ? undefined : missing(host, namespace);
   }
-  if (host.endsWith(FQDN_SUFFIX) || host.endsWith('.svc')) {
-    if (labels[0] === '*') return 'is a wildcard of the cluster domain: it would take the traffic of every Service it covers; list the FQDN of the Service';
-    const fqdn = host.endsWith(FQDN_SUFFIX);
-    const rest = labels.length - (fqdn ? 1 + CLUSTER_DOMAIN.split('.').length : 1);
-    if (rest !== 2) return undefined; // not `<svc>.<ns>.svc[.cluster.local]`: no Service name
-    const [name, ns] = labels;
-    if (!fqdn) {
-      return `is a short name of Service '${name}' in namespace '${ns}', which Istio does not expand (only names without dots are); `
-        + `use the FQDN '${serviceHost(name, ns)}'`;
-    }
-    return out.service(name, ns) ? undefined : missing(name, ns);
+  const k = classifyServiceHost(host, (ns) => out.namespaces.has(ns));
+  if (k.kind === 'wildcard') return 'is a wildcard of the cluster domain: it would take the traffic of every Service it covers; list the FQDN of the Service';
+  if (k.kind === 'short') {
+    return `is a short name of Service '${k.name}' in namespace '${k.namespace}', which Istio does not expand (only names without dots are); `
+      + `use the FQDN '${serviceHost(k.name, k.namespace)}'`;
   }
-  if (labels.length === 2 && labels[0] !== '*' && out.namespaces.has(labels[1])) {
-    return `is a short name of Service '${labels[0]}' in namespace '${labels[1]}', which Istio does not expand (only names without dots are); `
-      + `use the FQDN '${serviceHost(labels[0], labels[1])}'`;
-  }
-  return undefined;
+  if (k.kind === 'fqdn') return out.service(k.name, k.namespace) ? undefined : missing(k.name, k.namespace);
+  return undefined; // not a Service name of the cluster domain
 }
 
 /** The Service a resolvable host names, for DestinationRule subsets. */
 function hostService(host: string, namespace: string, out: Output): Obj | undefined {
-  const labels = host.split('.');
-  if (labels.length === 1) return out.service(host, namespace);
-  if (host.endsWith(FQDN_SUFFIX) && labels.length === 2 + 1 + CLUSTER_DOMAIN.split('.').length) return out.service(labels[0], labels[1]);
-  return undefined;
+  if (!host.includes('.')) return out.service(host, namespace);
+  const k = classifyServiceHost(host, (ns) => out.namespaces.has(ns));
+  return k.kind === 'fqdn' ? out.service(k.name, k.namespace) : undefined;
 }
 
 function virtualServiceProblems(o: Obj, out: Output, external: ReadonlySet<string>): string[] {

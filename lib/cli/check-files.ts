@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, sep } from 'path';
+import { isRecord } from '../testing/objects';
 import type { FoundObject } from './check-types';
 
 type YamlModule = typeof import('yaml');
@@ -13,7 +14,7 @@ type YamlModule = typeof import('yaml');
  * The `yaml` package (v2): the copy cdk8s bundles (cdk8s is a peer dependency, so a YAML-only app needs nothing
  * more), else the app's own.
  */
-export function loadYaml(): YamlModule {
+function loadYaml(): YamlModule {
   try {
     const cdk8s = dirname(require.resolve('cdk8s/package.json'));
     return require(require.resolve('yaml', { paths: [cdk8s] })) as YamlModule;
@@ -31,6 +32,8 @@ export interface Found {
   readonly modelConfigs: string[];
   readonly promtoolRules: string[];
   readonly promtoolTests: string[];
+  /** Every parsed `*.tf.json`, in file order (what `triton-ops diff` compares). */
+  readonly terraform: Array<{ file: string; config: unknown }>;
   /** Files that could not be read or parsed at all (JSON syntax errors): each one problem. */
   readonly unreadable: Array<{ file: string; problem: string }>;
 }
@@ -48,11 +51,13 @@ function walk(path: string): string[] {
   return out;
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function findInputs(paths: readonly string[], yaml: () => YamlModule = loadYaml): Found {
-  const found: Found = { objects: [], modelConfigs: [], promtoolRules: [], promtoolTests: [], unreadable: [] };
-  const files = [...new Set(paths.flatMap(walk))].map((f) => f.split(sep).join('/'));
+  const found: Found = { objects: [], modelConfigs: [], promtoolRules: [], promtoolTests: [], terraform: [], unreadable: [] };
+  const slashes = (f: string) => f.split(sep).join('/');
+  const files = [...new Set(paths.flatMap(walk).map(slashes))];
+  // A file named on the command line is meant to be checked: one of no known type is a problem, not skipped.
+  const named = new Set(paths.filter((p) => !statSync(p).isDirectory()).map(slashes));
+  let YAML: YamlModule | undefined; // loaded once, and only when there is YAML to read
   for (const file of files) {
     const base = file.split('/').pop()!;
     if (base === 'config.pbtxt') {
@@ -60,7 +65,9 @@ export function findInputs(paths: readonly string[], yaml: () => YamlModule = lo
     } else if (base.endsWith('.tf.json')) {
       readTerraform(file, found);
     } else if (/\.ya?ml$/.test(base)) {
-      readYaml(file, found, yaml());
+      readYaml(file, found, YAML ??= yaml());
+    } else if (named.has(file)) {
+      found.unreadable.push({ file, problem: 'not a *.yaml, *.yml, *.tf.json or config.pbtxt file' });
     }
   }
   return found;
@@ -74,12 +81,13 @@ function readTerraform(file: string, found: Found): void {
     found.unreadable.push({ file, problem: `not valid JSON: ${(e as Error).message}` });
     return;
   }
-  const manifests = isMapping(json) && isMapping(json.resource) ? json.resource.kubernetes_manifest : undefined;
-  if (!isMapping(manifests)) return;
+  found.terraform.push({ file, config: json });
+  const manifests = isRecord(json) && isRecord(json.resource) ? json.resource.kubernetes_manifest : undefined;
+  if (!isRecord(manifests)) return;
   for (const [key, resource] of Object.entries(manifests)) {
-    const manifest = isMapping(resource) ? resource.manifest : undefined;
+    const manifest = isRecord(resource) ? resource.manifest : undefined;
     // A manifest given as a Terraform expression (e.g. "${yamldecode(...)}") is only known at plan time.
-    if (!isMapping(manifest)) continue;
+    if (!isRecord(manifest)) continue;
     found.objects.push({ file, pool: 'terraform', address: `kubernetes_manifest.${key}`, value: manifest });
   }
 }
@@ -91,7 +99,7 @@ function readYaml(file: string, found: Found, YAML: YamlModule): void {
   const values = list.map((d) => (d.errors.length ? undefined : d.toJS()));
   const nonEmpty = values.filter((v, i) => list[i].errors.length || v != null);
   // A promtool file: one mapping without `kind`.
-  if (nonEmpty.length === 1 && isMapping(nonEmpty[0]) && nonEmpty[0].kind === undefined) {
+  if (nonEmpty.length === 1 && isRecord(nonEmpty[0]) && nonEmpty[0].kind === undefined) {
     const v = nonEmpty[0];
     if ('rule_files' in v || 'tests' in v) { found.promtoolTests.push(file); return; }
     if ('groups' in v) { found.promtoolRules.push(file); return; }

@@ -10,7 +10,7 @@ export interface CheckReport {
 }
 
 /** One problem per line item: file, object, reason. */
-export interface ReportProblem {
+interface ReportProblem {
   readonly check: Suite;
   readonly file: string;
   readonly object?: string;

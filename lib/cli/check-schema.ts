@@ -7,7 +7,7 @@
  */
 
 /** API group -> package holding its schemas; a model lives at `${package}/${apiVersion}/${kind}`. */
-export const SCHEMA_PACKAGES: Readonly<Record<string, string>> = {
+const SCHEMA_PACKAGES: Readonly<Record<string, string>> = {
   'networking.istio.io': '@kubernetes-models/istio',
   'security.istio.io': '@kubernetes-models/istio',
   'telemetry.istio.io': '@kubernetes-models/istio',
@@ -17,22 +17,13 @@ export const SCHEMA_PACKAGES: Readonly<Record<string, string>> = {
   'karpenter.k8s.aws': '@kubernetes-models/karpenter',
 };
 /** Groups not listed fall back to kubernetes-models (every built-in group); a CRD group there has no schema: a failure. */
-export const DEFAULT_SCHEMA_PACKAGE = 'kubernetes-models';
+const DEFAULT_SCHEMA_PACKAGE = 'kubernetes-models';
 
-/**
- * The optional peer dependencies of `triton-ops check` with their ranges (package.json peerDependencies; the
- * packaging test keeps them equal). The YAML parser is the `yaml` copy cdk8s bundles (lib/cli/check-files.ts).
- */
-export const CHECK_PEERS = {
-  'kubernetes-models': '^5.1.0',
-  '@kubernetes-models/istio': '^3.0.1',
-  '@kubernetes-models/prometheus-operator': '^6.0.0',
-  '@kubernetes-models/keda': '^2.0.0',
-  '@kubernetes-models/karpenter': '^2.0.0',
-} as const;
+/** The schema packages with their ranges: optional peer dependencies, listed with cdktf's in lib/private/optional-peers.ts. */
+export { CHECK_PEERS } from '../private/optional-peers';
 
 /** Kinds without a namespace; every other kind must name a namespace other than `default` (CHECKLIST S11). */
-export const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
+const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   'Namespace', 'Node', 'PersistentVolume', 'PriorityClass', 'ClusterRole', 'ClusterRoleBinding', 'StorageClass',
   'CSIDriver', 'CSINode', 'VolumeAttachment', 'RuntimeClass', 'IngressClass', 'CustomResourceDefinition',
   'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy',
@@ -40,10 +31,10 @@ export const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   'DeviceClass', 'ResourceSlice', 'IPAddress', 'ServiceCIDR', 'ClusterTriggerAuthentication', 'NodePool', 'EC2NodeClass',
 ]);
 /** Workloads whose selector must pick their own pods (CHECKLIST R05); the API server only checks this on create. */
-export const POD_TEMPLATE_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet']);
+const POD_TEMPLATE_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet']);
 
 /** jq-style path (`.spec.containers[0]["app.kubernetes.io/name"]`) so a problem can be pasted into jq/yq. */
-export const fmtPath = (segs: readonly string[]): string =>
+const fmtPath = (segs: readonly string[]): string =>
   segs.map((s) => (/^\d+$/.test(s) ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('') || '.';
 const pointerToSegs = (p: string) => p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
@@ -111,7 +102,7 @@ function alertmanagerConfigProblems(spec: any): string[] {
   return problems;
 }
 
-export interface ObjectResult {
+interface ObjectResult {
   readonly problems: string[];
   /** The schema package that is not installed (the schema check of this object was skipped). */
   readonly missingPackage?: string;

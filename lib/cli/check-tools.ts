@@ -27,7 +27,7 @@ export function which(command: string, env: NodeJS.ProcessEnv = process.env): st
 }
 
 /** The folder holding model_config.proto: `proto/` at the package root (build/lib/cli -> 3 up; lib/cli -> 2 up). */
-export function protoDir(): string {
+function protoDir(): string {
   for (let dir = __dirname, i = 0; i < 5; i++, dir = dirname(dir)) {
     if (existsSync(join(dir, 'proto', 'model_config.proto')) && existsSync(join(dir, 'package.json'))) return join(dir, 'proto');
   }
@@ -47,7 +47,7 @@ function run(file: string, args: readonly string[], options: { input?: string; c
 }
 
 /** Runs `tasks` with at most `limit` at a time, keeping their order in the result. */
-export async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit = 8): Promise<T[]> {
+async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit = 8): Promise<T[]> {
   const out: T[] = new Array(tasks.length);
   let next = 0;
   const worker = async () => { while (next < tasks.length) { const i = next++; out[i] = await tasks[i](); } };

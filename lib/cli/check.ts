@@ -6,13 +6,16 @@
  * promtool (lib/cli/check-tools.ts). Exit code 0 clean, 1 problems, 2 usage error.
  */
 import { existsSync, writeFileSync } from 'fs';
+import { dirname } from 'path';
+import { ArgOptions, ArgsError, ArgToken, argTokens } from './args';
 import { outputDirs } from './output-dirs';
 import { crossObjectCases } from './check-cross';
 import { findInputs, Found } from './check-files';
 import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';
-import { CHECK_PEERS, objectProblems, SchemaLoader } from './check-schema';
+import { CheckPeer, installCommand } from '../private/optional-peers';
+import { objectProblems, SchemaLoader } from './check-schema';
 import { checkModelConfigs, checkPromtool, INSTALL_HINTS, which } from './check-tools';
-import { CheckCase, objectId, Skip, Tool, TOOLS } from './check-types';
+import { CheckCase, FoundObject, objectId, Skip, Tool, TOOLS } from './check-types';
 
 export const CHECK_USAGE = `usage: triton-ops check [paths...] [options]
 
@@ -46,38 +49,48 @@ export interface CheckOptions {
 
 class UsageError extends Error {}
 
+const CHECK_OPTIONS: ArgOptions = {
+  'format': { type: 'string' }, 'output': { type: 'string', short: 'o' }, 'require': { type: 'string' },
+  'external-host': { type: 'string' }, 'help': { type: 'boolean', short: 'h' },
+};
+
 export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CheckOptions | 'help' {
+  let tokens: ArgToken[];
+  try {
+    tokens = argTokens(argv, CHECK_OPTIONS, (o) => `${o} needs a value`);
+  } catch (e) {
+    if (e instanceof ArgsError) throw new UsageError(e.message);
+    throw e;
+  }
   const paths: string[] = [];
   let format: Format = 'human';
   let output: string | undefined;
   const require = new Set<Tool>();
   const externalHosts = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i];
-    let value: string | undefined;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    if (eq > 0) { value = arg.slice(eq + 1); arg = arg.slice(0, eq); }
-    const next = () => {
-      if (value !== undefined) return value;
-      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
-      return argv[++i];
-    };
-    if (arg === '--help' || arg === '-h') return 'help';
-    else if (arg === '--format') {
-      const f = next();
-      if (f !== 'human' && f !== 'json' && f !== 'junit') throw new UsageError(`--format must be human, json or junit, not '${f}'`);
-      format = f;
-    } else if (arg === '--output' || arg === '-o') output = next();
-    else if (arg === '--require') {
-      for (const t of next().split(',').map((s) => s.trim()).filter(Boolean)) {
-        if (t === 'all') TOOLS.forEach((x) => require.add(x));
-        else if ((TOOLS as readonly string[]).includes(t)) require.add(t as Tool);
-        else throw new UsageError(`--require takes ${TOOLS.join(', ')} or all, not '${t}'`);
+  for (const t of tokens) {
+    if (t.kind === 'positional') {
+      if (t.value === '-' && !t.afterTerminator) throw new UsageError("unknown option '-'");
+      paths.push(t.value);
+      continue;
+    }
+    const value = t.value ?? '';
+    if (t.name === 'help') return 'help';
+    else if (t.name === 'format') {
+      if (value !== 'human' && value !== 'json' && value !== 'junit') throw new UsageError(`--format must be human, json or junit, not '${value}'`);
+      format = value;
+    } else if (t.name === 'output') {
+      if (value === '') throw new UsageError(`${t.rawName} needs a value`);
+      if (!existsSync(dirname(value))) throw new UsageError(`${t.rawName}: no such folder: ${dirname(value)}`);
+      output = value;
+    } else if (t.name === 'require') {
+      const tools = value.split(',').map((s) => s.trim()).filter(Boolean);
+      if (tools.length === 0) throw new UsageError(`--require needs at least one of ${TOOLS.join(', ')}, all`);
+      for (const x of tools) {
+        if (x === 'all') TOOLS.forEach((y) => require.add(y));
+        else if ((TOOLS as readonly string[]).includes(x)) require.add(x as Tool);
+        else throw new UsageError(`--require takes ${TOOLS.join(', ')} or all, not '${x}'`);
       }
-    } else if (arg === '--external-host') externalHosts.add(next());
-    else if (arg === '--') paths.push(...argv.slice(i + 1)), i = argv.length;
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
-    else paths.push(arg);
+    } else externalHosts.add(value);
   }
   if (paths.length === 0) {
     const dirs = outputDirs(env);
@@ -91,9 +104,6 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   return { paths, format, output, require, externalHosts };
 }
 
-const installCommand = (pkgs: readonly string[]) =>
-  `npm install --save-dev ${pkgs.map((p) => `'${p}@${CHECK_PEERS[p as keyof typeof CHECK_PEERS]}'`).join(' ')}`;
-
 /** Runs every check on the inputs; the report says what failed and what was skipped. */
 export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<CheckReport> {
   const found: Found = findInputs(options.paths);
@@ -105,18 +115,18 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   for (const u of found.unreadable) cases.push({ suite: 'input', file: u.file, problems: [u.problem] });
 
   // Schemas and structure, one case per object.
-  const missing = new Map<string, string[]>(); // package -> objects not schema-checked
+  const missing = new Map<string, FoundObject[]>(); // package -> objects not schema-checked
   for (const o of found.objects) {
     const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
-    if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), `${o.file}: ${objectId(o)}`]);
+    if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
     cases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
   }
   if (missing.size) {
     const pkgs = [...missing.keys()].sort();
     const objects = [...missing.values()].flat();
-    skip('schemas', `schema check of ${objects.length} object${objects.length === 1 ? '' : 's'}`, [...new Set(objects.map((o) => o.split(': ')[0]))],
+    skip('schemas', `schema check of ${objects.length} object${objects.length === 1 ? '' : 's'}`, [...new Set(objects.map((o) => o.file))],
       `${pkgs.join(', ')} ${pkgs.length === 1 ? 'is' : 'are'} not installed (optional peer dependencies of triton-ops, needed only by `
-      + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs)}`);
+      + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs as CheckPeer[], { dev: true })}`);
   }
   cases.push(...crossObjectCases(found.objects, options.externalHosts));
 

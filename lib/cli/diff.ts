@@ -8,6 +8,7 @@
  */
 import { diffObjects, ObjectChange, reviewLines } from '../testing/changes';
 import { changesOutside, OnlyRule, parseOnlyRule } from '../testing/only';
+import { ArgOptions, ArgsError, ArgToken, argTokens } from './args';
 import { loadSynthOutput } from './diff-load';
 
 export const DIFF_USAGE = `usage: triton-ops diff OLD NEW [--only RULE]... [--format human|json] [--exit-code]
@@ -31,32 +32,35 @@ interface Options {
   readonly exitCode: boolean;
 }
 
+const DIFF_OPTIONS: ArgOptions = { 'only': { type: 'string' }, 'format': { type: 'string' }, 'exit-code': { type: 'boolean' } };
+
 function parseArgs(argv: readonly string[]): Options | string {
+  let tokens: ArgToken[];
+  try {
+    tokens = argTokens(argv, DIFF_OPTIONS, (o) => (o === '--only' ? '--only needs a rule' : `--format must be human or json, not ''`));
+  } catch (error) {
+    if (error instanceof ArgsError) return error.message;
+    throw error;
+  }
   const paths: string[] = [];
   const only: OnlyRule[] = [];
   let format: Options['format'] = 'human';
   let exitCode = false;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    if (flag === '--only') {
-      const rule = value();
-      if (rule === undefined || rule === '') return '--only needs a rule';
+  for (const t of tokens) {
+    if (t.kind === 'positional') {
+      paths.push(t.value);
+    } else if (t.name === 'only') {
+      if (t.value === undefined || t.value === '') return '--only needs a rule';
       try {
-        only.push(parseOnlyRule(rule));
+        only.push(parseOnlyRule(t.value));
       } catch (error) {
         return (error as Error).message;
       }
-    } else if (flag === '--format') {
-      const f = value();
-      if (f !== 'human' && f !== 'json') return `--format must be human or json, not '${f ?? ''}'`;
-      format = f;
-    } else if (flag === '--exit-code') {
-      exitCode = true;
-    } else if (flag.startsWith('-') && flag !== '-') {
-      return `unknown option '${flag}'`;
+    } else if (t.name === 'format') {
+      if (t.value !== 'human' && t.value !== 'json') return `--format must be human or json, not '${t.value ?? ''}'`;
+      format = t.value;
     } else {
-      paths.push(flag);
+      exitCode = true;
     }
   }
   if (paths.length !== 2) return `expected OLD and NEW, got ${paths.length} path${paths.length === 1 ? '' : 's'}`;

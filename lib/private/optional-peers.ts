@@ -14,6 +14,31 @@ export const OPTIONAL_PEERS = {
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
 
+/**
+ * The optional peer dependencies of `triton-ops check` with their ranges (package.json peerDependencies; the
+ * packaging test keeps them equal): the schema packages (lib/cli/check-schema.ts). The YAML parser is the `yaml`
+ * copy cdk8s bundles (lib/cli/check-files.ts).
+ */
+export const CHECK_PEERS = {
+  'kubernetes-models': '^5.1.0',
+  '@kubernetes-models/istio': '^3.0.1',
+  '@kubernetes-models/prometheus-operator': '^6.0.0',
+  '@kubernetes-models/keda': '^2.0.0',
+  '@kubernetes-models/karpenter': '^2.0.0',
+} as const;
+
+export type CheckPeer = keyof typeof CHECK_PEERS;
+
+const PEER_RANGES: Readonly<Record<OptionalPeer | CheckPeer, string>> = { ...OPTIONAL_PEERS, ...CHECK_PEERS };
+
+/** `<package>@<range>`, e.g. `cdktf@^0.21.0`. */
+export const peerSpec = (peer: OptionalPeer | CheckPeer): string => `${peer}@${PEER_RANGES[peer]}`;
+
+/** The command that installs `peers` at their ranges: `npm install [--save-dev] '<package>@<range>'...`. */
+export function installCommand(peers: readonly (OptionalPeer | CheckPeer)[], options: { readonly dev?: boolean } = {}): string {
+  return `npm install ${options.dev ? '--save-dev ' : ''}${peers.map((p) => `'${peerSpec(p)}'`).join(' ')}`;
+}
+
 /** Whether `name` resolves from triton-ops' own location (as its imports will), without loading it. */
 function installed(name: string): boolean {
   try {
@@ -29,12 +54,12 @@ function installed(name: string): boolean {
 export function missingPeersError(entry: string, peers: readonly OptionalPeer[], isInstalled = installed): Error | undefined {
   const missing = peers.filter((p) => !isInstalled(p));
   if (missing.length === 0) return undefined;
-  const specs = missing.map((p) => `${p}@${OPTIONAL_PEERS[p]}`);
+  const specs = missing.map(peerSpec);
   const error = new Error(
     `'${entry}' needs ${missing.length === 1 ? 'a package that is' : 'packages that are'} not installed: ${specs.join(', ')}. `
     + `cdktf and its providers are optional peer dependencies of triton-ops, loaded only by 'triton-ops/aws' and `
     + `'triton-ops/bridge' ('triton-ops' and 'triton-ops/fleet' never need them). Install them with:\n`
-    + `  npm install ${specs.map((s) => `'${s}'`).join(' ')}`,
+    + `  ${installCommand(missing)}`,
   );
   error.name = 'TritonOpsMissingPeerError';
   return error;

@@ -3,7 +3,7 @@
  * old value, new value), in a deterministic order (objects by key, fields in document order), with review lines such as
  * `Deployment search/ranker-v2: spec.template.spec.containers[0].image changed: "a:1" -> "a:2"`.
  */
-import { byKey, compareKeys, SynthObject } from './objects';
+import { byKey, compareKeys, isRecord, SynthObject } from './objects';
 import { formatPath, PathSegment } from './paths';
 
 /** One field of an object that differs. `before`/`after` are absent when the field was added/removed. */
@@ -27,9 +27,6 @@ export interface ObjectChange {
   readonly stack?: string;
   readonly fields: readonly FieldChange[];
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;

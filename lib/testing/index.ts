@@ -11,7 +11,7 @@
  * required only when a cdktf stack is passed, from the app's own cdktf).
  */
 import { diffObjects, ObjectChange, reviewLines } from './changes';
-import { byKey, isKubernetesObject, kubernetesObjects, SynthObject, terraformObjects } from './objects';
+import { byKey, isKubernetesObject, isRecord, isTerraformConfig, kubernetesObjects, SynthObject, terraformObjects } from './objects';
 import { changesOutside } from './only';
 import { redactObject, RedactOptions } from './redact';
 
@@ -35,12 +35,12 @@ export interface StackLike { toTerraform(): any; readonly node: { readonly id: s
  */
 export type SynthInput = ChartLike | AppLike | StackLike | Record<string, unknown> | readonly unknown[];
 
-const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStack = (value: unknown): value is StackLike => isRecord(value) && typeof value.toTerraform === 'function' && isRecord(value.node);
 const isChart = (value: unknown): value is ChartLike => isRecord(value) && typeof value.toJson === 'function';
 const isApp = (value: unknown): value is AppLike => isRecord(value) && Array.isArray(value.charts);
 /** Where a map from objectSnapshot keeps its objects (non-enumerable: snapshots and toEqual do not see it). */
 const SNAPSHOT = Symbol.for('triton-ops/testing.snapshot');
+const isSnapshot = (value: unknown): value is { [SNAPSHOT]: SynthObject[] } => isRecord(value) && (value as any)[SNAPSHOT] !== undefined;
 
 function synthStack(stack: StackLike): unknown {
   // The app's cdktf, as cdktf's own Testing.synth runs aspects first; required only for stacks.
@@ -52,15 +52,15 @@ function synthStack(stack: StackLike): unknown {
 /** The objects of `input` as synthesized (not redacted). */
 export function synthObjects(input: SynthInput): SynthObject[] {
   if (Array.isArray(input)) {
-    return input.flatMap((item) => (isRecord(item) && (isChart(item) || isApp(item) || isStack(item) || (item as any)[SNAPSHOT] !== undefined) || Array.isArray(item)
+    return input.flatMap((item) => (isChart(item) || isApp(item) || isStack(item) || isSnapshot(item) || Array.isArray(item)
       ? synthObjects(item as SynthInput) : kubernetesObjects([item])));
   }
   if (isApp(input)) return input.charts.flatMap((chart) => kubernetesObjects(chart.toJson()));
   if (isChart(input)) return kubernetesObjects(input.toJson());
   if (isStack(input)) return terraformObjects(synthStack(input), input.node.id);
-  if (isRecord(input) && (input as any)[SNAPSHOT] !== undefined) return (input as any)[SNAPSHOT] as SynthObject[];
+  if (isSnapshot(input)) return input[SNAPSHOT];
   if (isKubernetesObject(input)) return kubernetesObjects([input]);
-  if (isRecord(input)) return terraformObjects(input);
+  if (isTerraformConfig(input)) return terraformObjects(input);
   throw new TypeError('triton-ops/testing: expected a cdk8s App or Chart, a cdktf stack, a manifest array, a Terraform JSON object or an objectSnapshot');
 }
 

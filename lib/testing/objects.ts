@@ -18,7 +18,8 @@ export interface SynthObject {
   readonly body: unknown;
 }
 
-const isRecord = (value: unknown): value is Record<string, any> =>
+/** Whether `value` is a plain mapping (an object, not null, not an array); shared by lib/testing and lib/cli. */
+export const isRecord = (value: unknown): value is Record<string, any> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `Kind namespace/name`, or `Kind name` for an object without a namespace. */

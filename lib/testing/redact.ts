@@ -13,7 +13,7 @@
  */
 import { createHash } from 'crypto';
 import { PathGlob, PathSegment } from './paths';
-import { objectKey, SynthObject } from './objects';
+import { isRecord, objectKey, SynthObject } from './objects';
 
 export interface RedactOptions {
   /** Further fields to replace with `<redacted>`, as path globs (`metadata.annotations.*`, `**.resourceVersion`). */
@@ -32,9 +32,6 @@ const SHA256 = /^(sha256:)?[0-9a-f]{64}$/;
 const CDK8S_SUFFIX = /-c8[0-9a-f]{6}(?![0-9a-zA-Z])/g;
 const CDKTF_SUFFIX = /(?<=[A-Za-z0-9])_[0-9A-F]{8}(?![0-9A-Za-z])/g;
 const HASH_KEY = /sha256|checksum|hash/i;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A generated-name suffix replaced by `<hash>` (`vision-DevicePlugin-c8b7a976` -> `vision-DevicePlugin-<hash>`). */
 export const redactName = (name: string): string => name.replace(CDK8S_SUFFIX, '-<hash>').replace(CDKTF_SUFFIX, '_<hash>');

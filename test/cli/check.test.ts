@@ -159,6 +159,30 @@ describe('usage', () => {
     expect(r.status).toBe(2);
   });
 
+  test.each([
+    [['--output', '--format', 'json'], /triton-ops check: --output needs a value\n/],
+    [['-o', '--format', 'json'], /triton-ops check: -o needs a value\n/],
+    [['--format'], /triton-ops check: --format needs a value\n/],
+  ])('an option is not taken as the value of the one before it: %j is a usage error (exit 2)', (args, message) => {
+    const r = runCheck(args, { cwd: clean });
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain('usage: triton-ops check');
+    expect(r.status).toBe(2);
+  });
+
+  test.each([
+    [['--output', '/nonexistent/x.json'], /triton-ops check: --output: no such folder: \/nonexistent\n/],
+    [['-o', '/nonexistent/x.json'], /triton-ops check: -o: no such folder: \/nonexistent\n/],
+    [['--require='], /triton-ops check: --require needs at least one of schemas, protoc, promtool, all\n/],
+    [['--require', ' , '], /triton-ops check: --require needs at least one of schemas, protoc, promtool, all\n/],
+  ])('%j is a usage error before anything is checked (exit 2)', (args, message) => {
+    const r = runCheck(args, { cwd: clean });
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain('usage: triton-ops check');
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(2);
+  });
+
   test('without paths and without output folders: exit 2, saying what is missing', () => {
     const empty = mkdtempSync(join(tmpdir(), 'triton-ops-empty-'));
     const r = runCheck([], { cwd: empty });
@@ -171,6 +195,20 @@ describe('usage', () => {
     mkdirSync(join(empty, 'dist'));
     const r = runCheck([], { cwd: empty });
     expect(r.stdout).toContain('dist: no Kubernetes object, config.pbtxt or promtool file found; did synth run?');
+    expect(r.status).toBe(1);
+  });
+
+  test('a file named on the command line that check cannot read is a problem; one found in a folder is skipped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'triton-ops-named-'));
+    writeFileSync(join(dir, 'notes.txt'), 'not a manifest\n');
+    mkdirSync(join(dir, 'folder'));
+    writeFileSync(join(dir, 'folder', 'README.md'), '# not a manifest\n');
+    writeFileSync(join(dir, 'folder', 'ns.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n');
+    const r = runCheck(['notes.txt', 'folder', '--format', 'json'], { cwd: dir });
+    const report = JSON.stringify(JSON.parse(r.stdout));
+    expect(report).toContain('not a *.yaml, *.yml, *.tf.json or config.pbtxt file');
+    expect(report).toContain('notes.txt');
+    expect(report).not.toContain('README.md');
     expect(r.status).toBe(1);
   });
 

@@ -158,6 +158,18 @@ describe('triton-ops diff', () => {
     expect(err).toContain('usage: triton-ops diff OLD NEW');
   });
 
+  test.each([
+    [['a', 'b', '--only', '--exit-code'], '--only needs a rule'],
+    [['a', 'b', '--format', '--exit-code'], "--format must be human or json, not ''"],
+    [['a', 'b', '--exit-code=yes'], '--exit-code does not take a value'],
+    [['a', 'b', '-x'], "unknown option '-x'"],
+  ])('an option is not taken as the value of the one before it: %j is a usage error, exit 2', async (argv, message) => {
+    const { code, err } = await diff(...argv);
+    expect(code).toBe(2);
+    expect(err).toContain(`triton-ops diff: ${message}\n`);
+    expect(err).toContain('usage: triton-ops diff OLD NEW');
+  });
+
   test('an input that does not exist or does not parse: exit 2, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-diff-'));
     writeFileSync(join(dir, 'broken.tf.json'), '{ not json');
@@ -165,6 +177,17 @@ describe('triton-ops diff', () => {
     expect(code).toBe(2);
     expect(err).toContain(`${join(dir, 'missing')}: no such file or folder`);
     expect(err).toContain(`${join(dir, 'broken.tf.json')}: not valid JSON`);
+  });
+
+  test('an input with no manifest and no Terraform JSON (an empty folder, other files): exit 2, did synth run?', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'triton-ops-diff-'));
+    mkdirSync(join(dir, 'empty'));
+    mkdirSync(join(dir, 'other'));
+    writeFileSync(join(dir, 'other', 'README.md'), '# not a manifest\n');
+    const { code, err } = await diff(join(dir, 'empty'), join(dir, 'other'), '--exit-code');
+    expect(code).toBe(2);
+    expect(err).toContain(`${join(dir, 'empty')}: no Kubernetes manifest (*.yaml, *.yml) or Terraform JSON (*.tf.json) found; did synth run?`);
+    expect(err).toContain(`${join(dir, 'other')}: no Kubernetes manifest (*.yaml, *.yml) or Terraform JSON (*.tf.json) found; did synth run?`);
   });
 
   test('through the dispatcher: triton-ops diff --help exits 0', async () => {

@@ -80,6 +80,14 @@ describe('objectSnapshot', () => {
       .toEqual(['aws_iam_role Role_<hash>', 'output arn']);
     expect(() => synthObjects(42 as any)).toThrow(/expected a cdk8s App or Chart/);
   });
+
+  test('an object that is neither a Kubernetes object nor a Terraform configuration is a TypeError, not an empty snapshot', () => {
+    expect(() => objectSnapshot({ kind: 'Deployment' })).toThrow(TypeError);
+    expect(() => objectSnapshot({ kind: 'Deployment' })).toThrow(/expected a cdk8s App or Chart/);
+    expect(() => objectSnapshot(Promise.resolve([]) as any)).toThrow(/expected a cdk8s App or Chart/);
+    expect(() => describeChanges({}, {})).toThrow(/expected a cdk8s App or Chart/);
+    expect(objectSnapshot(objectSnapshot({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }))).toEqual({ 'Namespace x': expect.anything() });
+  });
 });
 
 describe('describeChanges', () => {

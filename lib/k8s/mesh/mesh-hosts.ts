@@ -46,3 +46,39 @@ export function checkHosts(p: Problems, prop: string, hosts: readonly string[]):
       "use e.g. 'models.example.com' or '*.example.com'");
   }
 }
+
+/**
+ * How a host relates to the cluster's Services: the FQDN (`fqdn`) or a short form Istio does not expand (`short`) of
+ * Service `name` in `namespace`, a wildcard of the cluster domain, or a name outside it (`external`).
+ * (Moved here from mesh-services.ts so that `triton-ops check`, lib/cli/check-cross.ts, shares it without cdk8s.)
+ */
+export type HostKind =
+  | { readonly kind: 'fqdn' | 'short'; readonly name: string; readonly namespace: string }
+  | { readonly kind: 'wildcard' }
+  | { readonly kind: 'external' };
+
+const FQDN_SUFFIX = `.svc.${CLUSTER_DOMAIN}`;
+
+/**
+ * Classifies a host with more than one label as Istio reads it: `<svc>.<ns>.svc.cluster.local` is the FQDN of a
+ * Service; `<svc>.<ns>.svc`, and `<svc>.<ns>` when `hasNamespace(<ns>)`, are short forms; `*.` under `.svc` or
+ * `.svc.cluster.local` is a wildcard of the cluster domain; anything else (longer names under `.svc` included) is
+ * external. A name without dots (Istio expands it with the VirtualService's namespace) is `external` here: callers
+ * resolve it themselves.
+ */
+export function classifyServiceHost(host: string, hasNamespace: (ns: string) => boolean): HostKind {
+  const labels = host.split('.');
+  if (host.endsWith(FQDN_SUFFIX) || host.endsWith('.svc')) {
+    if (labels[0] === '*') return { kind: 'wildcard' };
+    const kind = host.endsWith(FQDN_SUFFIX) ? 'fqdn' : 'short';
+    const rest = labels.length - (kind === 'fqdn' ? 1 + CLUSTER_DOMAIN.split('.').length : 1);
+    // `<svc>.<ns>.svc[.cluster.local]`: anything longer is no Service name.
+    if (rest === 2) return { kind, name: labels[0], namespace: labels[1] };
+    return { kind: 'external' };
+  }
+  // `<svc>.<ns>`: a two-label name whose second label is a namespace of the app.
+  if (labels.length === 2 && labels[0] !== '*' && hasNamespace(labels[1])) {
+    return { kind: 'short', name: labels[0], namespace: labels[1] };
+  }
+  return { kind: 'external' };
+}
