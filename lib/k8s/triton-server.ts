@@ -14,6 +14,7 @@ import { serverLabels, selectorLabels } from './labels';
 import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
+import { registerMeshService } from './mesh/mesh-services';
 import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
@@ -87,6 +88,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.name = s.name;
     this.namespace = s.namespace;
     this.host = serviceHost(s.name, s.namespace);
+    registerMeshService(this, s.name, s.namespace);
     this.grpc = s.grpc;
     this.gpus = s.gpus;
     this.gpuMetrics = s.gpuMetrics;

@@ -11,7 +11,7 @@ import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './c
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from './mesh-hosts';
-import { checkMeshHosts, externalHostsProblems, registerReleaseService } from './mesh-services';
+import { checkMeshHosts, externalHostsProblems, registerMeshService } from './mesh-services';
 import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
@@ -163,7 +163,7 @@ export class CanaryRelease extends Construct {
       apiVersion: NETWORKING_API_VERSION, kind: 'VirtualService', metadata, spec,
     });
     for (const host of hosts) claimHost(this, host);
-    registerReleaseService(this, props.name, this.namespace);
+    registerMeshService(this, props.name, this.namespace);
     checkMeshHosts({
       scope: this, userKind: 'release', hosts, hostsProp: 'hosts', externalHosts, destinationHost: this.destinationHost,
     });

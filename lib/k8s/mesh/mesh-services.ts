@@ -11,7 +11,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { problem, show } from '../../private/errors';
-import { CLUSTER_DOMAIN, serviceHost } from './mesh-hosts';
+import { classifyServiceHost, serviceHost } from './mesh-hosts';
 
 /** A Service of the app a VirtualService host may name. */
 export interface MeshService {
@@ -21,82 +21,37 @@ export interface MeshService {
   readonly path: string;
 }
 
-/** CanaryRelease Services by app root; TritonServers are found in the tree (every ITritonServer has a Service). */
-const releaseServices = new WeakMap<IConstruct, MeshService[]>();
-
-/** Records the Service a CanaryRelease writes, so that hosts anywhere in the app can name it. */
-export function registerReleaseService(scope: Construct, name: string, namespace: string): void {
-  const root = scope.node.root;
-  const list = releaseServices.get(root) ?? [];
-  releaseServices.set(root, list);
-  list.push({ name, namespace, path: scope.node.path });
-}
-
-/** An ITritonServer by its interface: a construct with a Service host that can join a release. */
-function isTritonServer(c: IConstruct): c is IConstruct & { name: string; namespace: string; host: string } {
-  const s = c as unknown as Record<string, unknown>;
-  return typeof s.joinRelease === 'function' && typeof s.host === 'string' && typeof s.name === 'string'
-    && typeof s.namespace === 'string';
-}
-
+/** The Services of an app a VirtualService host may name, kept up to date as servers and releases register. */
 interface AppServices {
   /** By FQDN. */
-  readonly byHost: ReadonlyMap<string, MeshService>;
-  /** Service names by namespace, sorted. */
-  readonly byNamespace: ReadonlyMap<string, readonly string[]>;
-}
-
-function collect(root: IConstruct): AppServices {
-  const services: MeshService[] = [
-    ...root.node.findAll().filter(isTritonServer).map((s) => ({ name: s.name, namespace: s.namespace, path: s.node.path })),
-    ...(releaseServices.get(root) ?? []),
-  ];
-  const byHost = new Map(services.map((s) => [serviceHost(s.name, s.namespace), s]));
-  const byNamespace = new Map<string, string[]>();
-  for (const s of services) byNamespace.set(s.namespace, [...(byNamespace.get(s.namespace) ?? []), s.name]);
-  for (const names of byNamespace.values()) names.sort();
-  return { byHost, byNamespace };
+  readonly byHost: Map<string, MeshService>;
+  /** Service names by namespace, in registration order. */
+  readonly byNamespace: Map<string, string[]>;
 }
 
 /**
- * The Services of the app, computed once per synth: every route's validation would otherwise walk the whole app.
- * The cache lives until the current synchronous synth ends; a lookup that misses recomputes once, so constructs
- * added after an earlier synth in the same tick are still found.
+ * By app root. A registry rather than a walk of the construct tree: Services are written in any chart of the app, and
+ * every route's validation would otherwise walk the whole app. Weak: an app that is gone takes its Services along.
  */
-const cache = new WeakMap<IConstruct, AppServices>();
-function appServices(root: IConstruct, fresh = false): AppServices {
-  let services = fresh ? undefined : cache.get(root);
+const servicesByRoot = new WeakMap<IConstruct, AppServices>();
+
+function appServices(root: IConstruct): AppServices {
+  let services = servicesByRoot.get(root);
   if (services === undefined) {
-    services = collect(root);
-    cache.set(root, services);
-    queueMicrotask(() => cache.delete(root));
+    services = { byHost: new Map(), byNamespace: new Map() };
+    servicesByRoot.set(root, services);
   }
   return services;
 }
 
-/** How a host relates to the cluster's Services. */
-type HostKind =
-  | { readonly kind: 'fqdn' | 'short'; readonly name: string; readonly namespace: string }
-  | { readonly kind: 'wildcard' }
-  | { readonly kind: 'external' };
-
-const FQDN_SUFFIX = `.svc.${CLUSTER_DOMAIN}`;
-
-function classify(host: string, services: AppServices): HostKind {
-  const labels = host.split('.');
-  if (host.endsWith(FQDN_SUFFIX) || host.endsWith('.svc')) {
-    if (labels[0] === '*') return { kind: 'wildcard' };
-    const kind = host.endsWith(FQDN_SUFFIX) ? 'fqdn' : 'short';
-    const rest = labels.length - (kind === 'fqdn' ? 1 + CLUSTER_DOMAIN.split('.').length : 1);
-    // `<svc>.<ns>.svc[.cluster.local]`: anything longer is no Service name.
-    if (rest === 2) return { kind, name: labels[0], namespace: labels[1] };
-    return { kind: 'external' };
-  }
-  // `<svc>.<ns>`: a two-label name whose second label is a namespace of the app.
-  if (labels.length === 2 && labels[0] !== '*' && services.byNamespace.has(labels[1])) {
-    return { kind: 'short', name: labels[0], namespace: labels[1] };
-  }
-  return { kind: 'external' };
+/**
+ * Records the Service a TritonServer or CanaryRelease writes (`scope`, once accepted), so that hosts anywhere in the
+ * app can name it. Another ITritonServer implementation registers its Service the same way.
+ */
+export function registerMeshService(scope: Construct, name: string, namespace: string): void {
+  const services = appServices(scope.node.root);
+  services.byHost.set(serviceHost(name, namespace), { name, namespace, path: scope.node.path });
+  services.byNamespace.set(namespace, [...(services.byNamespace.get(namespace) ?? []), name]);
 }
 
 export interface MeshHostsUse {
@@ -127,26 +82,20 @@ export function checkMeshHosts(use: MeshHostsUse): void {
 function meshHostProblems(use: MeshHostsUse): string[] {
   const { scope, hosts, hostsProp, externalHosts, destinationHost, userKind } = use;
   const path = scope.node.path;
-  const root = scope.node.root;
   const out: string[] = [];
   const declared = new Set(externalHosts);
+  const services = appServices(scope.node.root);
+  const classify = (host: string) => classifyServiceHost(host, (ns) => services.byNamespace.has(ns));
   for (const host of hosts) {
     if (declared.has(host)) continue;
-    let services = appServices(root);
-    let kind = classify(host, services);
-    // Only a lookup that may have missed a construct added since the cache was filled is repeated.
-    const resolved = () => kind.kind === 'fqdn' && services.byHost.has(host);
-    if ((kind.kind !== 'wildcard' && kind.kind !== 'external' && !resolved()) || (kind.kind === 'external' && host.split('.').length === 2)) {
-      services = appServices(root, true);
-      kind = classify(host, services);
-    }
-    if (kind.kind === 'external' || resolved()) continue;
+    const kind = classify(host);
+    if (kind.kind === 'external' || (kind.kind === 'fqdn' && services.byHost.has(host))) continue;
     if (kind.kind === 'wildcard') {
       out.push(problem(path, hostsProp, host, 'would take the traffic of every Service of the cluster domain it covers',
         `list the FQDN of the Service instead, e.g. '${destinationHost}'`));
       continue;
     }
-    const there = services.byNamespace.get(kind.namespace) ?? [];
+    const there = [...services.byNamespace.get(kind.namespace) ?? []].sort();
     const listed = `Services of the app in namespace '${kind.namespace}': ${there.length > 0 ? show(there) : 'none'}`;
     const fqdn = serviceHost(kind.name, kind.namespace);
     if (kind.kind === 'fqdn') {
@@ -170,8 +119,7 @@ function meshHostProblems(use: MeshHostsUse): string[] {
   }
   for (const host of externalHosts) {
     if (!hosts.includes(host)) continue; // refused at construction
-    const services = appServices(root, true);
-    const kind = classify(host, services);
+    const kind = classify(host);
     const own = services.byHost.get(host);
     if (own !== undefined) {
       out.push(problem(path, 'externalHosts', host, `is the Service '${own.name}' of this app (${own.path}), so it is not external`,
