@@ -6,7 +6,6 @@ import { Chart } from 'cdk8s';
 import { Problems } from '../private/errors';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
-import { TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
 import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
 import { MeshSecurity } from '../k8s/mesh/mesh-security';
@@ -69,8 +68,7 @@ export class FleetChart extends Chart {
     if (plan.devicePlugin !== undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));
     p.attempt(() => karpenterNodePools(this, plan));
     if (plan.mesh) p.attempt(() => new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh!.istiodNamespace }));
-    const adapted = Object.values(fleet.servers)
-      .some((s) => s.autoscale !== undefined && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'hpa');
+    const adapted = Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa');
     // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace.
     if (adapted) p.attempt(() => PrometheusAdapterRules.of(this, { namespace: monitoring.namespace }));
     if (plan.gateway) {
@@ -141,7 +139,7 @@ export class FleetChart extends Chart {
       }));
     }
     if (autoscale) {
-      const keda = (autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'keda';
+      const keda = plan.autoscaleEngine === 'keda';
       p.attempt(() => server.autoscale({
         ...autoscale,
         gpuPool: plan.pool,

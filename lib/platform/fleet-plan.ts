@@ -3,7 +3,7 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
-import { prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { AutoscalingEngine, prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
@@ -54,6 +54,8 @@ export interface ServerPlan {
   readonly pool?: GpuPool;
   /** Replicas at rest and at peak: the autoscaler's range, or the fixed count twice. */
   readonly replicas: ReplicaRange;
+  /** What scales the server. @default - none: a fixed replica count */
+  readonly autoscaleEngine?: AutoscalingEngine;
   /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
   readonly s3?: ServerS3Plan;
   /** Namespaces the server's NetworkPolicy admits besides its own, sorted. */
@@ -227,6 +229,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     const roleName = `${fleet.name}-${name}-models`;
     drafts.push({
       name, namespace: fleet.namespace, path, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+      autoscaleEngine: s.autoscale && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine),
       callers: {
         namespaces: sorted([fleet.namespace, ...callerNamespaces]),
         ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),

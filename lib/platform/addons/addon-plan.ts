@@ -7,7 +7,6 @@
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
-import { TRITON_AUTOSCALER_DEFAULTS } from '../../k8s/autoscaling/triton-autoscaler-props';
 import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
 import { ISTIO_TRUST_DOMAIN } from '../../k8s/mesh/mesh-identity';
 import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/monitoring/triton-dashboard';
@@ -110,7 +109,7 @@ interface AddonNeed {
  */
 function addonNeeds(plan: FleetPlan): AddonNeed[] {
   const { fleet, monitoring } = plan;
-  const engines = new Set(Object.values(fleet.servers).flatMap((s) => (s.autoscale ? [s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine] : [])));
+  const engines = new Set(Object.values(plan.servers).map((s) => s.autoscaleEngine));
   const needs: [boolean, AddonName, AddonProvides?][] = [
     [plan.mesh !== undefined, 'istio'],
     [monitoring.scrape || monitoring.alerts || monitoring.dashboard, 'prometheus'],
