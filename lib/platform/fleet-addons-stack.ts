@@ -14,6 +14,7 @@ import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1'
 import { DataResource, Fn, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { EksCluster } from '../aws/eks-cluster';
+import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
 import { ADDON_DEFAULTS, AddonsPlan, assumesOutput, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
@@ -61,13 +62,16 @@ export class FleetAddonsStack extends TerraformStack {
     this.assumes = addons.assumes;
 
     fleetAwsProvider(this, fleet);
-    const access = clusterAccess(this, fleet);
+    // The EFS driver's IRSA trust needs the cluster's OIDC provider: read the cluster once, for it and the providers.
+    const efs = addons.eksAddons.some((a) => a.addon === 'efsCsi');
+    const cluster = efs ? EksCluster.fromName(this, 'EksCluster', fleet.cluster.name) : undefined;
+    const access = clusterAccess(this, fleet, cluster);
     new HelmProvider(this, 'helm', { kubernetes: access });
     new KubernetesProvider(this, 'kubernetes', access);
 
     const eksAddons: Record<string, EksAddon> = {};
     for (const a of addons.eksAddons) {
-      const role = a.addon === 'efsCsi' ? this.efsDriverRole(fleet) : undefined;
+      const role = a.addon === 'efsCsi' ? this.efsDriverRole(fleet, cluster!) : undefined;
       eksAddons[a.id] = new EksAddon(this, a.id, {
         clusterName: fleet.cluster.name, addonName: a.addonName, serviceAccountRoleArn: role?.arn,
         resolveConflictsOnCreate: 'OVERWRITE', resolveConflictsOnUpdate: 'OVERWRITE',
@@ -118,8 +122,7 @@ export class FleetAddonsStack extends TerraformStack {
   }
 
   /** The EFS CSI controller's IRSA role with AWS's managed driver policy. */
-  private efsDriverRole(fleet: FleetDescription): IamRole {
-    const cluster = EksCluster.fromName(this, 'EksCluster', fleet.cluster.name);
+  private efsDriverRole(fleet: FleetDescription, cluster: IEksCluster): IamRole {
     const sa = ADDON_DEFAULTS.efsControllerServiceAccount;
     const role = new IamRole(this, 'efs-csi-driver-role', {
       name: `${fleet.name}-efs-csi-driver`,

@@ -8,6 +8,7 @@ import { DataAwsEksClusterAuth } from '@cdktf/provider-aws/lib/data-aws-eks-clus
 import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { Fn, S3Backend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import type { IEksCluster } from '../aws/eks-cluster-ref';
 import type { FleetDescription } from './fleet-description';
 
 /** Tag on every AWS resource of a fleet, beside `fleet: <name>` and the description's `aws.defaultTags`. */
@@ -32,13 +33,16 @@ export interface ClusterAccess {
   readonly token: string;
 }
 
-/** The cluster's endpoint and CA (data source) and a fresh token (aws_eks_cluster_auth) for the in-cluster providers. */
-export function clusterAccess(scope: Construct, fleet: FleetDescription): ClusterAccess {
-  const cluster = new DataAwsEksCluster(scope, 'Cluster', { name: fleet.cluster.name });
+/**
+ * The cluster's endpoint and CA and a fresh token (aws_eks_cluster_auth) for the in-cluster providers: from `cluster`
+ * when the stack reads it already, else from a data source of its own.
+ */
+export function clusterAccess(scope: Construct, fleet: FleetDescription, cluster?: IEksCluster): ClusterAccess {
+  const read = cluster === undefined ? new DataAwsEksCluster(scope, 'Cluster', { name: fleet.cluster.name }) : undefined;
   const auth = new DataAwsEksClusterAuth(scope, 'ClusterAuth', { name: fleet.cluster.name });
   return {
-    host: cluster.endpoint,
-    clusterCaCertificate: Fn.base64decode(cluster.certificateAuthority.get(0).data),
+    host: cluster?.endpoint ?? read!.endpoint,
+    clusterCaCertificate: Fn.base64decode(cluster?.certificateAuthorityData ?? read!.certificateAuthority.get(0).data),
     token: auth.token,
   };
 }

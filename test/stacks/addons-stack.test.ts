@@ -202,6 +202,10 @@ describe('add-ons follow the description', () => {
       parameters: { provisioningMode: 'efs-ap', fileSystemId: 'fs-0123', directoryPerms: '755' },
       depends_on: ['aws_eks_addon.efs-csi-driver'],
     });
+    // One read of the cluster serves the driver's trust and the providers.
+    const [read] = Object.keys(json.data.aws_eks_cluster);
+    expect(Object.keys(json.data.aws_eks_cluster)).toHaveLength(1);
+    expect(json.provider.kubernetes[0].host).toBe(`\${data.aws_eks_cluster.${read}.endpoint}`);
   });
 
   test('no claim: no EFS driver', () => {
