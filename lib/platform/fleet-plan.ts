@@ -108,7 +108,8 @@ export interface FleetPlan extends ModelAccessPlan {
   readonly capacityProblems: readonly string[];
 }
 
-const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
+/** Each value once, sorted: lists the plan derives stay byte-stable whatever the description's order. */
+export const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /**
  * Checks the whole description and derives the plan. Every problem is reported in one TritonOpsError, each naming

@@ -13,7 +13,7 @@ import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/
 import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
 import { Problems, problem } from '../../private/errors';
 import { EFS_CSI_DEFAULTS } from '../addons-description';
-import type { FleetPlan } from '../fleet-plan';
+import { FleetPlan, sorted } from '../fleet-plan';
 import { ADDON_PROVIDES, AddonName, AddonProvides } from './addon-catalog';
 import {
   ChartValues, IstioBaseValues, LabelSelectorValues, IstiodValues, IstioGatewayValues, KarpenterValues, KedaValues, KubePrometheusStackValues,
@@ -92,8 +92,6 @@ export interface AddonsPlan {
   /** The add-ons the fleet needs that the description switches off: the cluster must already have them. */
   readonly assumes: readonly AddonProvides[];
 }
-
-const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /** One add-on the fleet needs, with what it provides and whether the description leaves it to the add-ons stack. */
 interface AddonNeed {
