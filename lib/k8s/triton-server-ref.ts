@@ -1,4 +1,5 @@
 import { IConstruct } from 'constructs';
+import type { LlmBackend } from '../triton/llm-backends';
 import { TritonPort } from '../triton/server-ports';
 
 /** How many replicas a server runs: a fixed count (min = max) or the range its autoscaler moves in. */
@@ -45,6 +46,8 @@ export interface ITritonServer extends IConstruct {
   readonly gpuMetrics: boolean;
   /** Names of the models the server serves, sorted. */
   readonly modelNames: readonly string[];
+  /** LLM backends of the models (vLLM, TensorRT-LLM), sorted; empty when the server serves no LLM. */
+  readonly llmBackends: readonly LlmBackend[];
   /** Replicas at rest and at peak. */
   readonly replicas: ReplicaRange;
   /** The `replicas` prop when it was given; an autoscaler would drop it, so it refuses such a server. */

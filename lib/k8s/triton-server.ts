@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
+import { llmBackendsOf, LlmBackend } from '../triton/llm-backends';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
@@ -53,6 +54,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly gpus: number;
   public readonly gpuMetrics: boolean;
   public readonly modelNames: readonly string[];
+  public readonly llmBackends: readonly LlmBackend[];
   public readonly fixedReplicas?: number;
   public readonly pdbMaxUnavailable: number;
   public readonly admittedNamespaces: readonly string[];
@@ -93,6 +95,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.gpus = s.gpus;
     this.gpuMetrics = s.gpuMetrics;
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
+    this.llmBackends = llmBackendsOf(props.models);
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;

@@ -4,6 +4,7 @@
  * Pure data: rendering lives in render-model-config.ts, Triton's rules in validate-model-config.ts.
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_configuration.md
  */
+import type { LlmEngine } from './llm-engine';
 
 /** Tensor element types (DataType in model_config.proto, without the `TYPE_` prefix). */
 export type DataType =
@@ -209,4 +210,15 @@ export interface ModelConfig {
    */
   readonly decoupled?: boolean;
   readonly optimization?: Optimization;
+  /**
+   * Further files of the model directory, by path relative to it (e.g. `1/model.json` of a vLLM model), written
+   * beside config.pbtxt in the repository tree.
+   * @default - none
+   */
+  readonly files?: Readonly<Record<string, string>>;
+  /**
+   * Engine facts of an LLM model, checked with the server's GPUs (see vllmModel, tensorrtLlmModels).
+   * @default - not an LLM engine
+   */
+  readonly llm?: LlmEngine;
 }
