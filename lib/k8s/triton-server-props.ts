@@ -56,10 +56,18 @@ export interface TritonServerProps {
   /** `--exit-on-error`: a model that fails to load stops the pod instead of serving without it. @default true */
   readonly exitOnError?: boolean;
   /**
-   * `--exit-timeout-secs`: how long Triton lets in-flight requests finish after SIGTERM.
-   * @default 30
+   * `--exit-timeout-secs`: how long Triton lets in-flight requests finish after SIGTERM; at least
+   * longestRequestSeconds.
+   * @default - the larger of 30 and longestRequestSeconds
    */
   readonly exitTimeoutSeconds?: number;
+  /**
+   * The longest a request may take, in seconds: for an LLM, the longest generation (max tokens / tokens per second).
+   * Triton's exit timeout, and so the grace period, covers it, so a rollout never cuts a generation short; streaming
+   * routes time out after it.
+   * @default - exitTimeoutSeconds (30 when neither is given)
+   */
+  readonly longestRequestSeconds?: number;
   /**
    * Seconds the preStop hook (`sleep` in the container) waits for the endpoint to leave every Service and load
    * balancer before Triton receives SIGTERM (triton#6230). The kubelet's native sleep action is not used: the

@@ -46,6 +46,13 @@ export interface ITritonServer extends IConstruct {
   readonly gpuMetrics: boolean;
   /** Names of the models the server serves, sorted. */
   readonly modelNames: readonly string[];
+  /** Models that are decoupled (zero or many responses per request): clients must stream them. Sorted. */
+  readonly decoupledModels: readonly string[];
+  /**
+   * The longest a request may take on this server, in seconds (a whole generation for an LLM): Triton's exit timeout
+   * covers it, and routes time out after it.
+   */
+  readonly longestRequestSeconds: number;
   /** LLM backends of the models (vLLM, TensorRT-LLM), sorted; empty when the server serves no LLM. */
   readonly llmBackends: readonly LlmBackend[];
   /** Replicas at rest and at peak. */

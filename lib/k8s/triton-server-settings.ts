@@ -25,6 +25,7 @@ export interface TritonServerSettings {
   readonly strictReadiness: boolean;
   readonly exitOnError: boolean;
   readonly exitTimeoutSeconds: number;
+  readonly longestRequestSeconds: number;
   readonly drainSeconds: number;
   readonly terminationGracePeriodSeconds: number;
   readonly startupProbePeriodSeconds: number;
@@ -70,9 +71,18 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   const gpus = props.gpus ?? D.gpus;
   p.check(isWhole(gpus, 0), 'gpus', gpus, 'must be a whole number >= 0', 'use 0 for a CPU server or the GPUs per pod');
 
-  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? D.exitTimeoutSeconds;
+  const longestGiven = props.longestRequestSeconds;
+  if (longestGiven !== undefined) {
+    p.check(isWhole(longestGiven, 1), 'longestRequestSeconds', longestGiven, 'must be a whole number >= 1',
+      'give the longest time one request may take, e.g. 300 for a long generation');
+  }
+  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? Math.max(D.exitTimeoutSeconds, longestGiven ?? 0);
   p.check(isWhole(exitTimeoutSeconds, 1), 'exitTimeoutSeconds', exitTimeoutSeconds, 'must be a whole number >= 1',
     'give the longest time an in-flight request may need, e.g. 30');
+  const longestRequestSeconds = longestGiven ?? exitTimeoutSeconds;
+  p.check(exitTimeoutSeconds >= longestRequestSeconds, 'exitTimeoutSeconds', exitTimeoutSeconds,
+    `is below longestRequestSeconds (${longestRequestSeconds}), so a rollout cuts the longest requests short`,
+    `raise it to at least ${longestRequestSeconds}, or leave it unset`);
   const drainSeconds = props.drainSeconds ?? D.drainSeconds;
   p.check(isWhole(drainSeconds, 1), 'drainSeconds', drainSeconds, 'must be a whole number >= 1',
     'give endpoints time to leave the load balancers, e.g. 10');
@@ -168,7 +178,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     modelControl: props.modelControl ?? ModelControl.none(),
     strictReadiness: props.strictReadiness ?? D.strictReadiness,
     exitOnError: props.exitOnError ?? D.exitOnError,
-    exitTimeoutSeconds, drainSeconds, terminationGracePeriodSeconds: grace,
+    exitTimeoutSeconds, longestRequestSeconds, drainSeconds, terminationGracePeriodSeconds: grace,
     startupProbePeriodSeconds: period, startupProbeFailureThreshold: threshold,
     logFormat: props.logFormat ?? D.logFormat,
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,

@@ -55,6 +55,8 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly gpuMetrics: boolean;
   public readonly modelNames: readonly string[];
   public readonly llmBackends: readonly LlmBackend[];
+  public readonly decoupledModels: readonly string[];
+  public readonly longestRequestSeconds: number;
   public readonly fixedReplicas?: number;
   public readonly pdbMaxUnavailable: number;
   public readonly admittedNamespaces: readonly string[];
@@ -96,6 +98,8 @@ export class TritonServer extends Construct implements ITritonServer {
     this.gpuMetrics = s.gpuMetrics;
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
     this.llmBackends = llmBackendsOf(props.models);
+    this.decoupledModels = Object.freeze(props.models.filter((m) => m.decoupled === true).map((m) => m.name).sort());
+    this.longestRequestSeconds = s.longestRequestSeconds;
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;
