@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'fs';
-import { join } from 'path';
+import { dirname, join } from 'path';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../private/errors';
 import { TritonServer } from './triton-server';
 
 /**
  * Writes the config.pbtxt of every model of every TritonServer under `scope` as
- * `<outdir>/model-repository/<server>/<model>/config.pbtxt`: the tree to sync into each server's repository.
+ * `<outdir>/model-repository/<server>/<model>/config.pbtxt`, with the model's further files (`files`) beside it: the
+ * tree to sync into each server's repository.
  * Returns the written paths, relative to outdir, sorted.
  */
 export function writeModelRepositories(scope: Construct, outdir: string): string[] {
@@ -27,6 +28,12 @@ export function writeModelRepositories(scope: Construct, outdir: string): string
       mkdirSync(join(outdir, 'model-repository', server.name, model), { recursive: true });
       writeFileSync(join(outdir, file), text);
       written.push(file);
+      for (const [relative, content] of Object.entries(server.modelFiles[model] ?? {})) {
+        const extra = join('model-repository', server.name, model, relative);
+        mkdirSync(dirname(join(outdir, extra)), { recursive: true });
+        writeFileSync(join(outdir, extra), content);
+        written.push(extra);
+      }
     }
   }
   return written.sort();

@@ -8,10 +8,17 @@ import { countInstances } from '../triton/model-instances';
 import type { ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D } from './triton-server-props';
 
-/** The smallest /dev/shm the models need: the base, plus a region per Python-backend instance (triton#4869). */
-export function minimumShm(models: readonly ModelConfig[], gpus: number): { readonly sizeMiB: number; readonly pythonInstances: number } {
+/**
+ * The smallest /dev/shm the models need: the base, a region per Python-backend instance (triton#4869), and room for
+ * NCCL when an LLM engine spans several GPUs.
+ */
+export function minimumShm(models: readonly ModelConfig[], gpus: number): {
+  readonly sizeMiB: number; readonly pythonInstances: number; readonly ncclMiB: number;
+} {
   const pythonInstances = models.filter((m) => m.backend === 'python').reduce((sum, m) => sum + countInstances(m, gpus), 0);
-  return { sizeMiB: D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances, pythonInstances };
+  const multiGpu = models.some((m) => m.llm !== undefined && m.llm.tensorParallelSize * m.llm.pipelineParallelSize > 1);
+  const ncclMiB = multiGpu ? D.shmNcclMiB : 0;
+  return { sizeMiB: D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances + ncclMiB, pythonInstances, ncclMiB };
 }
 
 /** Memory request and limit of the container: Triton's memory, /dev/shm and a local cache all count against it. */

@@ -24,6 +24,13 @@ export const TRITON_SERVER_DEFAULTS = {
   shmBaseMiB: 64,
   /** Each Python-backend instance keeps its own shared-memory region for tensors (triton#4869). */
   shmPerPythonInstanceMiB: 64,
+  /**
+   * NCCL's shared-memory transport between the GPUs of a tensor- or pipeline-parallel engine, and vLLM's workers,
+   * exchange buffers through /dev/shm; Docker's 64 MiB fails them. The vLLM and NCCL guides size it at 1-2 GiB.
+   * @see https://docs.vllm.ai/en/stable/deployment/k8s.html
+   * @see https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html#sharing-data
+   */
+  shmNcclMiB: 2048,
   tmpSizeMiB: 1024,
   pdbMaxUnavailable: 1,
   monitoringNamespace: 'monitoring',
@@ -53,6 +60,12 @@ export interface TritonServerProps {
   readonly modelControl?: ModelControl;
   /** `--strict-readiness`: ready only when every model is ready. @default true */
   readonly strictReadiness?: boolean;
+  /**
+   * Memory of each of the pod's GPUs in GiB (its instance type's, see GPU_INSTANCE_TYPES): the weights of LLM models
+   * (`llm.weights`) must fit it. A fleet sets it from the server's node pool. GPU servers only.
+   * @default - weights are not checked
+   */
+  readonly gpuMemoryGiB?: number;
   /** `--exit-on-error`: a model that fails to load stops the pod instead of serving without it. @default true */
   readonly exitOnError?: boolean;
   /**
@@ -133,7 +146,7 @@ export interface TritonServerProps {
   readonly memoryMiB?: number;
   /**
    * Size of the memory-backed /dev/shm in MiB.
-   * @default - 64 + 64 per Python-backend model instance
+   * @default - 64 + 64 per Python-backend model instance, + 2048 when an LLM engine spans several GPUs (NCCL)
    */
   readonly shmSizeMiB?: number;
   /** Size of the /tmp emptyDir in MiB (the root filesystem is read-only). @default 1024 */

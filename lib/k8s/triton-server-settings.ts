@@ -193,7 +193,14 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number) {
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
-  const problems = validateModelSet(models, { gpuCount: gpus, serverResponseCache: props.responseCache !== undefined });
+  if (props.gpuMemoryGiB !== undefined) {
+    p.check(gpus > 0, 'gpuMemoryGiB', props.gpuMemoryGiB, 'needs GPUs, but the server has gpus: 0', 'remove gpuMemoryGiB or give the server GPUs');
+    p.check(typeof props.gpuMemoryGiB === 'number' && props.gpuMemoryGiB > 0, 'gpuMemoryGiB', props.gpuMemoryGiB,
+      'must be a number of GiB > 0', "give the memory of one GPU of the server's instance type, e.g. 24 for an A10G");
+  }
+  const problems = validateModelSet(models, {
+    gpuCount: gpus, serverResponseCache: props.responseCache !== undefined, gpuMemoryGiB: props.gpuMemoryGiB,
+  });
   const errors = problems.filter((x) => x.severity === 'error');
   if (errors.length > 0) new ModelConfigError(errors, path).problems.forEach((line) => p.add(line));
 
@@ -213,7 +220,8 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
   const shm = minimumShm(models, gpus);
   const shmSizeMiB = props.shmSizeMiB ?? shm.sizeMiB;
   p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= shm.sizeMiB, 'shmSizeMiB', shmSizeMiB,
-    `is below the ${shm.sizeMiB} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${shm.pythonInstances} here)`,
+    `is below the ${shm.sizeMiB} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${shm.pythonInstances} here`
+    + `${shm.ncclMiB > 0 ? ` + ${shm.ncclMiB} for NCCL between the GPUs of an LLM engine` : ''})`,
     `raise it to at least ${shm.sizeMiB} or leave it unset`);
   const warnings = problems.filter((x) => x.severity === 'warning').map((x) => `${path}: ${formatProblem(x)}`);
   if (errors.length === 0) {

@@ -66,6 +66,8 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly models: readonly ModelConfig[];
   /** config.pbtxt text of each model, by model name. */
   public readonly modelConfigs: Readonly<Record<string, string>>;
+  /** Further files of each model's directory (`files`, e.g. a vLLM model.json), by model name and relative path. */
+  public readonly modelFiles: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
    * Warnings, formatted: warning-level model problems (max_batch_size without a batcher, the effective instance
    * count of a group that lists several GPUs) and GPUs of the pod that no model instance uses.
@@ -89,6 +91,7 @@ export class TritonServer extends Construct implements ITritonServer {
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
     this.models = props.models;
     this.modelConfigs = Object.fromEntries(props.models.map((m) => [m.name, renderModelConfig(m)]));
+    this.modelFiles = Object.fromEntries(props.models.filter((m) => m.files !== undefined).map((m) => [m.name, m.files!]));
     this.name = s.name;
     this.namespace = s.namespace;
     this.host = serviceHost(s.name, s.namespace);
@@ -127,6 +130,8 @@ export class TritonServer extends Construct implements ITritonServer {
       cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
       backendConfig: props.backendConfig ?? {},
       responseCache: s.responseCache,
+      // Time to first token of streaming models: the one latency an LLM's users feel.
+      latencyHistograms: this.decoupledModels.length > 0,
     });
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
     const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));

@@ -33,6 +33,12 @@ export interface ServerFlagOptions {
   readonly backendConfig: Record<string, Record<string, string>>;
   /** The server-side response cache (`--cache-config`). @default - none */
   readonly responseCache?: ResponseCache;
+  /**
+   * Export `nv_inference_first_response_histogram_ms` (time to first response; Triton keeps it for decoupled models
+   * only): `--metrics-config=histogram_latencies=true`.
+   * @default false
+   */
+  readonly latencyHistograms?: boolean;
 }
 
 /** Triton's `--log-format`. */
@@ -67,6 +73,7 @@ export function renderServerFlags(o: ServerFlagOptions): string[] {
     `--metrics-port=${METRICS_PORT.port}`,
     `--log-format=${o.logFormat}`,
   );
+  if (o.latencyHistograms) flags.push('--metrics-config=histogram_latencies=true');
   if (o.pinnedMemoryPoolMiB !== undefined) {
     flags.push(`--pinned-memory-pool-byte-size=${o.pinnedMemoryPoolMiB * MIB}`);
   }

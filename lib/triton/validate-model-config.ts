@@ -12,6 +12,7 @@ import {
 import { ProblemCollector, entryPath, isInt, type ModelConfigProblem } from './model-config-problem';
 import { validateEnsemble, validateEnsembleMembers } from './validate-ensemble';
 import { validateInstanceGroups } from './validate-instance-groups';
+import { validateLlm } from './validate-llm';
 import { isEnsemble, validateScheduling } from './validate-scheduling';
 import { VARIABLE_DIM, validateTensors } from './validate-tensors';
 
@@ -38,6 +39,11 @@ export interface ModelValidationContext {
    * @default - not checked
    */
   readonly serverResponseCache?: boolean;
+  /**
+   * Memory of each GPU of the pod in GiB; the weights of an LLM model (`llm.weights`) must fit it.
+   * @default - not checked
+   */
+  readonly gpuMemoryGiB?: number;
 }
 
 /**
@@ -59,6 +65,8 @@ export function validateModelConfig(config: ModelConfig, context: ModelValidatio
   validateInstanceGroups(config, context.gpuCount, out);
   if (!isEnsemble(config)) (config.modelWarmup ?? []).forEach((w, i) => checkWarmup(config, w, i, out));
   checkParametersAndOptimization(config, out);
+  validateLlm(config, context, out);
+  checkFiles(config, out);
   if (config.decoupled && config.responseCache) {
     out.error('response_cache', "is enabled, but Triton's response cache does not support decoupled models; " +
       'set responseCache to false');
@@ -76,7 +84,7 @@ export function validateModelConfig(config: ModelConfig, context: ModelValidatio
  * appear twice, and each ensemble against the configs of its step models.
  */
 export function validateModelSet(models: readonly ModelConfig[],
-  context: Pick<ModelValidationContext, 'gpuCount' | 'serverResponseCache'> = {}): ModelConfigProblem[] {
+  context: Pick<ModelValidationContext, 'gpuCount' | 'serverResponseCache' | 'gpuMemoryGiB'> = {}): ModelConfigProblem[] {
   const knownModels = models.map((m) => m.name);
   const byName = new Map<string, ModelConfig>();
   const problems: ModelConfigProblem[] = [];
@@ -236,5 +244,18 @@ function checkParametersAndOptimization(config: ModelConfig, out: ProblemCollect
         out.error(`optimization.execution_accelerators.${field}[${i}].name`, "is empty; name the accelerator, e.g. 'tensorrt' or 'openvino'");
       }
     });
+  }
+}
+
+/** Extra files are written under the model's directory: relative paths inside it, never config.pbtxt itself. */
+function checkFiles(config: ModelConfig, out: ProblemCollector): void {
+  for (const path of Object.keys(config.files ?? {})) {
+    const parts = path.split('/');
+    if (path === '' || path.startsWith('/') || parts.some((part) => part === '' || part === '.' || part === '..')) {
+      out.error(entryPath('files', path), 'is not a relative path inside the model directory; write it like ' +
+        "'1/model.json', without leading '/', '.' or '..' parts");
+    } else if (path === 'config.pbtxt') {
+      out.error(entryPath('files', path), 'would replace the rendered configuration; describe the fields in the ModelConfig instead');
+    }
   }
 }

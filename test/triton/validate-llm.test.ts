@@ -1,0 +1,86 @@
+import type { ModelConfig } from '../../lib/triton/model-config';
+import { formatProblem, validateModelConfig } from '../../lib/triton/validate-model-config';
+
+/** A hand-written vLLM config with engine facts, as vllmModel() would build it. */
+const llm = (overrides: Partial<NonNullable<ModelConfig['llm']>> = {}, config: Partial<ModelConfig> = {}): ModelConfig => ({
+  name: 'llama',
+  backend: 'vllm',
+  maxBatchSize: 0,
+  decoupled: true,
+  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
+  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
+  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
+  llm: { backend: 'vllm', tensorParallelSize: 4, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9, ...overrides },
+  ...config,
+});
+
+const errors = (config: ModelConfig, context = {}) =>
+  validateModelConfig(config, context).filter((p) => p.severity === 'error').map(formatProblem);
+
+describe('LLM engine facts against the pod', () => {
+  test('an engine whose parallelism equals the pod GPUs and whose weights fit passes', () => {
+    expect(errors(llm({ weights: { parameterBillions: 8, dtype: 'bf16' } }), { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([]);
+  });
+
+  test('tensor x pipeline parallel must equal the GPUs of the pod', () => {
+    expect(errors(llm({ tensorParallelSize: 4, pipelineParallelSize: 2 }), { gpuCount: 4 })).toEqual([
+      "model 'llama' llm: tensor parallel 4 x pipeline parallel 2 = 8 GPUs, but the pod has 4; give the server gpus: 8 "
+      + 'on instances with at least 8 GPUs, or build the engine for fewer',
+    ]);
+    expect(errors(llm({ tensorParallelSize: 2 }), { gpuCount: 4 })).toEqual([
+      "model 'llama' llm: tensor parallel 2 x pipeline parallel 1 = 2 GPUs, but the pod has 4; give the server gpus: 2, "
+      + 'or use the other GPUs with a larger tensor parallel size',
+    ]);
+  });
+
+  test('weights that cannot fit the GPUs are refused with the numbers', () => {
+    // 70B in bf16 = 130.4 GiB; on 4 x 24 GiB A10G at 0.9 that is 32.6 GiB per GPU against 21.6 usable.
+    expect(errors(llm({ weights: { parameterBillions: 70, dtype: 'bf16' } }), { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([
+      "model 'llama' llm.weights: 70B parameters in bf16 are 130.4 GiB, 32.6 GiB on each of 4 GPUs, but the engine may "
+      + 'use 21.6 GiB of each 24 GiB GPU (fraction 0.9), leaving nothing for the KV cache; use at least 7 GPUs '
+      + '(tensor parallel), GPUs with more memory, or a smaller dtype (quantization)',
+    ]);
+    // The same model in fp8 on 8 x 80 GiB H100 fits.
+    expect(errors(llm({ tensorParallelSize: 8, weights: { parameterBillions: 70, dtype: 'fp8' } }), { gpuCount: 8, gpuMemoryGiB: 80 })).toEqual([]);
+  });
+
+  test('without the GPU memory the weights are not judged', () => {
+    expect(errors(llm({ weights: { parameterBillions: 700, dtype: 'fp32' } }), { gpuCount: 4 })).toEqual([]);
+  });
+
+  test("the config's max_batch_size cannot exceed the engine's batch", () => {
+    const trt = llm({ backend: 'tensorrtllm', maxBatchSize: 64 }, { backend: 'tensorrtllm', maxBatchSize: 128 });
+    expect(errors(trt, { gpuCount: 4 })).toEqual([
+      "model 'llama' max_batch_size: (128) exceeds the batch the engine runs (64), so Triton would send batches the "
+      + 'engine refuses; lower it to at most 64 or rebuild the engine',
+    ]);
+  });
+
+  test('engine facts of another backend, bad sizes and fractions are refused', () => {
+    expect(errors(llm({ backend: 'tensorrtllm', tensorParallelSize: 0, gpuMemoryFraction: 1.5, maxBatchSize: 2.5 }))).toEqual([
+      "model 'llama' llm.backend: ('tensorrtllm') is not the model's backend ('vllm'); build the model with vllmModel() "
+      + 'or tensorrtLlmModels(), which keep the two equal',
+      "model 'llama' llm.tensor_parallel_size: (0) must be a whole number >= 1",
+      "model 'llama' llm.max_batch_size: (2.5) must be a whole number >= 1",
+      "model 'llama' llm.gpu_memory_fraction: (1.5) must be in (0, 1]; use e.g. 0.9",
+    ]);
+    expect(errors(llm({ weights: { parameterBillions: -1, dtype: 'bf16' } }), { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([
+      "model 'llama' llm.weights.parameter_billions: (-1) must be a number > 0; give the parameter count in billions "
+      + 'from the model card, e.g. 8 or 70',
+    ]);
+  });
+});
+
+describe('extra files of a model directory', () => {
+  test('paths must stay inside the model directory and leave config.pbtxt to the renderer', () => {
+    const files = { '1/model.json': '{}', '../x': '', '/abs': '', 'config.pbtxt': '' };
+    expect(errors(llm({}, { files }), { gpuCount: 4 })).toEqual([
+      "model 'llama' files[\"../x\"]: is not a relative path inside the model directory; write it like '1/model.json', "
+      + "without leading '/', '.' or '..' parts",
+      "model 'llama' files[\"/abs\"]: is not a relative path inside the model directory; write it like '1/model.json', "
+      + "without leading '/', '.' or '..' parts",
+      "model 'llama' files[\"config.pbtxt\"]: would replace the rendered configuration; describe the fields in the "
+      + 'ModelConfig instead',
+    ]);
+  });
+});
