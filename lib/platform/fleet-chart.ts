@@ -126,6 +126,7 @@ export class FleetChart extends Chart {
         ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
+      gpuMemoryGiB: plan.pool?.gpuMemoryGiB,
       nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,

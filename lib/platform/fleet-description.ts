@@ -122,9 +122,12 @@ export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gatewa
   readonly exposed?: boolean;
 }
 
-/** One Triton server: TritonServer props minus what the fleet decides (image, repository, node group and provisioner, namespaces). */
+/**
+ * One Triton server: TritonServer props minus what the fleet decides (image, repository, node group and provisioner,
+ * the GPU memory of its pool, namespaces).
+ */
 export interface ServerDescription extends Omit<TritonServerProps,
-  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'clientNamespaces' | 'monitoringNamespace'> {
+  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'gpuMemoryGiB' | 'clientNamespaces' | 'monitoringNamespace'> {
   /** @default - the fleet's image */
   readonly image?: string;
   /** Node pool of a GPU server (a key of `nodePools`). @default - the fleet's only pool */

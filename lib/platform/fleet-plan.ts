@@ -143,7 +143,10 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     const spec = checkGpuInstanceTypes(p, `nodePools.${name}.instanceTypes`, pool.instanceTypes);
     if (spec !== undefined) {
       // Named after the first type, as capacity messages name it; every type has the same GPU count.
-      basePools.push({ name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
+      basePools.push({
+        name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, gpuMemoryGiB: spec.gpuMemoryGiB,
+        minSize: pool.minSize, maxSize: pool.maxSize,
+      });
     }
   }
 

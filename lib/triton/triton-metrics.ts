@@ -4,7 +4,11 @@
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/metrics.md
  */
 
-export type MetricType = 'counter' | 'gauge';
+/**
+ * Prometheus metric types: counters are only read through rate(), histograms only through histogram_quantile() over
+ * the rate of their `_bucket` series (or the rates of `_sum` and `_count`).
+ */
+export type MetricType = 'counter' | 'gauge' | 'histogram';
 
 export interface TritonMetric {
   readonly name: string;
@@ -42,6 +46,15 @@ export const TRITON_METRICS = {
     help: 'GPU memory, bytes' },
   gpuPowerUsage: { name: 'nv_gpu_power_usage', type: 'gauge', labels: GPU_LABELS,
     help: 'GPU power draw, watts' },
+  /*
+   * Exported only for decoupled models, and only when Triton runs with `--metrics-config histogram_latencies=true`
+   * (TritonServer passes it for TensorRT-LLM): the time to first token of a streaming TensorRT-LLM model.
+   * Verified in triton-inference-server/server qa/L0_metrics/histogram_metrics_test.py (FIRST_RESPONSE_HISTOGRAM,
+   * `_bucket{model,version,le}`, `_sum`, `_count`) and qa/L0_metrics/test.sh (`--metrics-config histogram_latencies=true`
+   * on a decoupled model).
+   */
+  firstResponseHistogramMs: { name: 'nv_inference_first_response_histogram_ms', type: 'histogram', labels: MODEL_LABELS,
+    help: 'Time from request to first response of a decoupled model, milliseconds (histogram_latencies=true only)' },
 } as const satisfies Record<string, TritonMetric>;
 
 export type TritonMetricKey = keyof typeof TRITON_METRICS;
