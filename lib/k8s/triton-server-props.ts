@@ -3,6 +3,7 @@ import { ModelControl } from '../triton/model-control';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import { ResponseCache } from '../triton/response-cache';
 import { LogFormat } from '../triton/server-flags';
+import type { LocalRepositoryOptions } from './local-repository';
 import { ModelRepository } from './model-repository';
 
 /** Defaults of TritonServerProps, one named constant each (asserted by the tests). */
@@ -47,6 +48,14 @@ export interface TritonServerProps {
   readonly image: string;
   /** Where the server reads its models from. */
   readonly repository: ModelRepository;
+  /**
+   * Copy the S3 repository to the pod's local disk before Triton starts (an init container running `aws s3 sync` into
+   * an emptyDir of `sizeGiB`), and serve from the copy: LLM engines then find their weights, engines and tokenizers
+   * under `/models/<model>/...`, and load from local (instance-store NVMe on nodes whose ephemeral storage is RAID0
+   * NVMe) instead of through S3. S3 repositories only. The copy runs before the startup probe starts.
+   * @default - Triton reads the repository itself
+   */
+  readonly localRepository?: LocalRepositoryOptions;
   /** Models this server serves; each is validated with Triton's rules and rendered to config.pbtxt. */
   readonly models: ModelConfig[];
   /** @default 2 */

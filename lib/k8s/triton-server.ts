@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { TritonOpsError } from '../private/errors';
+import { Problems, TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
 import { llmBackendsOf, LlmBackend } from '../triton/llm-backends';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
@@ -16,6 +16,7 @@ import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-a
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { registerMeshService } from './mesh/mesh-services';
+import { addLocalRepository, checkLocalRepository } from './local-repository';
 import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
@@ -26,6 +27,17 @@ import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from './mesh/canary-plan';
+
+/** The restricted security context of every container of the pod. */
+const CONTAINER_SECURITY: kplus.ContainerSecurityContextProps = {
+  ensureNonRoot: true,
+  user: TRITON_SERVER_DEFAULTS.runAsUser,
+  group: TRITON_SERVER_DEFAULTS.runAsUser,
+  readOnlyRootFilesystem: true,
+  allowPrivilegeEscalation: false,
+  privileged: false,
+  capabilities: { drop: [kplus.Capability.ALL] },
+};
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';
@@ -122,9 +134,15 @@ export class TritonServer extends Construct implements ITritonServer {
       automountToken: false,
     });
 
+    const local = props.localRepository;
+    if (local !== undefined) {
+      const p = new Problems(this.node.path);
+      checkLocalRepository(p, local, binding.s3 === true);
+      p.throwIfAny();
+    }
     const flags = renderServerFlags({
       ...s,
-      modelRepository: binding.uri,
+      modelRepository: local ? MODEL_MOUNT_PATH : binding.uri,
       gpuCount: s.gpus,
       pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
       cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
@@ -136,10 +154,11 @@ export class TritonServer extends Construct implements ITritonServer {
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
     const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));
     const redis = s.responseCache?.redis;
+    const tmp = kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) });
     const volumes = [
       { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
         medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
-      { path: '/tmp', volume: kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) }) },
+      { path: '/tmp', volume: tmp },
       ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true }] : []),
       ...(redis?.tls ? [{ path: REDIS_TLS_MOUNT_PATH, readOnly: true, volume: kplus.Volume.fromSecret(this, 'RedisTls',
         kplus.Secret.fromSecretName(this, 'RedisTlsSecret', redis.tls.secretName), { name: 'redis-tls' }) }] : []),
@@ -178,15 +197,7 @@ export class TritonServer extends Construct implements ITritonServer {
           cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
           memory: { request: memory, limit: memory },
         },
-        securityContext: {
-          ensureNonRoot: true,
-          user: TRITON_SERVER_DEFAULTS.runAsUser,
-          group: TRITON_SERVER_DEFAULTS.runAsUser,
-          readOnlyRootFilesystem: true,
-          allowPrivilegeEscalation: false,
-          privileged: false,
-          capabilities: { drop: [kplus.Capability.ALL] },
-        },
+        securityContext: CONTAINER_SECURITY,
         startup: kplus.Probe.fromHttpGet(READY_PATH, {
           port: HTTP_PORT.port,
           periodSeconds: Duration.seconds(s.startupProbePeriodSeconds),
@@ -204,6 +215,10 @@ export class TritonServer extends Construct implements ITritonServer {
       }],
     });
     this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    if (local !== undefined) {
+      const copy = addLocalRepository(this, this.deployment, local, binding.uri, binding.env, CONTAINER_SECURITY, tmp);
+      this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
+    }
     this.scaleTarget = { apiVersion: this.deployment.apiVersion, kind: this.deployment.kind, name: this.deployment.name };
     this.schedule(s, selector);
 
