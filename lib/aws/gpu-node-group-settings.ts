@@ -3,6 +3,7 @@ import { Token } from 'cdktf';
 import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances';
+import { checkInstanceStore, InstanceStorePolicy } from '../triton/instance-store';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
 import type { GpuNodeGroupProps } from './gpu-node-group';
 import type { GpuAmiType, GpuCapacityType } from './gpu-node-types';
@@ -21,6 +22,7 @@ export interface GpuNodeGroupSettings {
   readonly capacityType: GpuCapacityType;
   readonly maxUnavailable: number;
   readonly rootVolumeGiB: number;
+  readonly instanceStore?: InstanceStorePolicy;
   readonly labels: Record<string, string>;
   readonly cniPolicyOnNodeRole: boolean;
 }
@@ -126,6 +128,7 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
     + 'image during an upgrade, next to the OS, the NVIDIA driver and logs',
     `use ${defaults.rootVolumeGiB} (the default) or more`);
 
+  if (props.instanceStore !== undefined) checkInstanceStore(p, 'instanceStore', props.instanceStore, amiType);
   const labels = checkLabels(p, props.labels ?? {});
   p.throwIfAny();
   return {
@@ -139,6 +142,7 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
     capacityType,
     maxUnavailable,
     rootVolumeGiB,
+    instanceStore: props.instanceStore,
     labels,
     cniPolicyOnNodeRole: props.cniPolicyOnNodeRole ?? defaults.cniPolicyOnNodeRole,
   };

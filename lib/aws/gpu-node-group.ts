@@ -4,6 +4,7 @@ import { EksNodeGroup } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { LaunchTemplate, LaunchTemplateBlockDeviceMappings } from '@cdktf/provider-aws/lib/launch-template';
+import { InstanceStorePolicy, RAID0_USER_DATA } from '../triton/instance-store';
 import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { nameFromPath } from '../private/aws-names';
@@ -122,6 +123,12 @@ export interface GpuNodeGroupProps {
    * @default 100
    */
   readonly rootVolumeGiB?: number;
+  /**
+   * `raid0`: the instance-store NVMe disks become the node's ephemeral storage (nodeadm's RAID0 `localStorage`), so a
+   * server's local copy of its models (`localRepository`) and images load from NVMe. AL2023 only.
+   * @default - ephemeral storage on the EBS root volume
+   */
+  readonly instanceStore?: InstanceStorePolicy;
   /**
    * Extra node labels, also announced to the cluster autoscaler for scaling up from zero. The GPU label
    * (`nvidia.com/gpu.present`) and EKS's own `eks.amazonaws.com/` labels cannot be set here.
@@ -268,6 +275,7 @@ export class GpuNodeGroup extends Construct {
       // merges its bootstrap user data only when the template names no image.
       metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: GPU_NODE_IMDS_HOP_LIMIT },
       blockDeviceMappings,
+      userData: s.instanceStore === 'raid0' ? Buffer.from(RAID0_USER_DATA).toString('base64') : undefined,
       // EKS forbids only a subnet on a launch template's network interface (the group supplies subnets), so one
       // primary interface that refuses a public IP is accepted. EKS itself gives nodes a public IP only in
       // subnets with MapPublicIpOnLaunch; this makes "never" explicit, for public subnets too, and visible to

@@ -16,6 +16,7 @@ import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-r
 import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
+import type { InstanceStorePolicy } from '../triton/instance-store';
 import type { AddonsDescription } from './addons-description';
 
 /** How a GPU pool gets its nodes (defined beside the pool label a server selects on). */
@@ -37,6 +38,12 @@ export interface NodePoolDescription {
   readonly maxSize?: number;
   /** @default - GpuNodeGroup's default (AL2023 NVIDIA) */
   readonly amiType?: GpuAmiType;
+  /**
+   * `raid0`: the instance-store NVMe disks become the nodes' ephemeral storage, where servers' local model copies
+   * (`localRepository`) live. AL2023 only.
+   * @default - ephemeral storage on the EBS root volume
+   */
+  readonly instanceStore?: InstanceStorePolicy;
   /** Security groups of a Karpenter pool's nodes. @default - the groups tagged `karpenter.sh/discovery: <cluster>` */
   readonly securityGroupIds?: string[];
 }

@@ -67,7 +67,7 @@ export class FleetInfraStack extends TerraformStack {
       if (isKarpenterPool(pool)) continue;
       const group = p.attempt(() => new GpuNodeGroup(this, name, {
         cluster: this.cluster, nodeGroupName: name, instanceTypes: pool.instanceTypes, subnetIds: pool.subnetIds,
-        capacityType: pool.capacityType, amiType: pool.amiType, ...plan.poolSizes[name],
+        capacityType: pool.capacityType, amiType: pool.amiType, instanceStore: pool.instanceStore, ...plan.poolSizes[name],
       }));
       if (group !== undefined) nodeGroups[name] = group;
     }

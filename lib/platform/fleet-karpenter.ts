@@ -25,6 +25,7 @@ export function karpenterNodePools(scope: Construct, plan: FleetPlan): Record<st
       securityGroupIds: pool.securityGroupIds,
       amiType: pool.amiType,
       capacityType: pool.capacityType,
+      instanceStore: pool.instanceStore,
     });
   }
   return pools;

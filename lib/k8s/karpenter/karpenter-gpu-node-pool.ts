@@ -9,6 +9,7 @@ import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';
 import { DNS_LABEL } from '../../private/kubernetes-names';
 import { checkGpuInstanceTypes } from '../../triton/gpu-instances';
+import { checkInstanceStore, InstanceStorePolicy } from '../../triton/instance-store';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../triton/gpu-scheduling';
 import {
   BlockDeviceMapping, EC2NodeClassSpec, KARPENTER_API_VERSION, KARPENTER_AWS_API_VERSION, KARPENTER_AWS_GROUP, NodePoolSpec,
@@ -82,6 +83,12 @@ export interface KarpenterGpuNodePoolProps {
   readonly capacityType?: GpuCapacityType;
   /** Size of the encrypted gp3 volume that holds images (root on AL2023, data volume on Bottlerocket). @default 100 */
   readonly volumeGiB?: number;
+  /**
+   * `raid0`: the instance-store NVMe disks become the node's ephemeral storage (`instanceStorePolicy: RAID0`), so a
+   * server's local copy of its models (`localRepository`) and images load from NVMe. AL2023 only.
+   * @default - ephemeral storage on the EBS volume
+   */
+  readonly instanceStore?: InstanceStorePolicy;
   /** Minutes a node stays empty or underutilized before Karpenter consolidates it. @default 10 */
   readonly consolidateAfterMinutes?: number;
   /** Nodes of the pool Karpenter may disrupt at once, for any reason. @default 1 */
@@ -125,6 +132,7 @@ export class KarpenterGpuNodePool extends Construct {
     const capacityType = props.capacityType ?? D.capacityType;
     p.check(GPU_CAPACITY_TYPES.includes(capacityType), 'capacityType', capacityType, 'is not a capacity type',
       `use ${GPU_CAPACITY_TYPES.map((t) => `'${t}'`).join(' or ')}`);
+    if (props.instanceStore !== undefined) checkInstanceStore(p, 'instanceStore', props.instanceStore, amiType);
     const volumeGiB = props.volumeGiB ?? D.volumeGiB;
     p.check(isWhole(volumeGiB, MIN_ROOT_VOLUME_GIB, MAX_GP3_GIB), 'volumeGiB', volumeGiB,
       `must be a whole number of GiB >= ${MIN_ROOT_VOLUME_GIB} and <= ${MAX_GP3_GIB} (the gp3 maximum); Triton images are ~10-20 GiB and a node holds two during an upgrade`,
@@ -168,6 +176,7 @@ export class KarpenterGpuNodePool extends Construct {
         : [{ tags: { [D.securityGroupDiscoveryTag]: props.clusterName } }],
       metadataOptions: { httpEndpoint: 'enabled', httpProtocolIPv6: 'disabled', httpPutResponseHopLimit: GPU_NODE_IMDS_HOP_LIMIT, httpTokens: 'required' },
       blockDeviceMappings: blockDevices(amiType, volumeGiB),
+      ...(props.instanceStore === 'raid0' ? { instanceStorePolicy: 'RAID0' as const } : {}),
       associatePublicIPAddress: false,
     };
     this.nodeClass = new ApiObject(this, 'EC2NodeClass', {

@@ -79,6 +79,7 @@ export interface EC2NodeClassSpec {
     readonly httpTokens: 'required' | 'optional';
   };
   readonly blockDeviceMappings: BlockDeviceMapping[];
+  readonly instanceStorePolicy?: 'RAID0';
   readonly associatePublicIPAddress?: boolean;
   readonly tags?: Record<string, string>;
 }
