@@ -1,0 +1,397 @@
+/**
+ * The TensorRT-LLM pipeline of the tensorrtllm backend's `all_models/inflight_batcher_llm`: an ensemble that runs
+ * preprocessing (tokenizer, Python) -> tensorrt_llm (the engine, C++ backend) -> postprocessing (detokenizer,
+ * Python), as ordinary ModelConfigs, with the engine facts (`llm`) on the tensorrt_llm model.
+ *
+ * The configs follow all_models/inflight_batcher_llm/{ensemble,preprocessing,tensorrt_llm,postprocessing}/config.pbtxt
+ * of triton-inference-server/tensorrtllm_backend (moved to NVIDIA/TensorRT-LLM triton_backend/ in 2025), cut down to
+ * text generation: the tensors the ensemble wires, plus those the Python models look up when they load.
+ *
+ * The preprocessing and postprocessing models run the backend's own `1/model.py`, which this library cannot
+ * generate: copy `all_models/inflight_batcher_llm/{preprocessing,postprocessing}/1/model.py` from the backend
+ * release that matches the Triton image (`<xx.yy>-trtllm-python-py3`) into `<name>-preprocessing/1/` and
+ * `<name>-postprocessing/1/` of the repository, or Triton refuses to load them.
+ * @see https://github.com/triton-inference-server/tensorrtllm_backend/blob/main/docs/model_config.md
+ */
+import { show } from '../private/errors';
+import type { LlmWeights } from './llm-engine';
+import type { DynamicBatching, EnsembleStep, ModelConfig, ModelInput } from './model-config';
+import { ModelConfigError, ProblemCollector, isInt } from './model-config-problem';
+
+/**
+ * `gpt_model_type` values the backend accepts (model_instance_state.cc getBatchingTypeFromParams):
+ * `inflight_fused_batching` and `inflight_batching` both select in-flight batching, `V1` static batching.
+ */
+export type TensorRtLlmBatchingStrategy = 'inflight_fused_batching' | 'inflight_batching' | 'V1';
+
+/** `batch_scheduler_policy` values (model_instance_state.cc getSchedulerConfigFromParams). */
+export type TensorRtLlmSchedulerPolicy = 'max_utilization' | 'guaranteed_no_evict';
+
+const STRATEGIES: Record<TensorRtLlmBatchingStrategy, true> = { inflight_fused_batching: true, inflight_batching: true, V1: true };
+const POLICIES: Record<TensorRtLlmSchedulerPolicy, true> = { max_utilization: true, guaranteed_no_evict: true };
+
+/** `batchingStrategy` when none is given: in-flight batching, as the backend's examples use. */
+export const DEFAULT_TRTLLM_BATCHING_STRATEGY: TensorRtLlmBatchingStrategy = 'inflight_fused_batching';
+/** `batchSchedulerPolicy` when none is given: the backend's own default (kGUARANTEED_NO_EVICT). */
+export const DEFAULT_TRTLLM_SCHEDULER_POLICY: TensorRtLlmSchedulerPolicy = 'guaranteed_no_evict';
+/** `kvCacheFreeGpuMemFraction` when none is given: the backend's own default (docs/model_config.md). */
+export const DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION = 0.9;
+/** `tensorParallelSize` and `pipelineParallelSize` when none is given. */
+export const DEFAULT_TRTLLM_PARALLEL_SIZE = 1;
+/** Instances of the preprocessing and postprocessing models when none is given (the backend's examples). */
+export const DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT = 1;
+
+/**
+ * An empty file that makes the version directory `1/` of the ensemble and the tensorrt_llm model exist: Triton
+ * loads only versions it finds as directories, these two models have no file of their own there (the reference
+ * ships `1/.tmp` and `1/.gitkeep`), and an object store such as S3 has no empty directories.
+ */
+export const VERSION_DIRECTORY_MARKER = '1/.keep';
+
+export interface TensorRtLlmModelsOptions {
+  /** Name of the ensemble, the model clients call; the members are named after it (tensorrtLlmModelNames). */
+  readonly name: string;
+  /** The engine directory inside the container (`gpt_model_path`), as built by trtllm-build. */
+  readonly engineDir: string;
+  /** The Hugging Face tokenizer directory inside the container (`tokenizer_dir` of pre- and postprocessing). */
+  readonly tokenizerDir: string;
+  /**
+   * GPUs each layer is split over; must be what the engine was built with.
+   * @default 1
+   */
+  readonly tensorParallelSize?: number;
+  /**
+   * Pipeline stages; must be what the engine was built with.
+   * @default 1
+   */
+  readonly pipelineParallelSize?: number;
+  /** The engine's build-time max batch size (trtllm-build `--max_batch_size`); every model's max_batch_size. */
+  readonly maxBatchSize: number;
+  /**
+   * How the engine batches (`gpt_model_type`).
+   * @default 'inflight_fused_batching'
+   */
+  readonly batchingStrategy?: TensorRtLlmBatchingStrategy;
+  /**
+   * Fraction of the GPU memory left after the weights that the KV cache may take (`kv_cache_free_gpu_mem_fraction`),
+   * in (0, 1].
+   * @default 0.9
+   */
+  readonly kvCacheFreeGpuMemFraction?: number;
+  /**
+   * Upper bound of the KV cache in tokens (`max_tokens_in_paged_kv_cache`); the smaller of this and the fraction
+   * applies.
+   * @default - no bound beyond the fraction
+   */
+  readonly maxTokensInPagedKvCache?: number;
+  /**
+   * `max_utilization` packs more requests per iteration and may pause some; `guaranteed_no_evict` never pauses a
+   * started request (`batch_scheduler_policy`).
+   * @default 'guaranteed_no_evict'
+   */
+  readonly batchSchedulerPolicy?: TensorRtLlmSchedulerPolicy;
+  /**
+   * Stream tokens: the tensorrt_llm model (and so the ensemble) is decoupled, and clients use gRPC streaming or the
+   * generate_stream endpoint with `stream: true`. Without it, one response per request over HTTP or gRPC.
+   * @default true
+   */
+  readonly streaming?: boolean;
+  /**
+   * KIND_CPU instances of the tokenizer model.
+   * @default 1
+   */
+  readonly preprocessingInstanceCount?: number;
+  /**
+   * KIND_CPU instances of the detokenizer model.
+   * @default 1
+   */
+  readonly postprocessingInstanceCount?: number;
+  /**
+   * The weights' size, for the check that they fit the server's GPUs.
+   * @default - not checked
+   */
+  readonly weights?: LlmWeights;
+}
+
+/** The names of the four models of one pipeline. */
+export interface TensorRtLlmModelNames {
+  readonly ensemble: string;
+  readonly preprocessing: string;
+  readonly tensorrtLlm: string;
+  readonly postprocessing: string;
+}
+
+/** The model names tensorrtLlmModels gives a pipeline: the ensemble `name`, and `name-preprocessing` etc. */
+export function tensorrtLlmModelNames(name: string): TensorRtLlmModelNames {
+  return {
+    ensemble: name,
+    preprocessing: `${name}-preprocessing`,
+    tensorrtLlm: `${name}-tensorrt-llm`,
+    postprocessing: `${name}-postprocessing`,
+  };
+}
+
+/** An optional one-value input. */
+const scalar = (name: string, dataType: ModelInput['dataType']): ModelInput => ({ name, dataType, dims: [1], optional: true });
+
+/** Sampling inputs a client commonly sends: [ensemble tensor, tensorrt_llm input, type]. */
+const SAMPLING: readonly (readonly [string, string, ModelInput['dataType']])[] = [
+  ['temperature', 'temperature', 'FP32'],
+  ['top_k', 'runtime_top_k', 'INT32'],
+  ['top_p', 'runtime_top_p', 'FP32'],
+  ['repetition_penalty', 'repetition_penalty', 'FP32'],
+  ['presence_penalty', 'presence_penalty', 'FP32'],
+  ['frequency_penalty', 'frequency_penalty', 'FP32'],
+  ['length_penalty', 'len_penalty', 'FP32'],
+  ['min_tokens', 'min_tokens', 'INT32'],
+  ['seed', 'seed', 'UINT64'],
+  ['return_log_probs', 'return_log_probs', 'BOOL'],
+  ['exclude_input_in_output', 'exclude_input_in_output', 'BOOL'],
+  ['stream', 'streaming', 'BOOL'],
+];
+
+/**
+ * The ensemble, preprocessing, tensorrt_llm and postprocessing models of one TensorRT-LLM engine, in that order.
+ *
+ * Clients call the ensemble (`text_input`, `max_tokens`, optional `stream`, sampling and stop inputs; outputs
+ * `text_output`, `cum_log_probs`, `output_log_probs`). The tensorrt_llm model runs on the `tensorrtllm` backend with a
+ * KIND_CPU instance, as in the reference: the backend places the engine on the GPUs itself. Only it carries `llm`
+ * facts; their `gpuMemoryFraction` is 1, since the weights may fill a GPU and kv_cache_free_gpu_mem_fraction is a
+ * share of what the weights leave.
+ *
+ * The ensemble's `decoupled` equals `streaming`: Triton derives it from the decoupled step itself
+ * (ensemble_utils.cc ValidateEnsembleConfig) and the config states the same. The Python models need the backend's
+ * `1/model.py` (see the file comment); the ensemble and tensorrt_llm get an empty `1/.keep` for their version
+ * directory.
+ *
+ * @throws ModelConfigError naming each bad option, its value and the fix
+ */
+export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfig[] {
+  const out = new ProblemCollector(typeof options.name === 'string' ? options.name : String(options.name));
+  const tensorParallelSize = options.tensorParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
+  const pipelineParallelSize = options.pipelineParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
+  const batchingStrategy = options.batchingStrategy ?? DEFAULT_TRTLLM_BATCHING_STRATEGY;
+  const schedulerPolicy = options.batchSchedulerPolicy ?? DEFAULT_TRTLLM_SCHEDULER_POLICY;
+  const kvFraction = options.kvCacheFreeGpuMemFraction ?? DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION;
+  const streaming = options.streaming ?? true;
+  const preCount = options.preprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
+  const postCount = options.postprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
+
+  nonEmpty(out, 'engineDir', options.engineDir, 'the directory trtllm-build wrote inside the container, e.g. /engines/llama-3.1-8b');
+  nonEmpty(out, 'tokenizerDir', options.tokenizerDir, "the Hugging Face tokenizer directory inside the container, e.g. /models/llama-3.1-8b");
+  wholeAtLeastOne(out, 'tensorParallelSize', tensorParallelSize, 'set it to the tensor parallel size the engine was built for (the checkpoint\'s --tp_size)');
+  wholeAtLeastOne(out, 'pipelineParallelSize', pipelineParallelSize, 'set it to the pipeline parallel size the engine was built for (the checkpoint\'s --pp_size)');
+  wholeAtLeastOne(out, 'maxBatchSize', options.maxBatchSize, 'set it to the engine\'s build-time trtllm-build --max_batch_size');
+  if (!member(STRATEGIES, batchingStrategy)) {
+    out.error('batchingStrategy', `(${show(batchingStrategy)}) is not a TensorRT-LLM batching strategy; use one of ` +
+      Object.keys(STRATEGIES).join(', '));
+  }
+  if (!member(POLICIES, schedulerPolicy)) {
+    out.error('batchSchedulerPolicy', `(${show(schedulerPolicy)}) is not a scheduler policy; use one of ` +
+      Object.keys(POLICIES).join(', '));
+  }
+  if (!(typeof kvFraction === 'number' && kvFraction > 0 && kvFraction <= 1)) {
+    out.error('kvCacheFreeGpuMemFraction', `(${show(kvFraction)}) must be a fraction in (0, 1]; use e.g. ` +
+      `${DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION} (the backend's default)`);
+  }
+  if (options.maxTokensInPagedKvCache !== undefined) {
+    wholeAtLeastOne(out, 'maxTokensInPagedKvCache', options.maxTokensInPagedKvCache,
+      'give a number of tokens, or leave it unset to size the KV cache by kvCacheFreeGpuMemFraction alone');
+  }
+  if (typeof streaming !== 'boolean') out.error('streaming', `(${show(streaming)}) must be true or false`);
+  wholeAtLeastOne(out, 'preprocessingInstanceCount', preCount, 'set the number of tokenizer instances, e.g. 1');
+  wholeAtLeastOne(out, 'postprocessingInstanceCount', postCount, 'set the number of detokenizer instances, e.g. 1');
+  ModelConfigError.throwIfErrors(out.problems);
+
+  const names = tensorrtLlmModelNames(options.name);
+  const maxBatchSize = options.maxBatchSize;
+  const batching: DynamicBatching = { preferredBatchSizes: [maxBatchSize] };
+
+  const preprocessing: ModelConfig = {
+    name: names.preprocessing,
+    backend: 'python',
+    maxBatchSize,
+    inputs: [
+      { name: 'QUERY', dataType: 'STRING', dims: [1] },
+      { name: 'REQUEST_OUTPUT_LEN', dataType: 'INT32', dims: [1] },
+      { name: 'BAD_WORDS_DICT', dataType: 'STRING', dims: [-1], optional: true },
+      { name: 'STOP_WORDS_DICT', dataType: 'STRING', dims: [-1], optional: true },
+      // Looked up by model.py initialize(), which fails to load without them.
+      { name: 'EMBEDDING_BIAS_WORDS', dataType: 'STRING', dims: [-1], optional: true },
+      { name: 'EMBEDDING_BIAS_WEIGHTS', dataType: 'FP32', dims: [-1], optional: true },
+      scalar('END_ID', 'INT32'),
+      scalar('PAD_ID', 'INT32'),
+    ],
+    outputs: [
+      { name: 'INPUT_ID', dataType: 'INT32', dims: [-1] },
+      { name: 'REQUEST_INPUT_LEN', dataType: 'INT32', dims: [1] },
+      { name: 'BAD_WORDS_IDS', dataType: 'INT32', dims: [2, -1] },
+      { name: 'STOP_WORDS_IDS', dataType: 'INT32', dims: [2, -1] },
+      { name: 'REQUEST_OUTPUT_LEN', dataType: 'INT32', dims: [-1] },
+      { name: 'OUT_END_ID', dataType: 'INT32', dims: [1] },
+      { name: 'OUT_PAD_ID', dataType: 'INT32', dims: [1] },
+      // Looked up by model.py initialize() for their data types; not wired for text generation.
+      { name: 'DECODER_INPUT_ID', dataType: 'INT32', dims: [-1] },
+      { name: 'REQUEST_DECODER_INPUT_LEN', dataType: 'INT32', dims: [1] },
+      { name: 'EMBEDDING_BIAS', dataType: 'FP32', dims: [-1] },
+      { name: 'OUT_PROMPT_TABLE_EXTRA_IDS', dataType: 'UINT64', dims: [-1] },
+      { name: 'PIXEL_VALUES', dataType: 'FP16', dims: [-1, -1, -1, -1] },
+      { name: 'IMAGE_SIZES', dataType: 'INT64', dims: [-1, 2] },
+    ],
+    dynamicBatching: batching,
+    instanceGroups: [{ kind: 'KIND_CPU', count: preCount }],
+    // model.py reads multimodal_model_path unconditionally; empty means a text-only model.
+    parameters: { multimodal_model_path: '', tokenizer_dir: options.tokenizerDir },
+  };
+
+  const parameters: Record<string, string> = {
+    batch_scheduler_policy: schedulerPolicy,
+    gpt_model_path: options.engineDir,
+    gpt_model_type: batchingStrategy,
+    // The backend reads these three unconditionally and fails to load without them; empty turns guided decoding off.
+    guided_decoding_backend: '',
+    kv_cache_free_gpu_mem_fraction: String(kvFraction),
+    tokenizer_dir: '',
+    xgrammar_tokenizer_info_path: '',
+  };
+  if (options.maxTokensInPagedKvCache !== undefined) {
+    parameters.max_tokens_in_paged_kv_cache = String(options.maxTokensInPagedKvCache);
+  }
+  // One value per request, read by the backend as a scalar (reshape []), as in the reference config.
+  const engineInput = (name: string, dataType: ModelInput['dataType'], optional = true): ModelInput =>
+    ({ name, dataType, dims: [1], reshape: [], ...(optional ? { optional } : {}) });
+  const tensorrtLlm: ModelConfig = {
+    name: names.tensorrtLlm,
+    backend: 'tensorrtllm',
+    maxBatchSize,
+    inputs: [
+      { name: 'input_ids', dataType: 'INT32', dims: [-1] },
+      engineInput('input_lengths', 'INT32', false),
+      engineInput('request_output_len', 'INT32', false),
+      engineInput('end_id', 'INT32'),
+      engineInput('pad_id', 'INT32'),
+      { name: 'stop_words_list', dataType: 'INT32', dims: [2, -1], optional: true },
+      { name: 'bad_words_list', dataType: 'INT32', dims: [2, -1], optional: true },
+      ...SAMPLING.map(([, input, type]) => engineInput(input, type)),
+    ],
+    outputs: [
+      { name: 'output_ids', dataType: 'INT32', dims: [-1, -1] },
+      { name: 'sequence_length', dataType: 'INT32', dims: [-1] },
+      { name: 'cum_log_probs', dataType: 'FP32', dims: [-1] },
+      { name: 'output_log_probs', dataType: 'FP32', dims: [-1, -1] },
+    ],
+    dynamicBatching: batching,
+    instanceGroups: [{ kind: 'KIND_CPU', count: 1 }],
+    parameters,
+    decoupled: streaming,
+    files: { [VERSION_DIRECTORY_MARKER]: '' },
+    llm: {
+      backend: 'tensorrtllm',
+      tensorParallelSize,
+      pipelineParallelSize,
+      maxBatchSize,
+      gpuMemoryFraction: 1,
+      ...(options.weights !== undefined ? { weights: options.weights } : {}),
+    },
+  };
+
+  const postprocessing: ModelConfig = {
+    name: names.postprocessing,
+    backend: 'python',
+    maxBatchSize,
+    inputs: [
+      { name: 'TOKENS_BATCH', dataType: 'INT32', dims: [-1, -1] },
+      { name: 'SEQUENCE_LENGTH', dataType: 'INT32', dims: [-1] },
+    ],
+    outputs: [{ name: 'OUTPUT', dataType: 'STRING', dims: [-1] }],
+    dynamicBatching: {},
+    instanceGroups: [{ kind: 'KIND_CPU', count: postCount }],
+    parameters: { tokenizer_dir: options.tokenizerDir },
+  };
+
+  const steps: EnsembleStep[] = [
+    {
+      modelName: names.preprocessing,
+      inputMap: {
+        QUERY: 'text_input',
+        REQUEST_OUTPUT_LEN: 'max_tokens',
+        BAD_WORDS_DICT: 'bad_words',
+        STOP_WORDS_DICT: 'stop_words',
+        END_ID: 'end_id',
+        PAD_ID: 'pad_id',
+      },
+      outputMap: {
+        INPUT_ID: '_INPUT_ID',
+        REQUEST_INPUT_LEN: '_REQUEST_INPUT_LEN',
+        REQUEST_OUTPUT_LEN: '_REQUEST_OUTPUT_LEN',
+        BAD_WORDS_IDS: '_BAD_WORDS_IDS',
+        STOP_WORDS_IDS: '_STOP_WORDS_IDS',
+        OUT_END_ID: '_PREPROCESSOR_END_ID',
+        OUT_PAD_ID: '_PREPROCESSOR_PAD_ID',
+      },
+    },
+    {
+      modelName: names.tensorrtLlm,
+      inputMap: {
+        input_ids: '_INPUT_ID',
+        input_lengths: '_REQUEST_INPUT_LEN',
+        request_output_len: '_REQUEST_OUTPUT_LEN',
+        bad_words_list: '_BAD_WORDS_IDS',
+        stop_words_list: '_STOP_WORDS_IDS',
+        end_id: '_PREPROCESSOR_END_ID',
+        pad_id: '_PREPROCESSOR_PAD_ID',
+        ...Object.fromEntries(SAMPLING.map(([tensor, input]) => [input, tensor])),
+      },
+      outputMap: {
+        output_ids: '_TOKENS_BATCH',
+        sequence_length: '_SEQUENCE_LENGTH',
+        cum_log_probs: 'cum_log_probs',
+        output_log_probs: 'output_log_probs',
+      },
+    },
+    {
+      modelName: names.postprocessing,
+      inputMap: { TOKENS_BATCH: '_TOKENS_BATCH', SEQUENCE_LENGTH: '_SEQUENCE_LENGTH' },
+      outputMap: { OUTPUT: 'text_output' },
+    },
+  ];
+
+  const ensemble: ModelConfig = {
+    name: names.ensemble,
+    platform: 'ensemble',
+    maxBatchSize,
+    inputs: [
+      { name: 'text_input', dataType: 'STRING', dims: [1] },
+      { name: 'max_tokens', dataType: 'INT32', dims: [1] },
+      { name: 'bad_words', dataType: 'STRING', dims: [-1], optional: true },
+      { name: 'stop_words', dataType: 'STRING', dims: [-1], optional: true },
+      scalar('end_id', 'INT32'),
+      scalar('pad_id', 'INT32'),
+      ...SAMPLING.map(([tensor, , type]) => scalar(tensor, type)),
+    ],
+    outputs: [
+      { name: 'text_output', dataType: 'STRING', dims: [-1] },
+      { name: 'cum_log_probs', dataType: 'FP32', dims: [-1] },
+      { name: 'output_log_probs', dataType: 'FP32', dims: [-1, -1] },
+    ],
+    ensembleScheduling: { steps },
+    decoupled: streaming,
+    files: { [VERSION_DIRECTORY_MARKER]: '' },
+  };
+
+  return [ensemble, preprocessing, tensorrtLlm, postprocessing];
+}
+
+function nonEmpty(out: ProblemCollector, field: string, value: unknown, what: string): void {
+  if (typeof value !== 'string' || value.trim() === '') {
+    out.error(field, `(${show(value)}) is empty; give ${what}`);
+  }
+}
+
+function wholeAtLeastOne(out: ProblemCollector, field: string, value: unknown, fix: string): void {
+  if (!isInt(value, 1)) out.error(field, `(${show(value)}) must be a whole number >= 1; ${fix}`);
+}
+
+function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(set, value);
+}
