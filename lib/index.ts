@@ -12,6 +12,18 @@ export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, Re
 export { renderModelConfig } from './triton/render-model-config';
 export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigProblem, ModelValidationContext } from './triton/validate-model-config';
 
+// LLM models: the vLLM and TensorRT-LLM factories and the engine facts checked against the pod.
+export * from './triton/llm-engine';
+export { LlmBackend } from './triton/llm-backends';
+export {
+  vllmModel, VllmModelOptions, VllmEngineOptions, VllmDtype, VllmQuantization,
+} from './triton/vllm-model';
+export {
+  tensorrtLlmModels, tensorrtLlmModelNames, TensorRtLlmModelsOptions, TensorRtLlmModelNames, TensorRtLlmBatchingStrategy,
+  TensorRtLlmSchedulerPolicy,
+} from './triton/tensorrt-llm-models';
+export { InstanceStorePolicy } from './triton/instance-store';
+
 // The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
 export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
@@ -28,6 +40,7 @@ export {
   ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
 export { writeModelRepositories } from './k8s/model-repository-files';
+export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {

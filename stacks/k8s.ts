@@ -6,12 +6,12 @@ import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
 import { FleetChart, FleetDescription, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
 import { SEARCH_FLEET } from '../examples/search-ranking';
-import { DEFAULT_FLEET } from './fleet';
+import { DEFAULT_FLEET, LLM_FLEET } from './fleet';
 import { OutputDirs, outputDirs, promtoolDir } from './outputs';
 import { runReported, summarizeCharts } from './report';
 
 /** The fleets of the YAML side: each one FleetChart, one file. */
-export const YAML_FLEETS: readonly FleetDescription[] = [DEFAULT_FLEET, SEARCH_FLEET];
+export const YAML_FLEETS: readonly FleetDescription[] = [DEFAULT_FLEET, SEARCH_FLEET, LLM_FLEET];
 
 /** Synthesizes the charts of `fleets` into `dirs.manifests` and their artifacts into `dirs.artifacts`; returns the app. */
 export function synthKubernetes(dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>,

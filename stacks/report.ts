@@ -64,7 +64,10 @@ export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | '
   }
   const modelRepository = modelRepositoryDir(dirs.artifacts);
   const promtool = promtoolDir(dirs.artifacts);
-  lines.push(`  ${modelRepository}: ${countFiles(modelRepository)} config.pbtxt; ${promtool}: ${countFiles(promtool)} rule and test files`);
+  const configs = countFiles(modelRepository, (name) => name === 'config.pbtxt');
+  const others = countFiles(modelRepository, (name) => name !== 'config.pbtxt');
+  lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model files` : ''}; `
+    + `${promtool}: ${countFiles(promtool)} rule and test files`);
   for (const chart of charts) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
@@ -92,8 +95,8 @@ export function summarizeStacks(terraform: string, stackIds: readonly string[]):
   return `  ${join(terraform, 'stacks')}: ${stackIds.join(', ')}`;
 }
 
-function countFiles(dir: string): number {
+function countFiles(dir: string, counted: (name: string) => boolean = () => true): number {
   if (!existsSync(dir)) return 0;
   return readdirSync(dir, { withFileTypes: true })
-    .reduce((n, entry) => n + (entry.isDirectory() ? countFiles(join(dir, entry.name)) : 1), 0);
+    .reduce((n, entry) => n + (entry.isDirectory() ? countFiles(join(dir, entry.name), counted) : Number(counted(entry.name))), 0);
 }

@@ -6,11 +6,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'fs';
 import { dirname, join } from 'path';
 import { FleetDescription, problemsOf, TritonOpsError } from 'triton-ops';
-import { DEFAULT_FLEET } from './fleet';
 import { synthKubernetes, YAML_FLEETS } from './k8s';
 import { OutputDirs, outputDirs } from './outputs';
 import { runReported, summarizeCharts, summarizeStacks } from './report';
-import { synthTerraform } from './tf';
+import { synthTerraform, TERRAFORM_FLEETS } from './tf';
 
 /** Runs `build`; the problems it reports join `problems` (undefined returned), anything else is a bug and propagates. */
 function collect<T>(problems: string[], build: () => T): T | undefined {
@@ -61,10 +60,10 @@ function carryOverInit(previous: string, next: string): void {
 /** The fleets of `npm run synth`: YAML for each of `yaml`, the Terraform stacks of `terraform`. */
 export interface SynthFleets {
   readonly yaml: readonly FleetDescription[];
-  readonly terraform: FleetDescription;
+  readonly terraform: readonly FleetDescription[];
 }
 
-export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets = { yaml: YAML_FLEETS, terraform: DEFAULT_FLEET }): string[] {
+export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets = { yaml: YAML_FLEETS, terraform: TERRAFORM_FLEETS }): string[] {
   const staging = mkdtempSync('.triton-ops-synth-');
   try {
     const staged: OutputDirs = { manifests: join(staging, 'manifests'), artifacts: join(staging, 'artifacts'), terraform: join(staging, 'terraform') };

@@ -1,26 +1,34 @@
 /**
- * The cdktf app: the `infra` (AWS), `addons` (cluster add-ons) and `serving` (Kubernetes) stacks of the default fleet, in
- * cdktf.out/, deployed in that order.
+ * The cdktf app: the `infra` (AWS), `addons` (cluster add-ons) and `serving` (Kubernetes) stacks of each fleet, in
+ * cdktf.out/, deployed in that order. The default fleet's stacks keep the short ids; the others' ids start with the
+ * fleet name (`llm-infra`, ...).
  */
 import { App } from 'cdktf';
 import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
 import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
-import { DEFAULT_FLEET } from './fleet';
+import { DEFAULT_FLEET, LLM_FLEET } from './fleet';
 import { keepStateOutsideOutdir } from './local-state';
 import { copyCommittedLockFiles } from './lock-files';
 import { outputDirs } from './outputs';
 import { runReported, summarizeStacks } from './report';
 
-/** Synthesizes the stacks into `outdir`; returns their ids in deploy order. */
-export function synthTerraform(outdir: string, fleet: FleetDescription = DEFAULT_FLEET): string[] {
+/** The fleets of the Terraform side, the default fleet first. */
+export const TERRAFORM_FLEETS: readonly FleetDescription[] = [DEFAULT_FLEET, LLM_FLEET];
+
+/** Synthesizes the stacks of `fleets` into `outdir`; returns their ids in deploy order, fleet by fleet. */
+export function synthTerraform(outdir: string, fleets: readonly FleetDescription[] = TERRAFORM_FLEETS): string[] {
   const app = new App({ outdir, skipValidation: false });
-  const infra = new FleetInfraStack(app, 'infra', { fleet });
-  const addons = new FleetAddonsStack(app, 'addons', { fleet, infra });
-  const serving = new FleetServingStack(app, 'serving', { fleet, infra, addons });
-  // Without a state bucket in the description, local state at the project root (outside the regenerated cdktf.out).
-  if (fleet.state === undefined) for (const stack of [infra, addons, serving]) keepStateOutsideOutdir(stack, stack.node.id);
+  const ids: string[] = [];
+  fleets.forEach((fleet, i) => {
+    const id = (stack: string) => (i === 0 ? stack : `${fleet.name}-${stack}`);
+    const infra = new FleetInfraStack(app, id('infra'), { fleet });
+    const addons = new FleetAddonsStack(app, id('addons'), { fleet, infra });
+    const serving = new FleetServingStack(app, id('serving'), { fleet, infra, addons });
+    // Without a state bucket in the description, local state at the project root (outside the regenerated cdktf.out).
+    if (fleet.state === undefined) for (const stack of [infra, addons, serving]) keepStateOutsideOutdir(stack, stack.node.id);
+    ids.push(...[infra, addons, serving].map((s) => s.node.id));
+  });
   app.synth();
-  const ids = [infra, addons, serving].map((s) => s.node.id);
   copyCommittedLockFiles(outdir, ids);
   return ids;
 }

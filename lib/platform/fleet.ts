@@ -7,6 +7,14 @@ export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, Monitoring
 export { KarpenterPlan } from './plan-karpenter';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export * from '../triton/model-config';
+export * from '../triton/llm-engine';
+export {
+  vllmModel, VllmModelOptions, VllmEngineOptions, VllmDtype, VllmQuantization,
+} from '../triton/vllm-model';
+export {
+  tensorrtLlmModels, tensorrtLlmModelNames, TensorRtLlmModelsOptions, TensorRtLlmModelNames, TensorRtLlmBatchingStrategy,
+  TensorRtLlmSchedulerPolicy,
+} from '../triton/tensorrt-llm-models';
 export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions,

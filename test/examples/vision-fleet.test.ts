@@ -91,10 +91,18 @@ describe('the vision fleet example', () => {
     }
   });
 
-  test('writes only the two fleets\' manifests to dist/; the config.pbtxt tree and the promtool files to artifacts/', () => {
+  test('writes only the fleets\' manifests to dist/; the model repository tree and the promtool files to artifacts/', () => {
     const files = [...synthToFiles().keys()].sort();
-    expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/search.yaml', 'dist/vision.yaml']);
+    expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/llm.yaml', 'dist/search.yaml', 'dist/vision.yaml']);
     expect(files.filter((f) => f.startsWith('artifacts/model-repository/'))).toEqual([
+      'artifacts/model-repository/chat-70b/llama-70b-postprocessing/config.pbtxt',
+      'artifacts/model-repository/chat-70b/llama-70b-preprocessing/config.pbtxt',
+      'artifacts/model-repository/chat-70b/llama-70b-tensorrt-llm/1/.keep',
+      'artifacts/model-repository/chat-70b/llama-70b-tensorrt-llm/config.pbtxt',
+      'artifacts/model-repository/chat-70b/llama-70b/1/.keep',
+      'artifacts/model-repository/chat-70b/llama-70b/config.pbtxt',
+      'artifacts/model-repository/chat-8b/llama-8b/1/model.json',
+      'artifacts/model-repository/chat-8b/llama-8b/config.pbtxt',
       'artifacts/model-repository/classifier-v1/resnet50/config.pbtxt',
       'artifacts/model-repository/classifier-v2/resnet50/config.pbtxt',
       'artifacts/model-repository/fraud-v1/fraud/config.pbtxt',

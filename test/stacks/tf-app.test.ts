@@ -7,7 +7,7 @@ import { synthTerraform } from '../../stacks/tf';
 
 function synthToFiles(fleet = DEFAULT_FLEET): Map<string, string> {
   const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-tf-'));
-  synthTerraform(outdir, fleet);
+  synthTerraform(outdir, [fleet]);
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

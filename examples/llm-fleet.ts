@@ -1,0 +1,57 @@
+/**
+ * A fleet of large language models, described once: an 8B-class chat model on vLLM over the four GPUs of a
+ * g5.12xlarge and a 70B-class model on TensorRT-LLM over the eight H100 of a p5.48xlarge. Each streams through the
+ * HTTPS gateway (server-sent events and gRPC streams, no retries, timeouts sized for the longest generation), scales
+ * on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token above its SLO),
+ * copies its weights to instance-store NVMe before Triton starts, and has a load-test Job that runs when asked.
+ * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
+ */
+import { AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
+import { LLAMA_70B, LLAMA_8B } from './llm-models';
+
+const SUBNETS = ['subnet-0f1e2d3c4b5a60001', 'subnet-0f1e2d3c4b5a60002'];
+
+export const LLM_FLEET: FleetDescription = {
+  name: 'llm',
+  namespace: 'llm',
+  accountId: '123456789012',
+  region: 'us-west-2',
+  cluster: { name: 'llm-serving' },
+  nodePools: {
+    'gpu-a10g-x4': { instanceTypes: ['g5.12xlarge'], subnetIds: SUBNETS, instanceStore: 'raid0' },
+    'gpu-h100-x8': { instanceTypes: ['p5.48xlarge'], subnetIds: SUBNETS, instanceStore: 'raid0' },
+  },
+  modelBucket: { name: 'acme-llm-models' },
+  image: 'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3',
+  servers: {
+    'chat-8b': {
+      models: [LLAMA_8B],
+      gpus: 4,
+      nodePool: 'gpu-a10g-x4',
+      cpuRequestMillis: 16000,
+      memoryMiB: 65536,
+      localRepository: { sizeGiB: 40 },
+      modelLoadSeconds: 600,
+      // 2048 new tokens at ~30 tokens/s.
+      longestRequestSeconds: 120,
+      autoscale: { metric: AutoscalingMetric.pendingRequestsPerReplica({ target: 8 }), minReplicas: 2, maxReplicas: 4 },
+      route: { exposed: true, hosts: ['chat.llm.example.com'] },
+    },
+    'chat-70b': {
+      image: 'nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3',
+      models: LLAMA_70B,
+      gpus: 8,
+      nodePool: 'gpu-h100-x8',
+      cpuRequestMillis: 48000,
+      memoryMiB: 262144,
+      localRepository: { sizeGiB: 200 },
+      modelLoadSeconds: 1200,
+      // 4096 new tokens at ~20 tokens/s.
+      longestRequestSeconds: 300,
+      autoscale: { metric: AutoscalingMetric.pendingRequestsPerReplica({ target: 16 }), minReplicas: 2, maxReplicas: 3 },
+      route: { exposed: true, hosts: ['chat-large.llm.example.com'], protocol: 'grpc' },
+    },
+  },
+  gateway: { hosts: ['chat.llm.example.com', 'chat-large.llm.example.com'], credentialName: 'llm-tls' },
+  callers: { namespaces: ['web'] },
+};

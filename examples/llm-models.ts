@@ -1,0 +1,36 @@
+/**
+ * What the LLM fleet serves, as plain data: an 8B-class chat model on vLLM and a 70B-class model on TensorRT-LLM.
+ * Each server copies its S3 prefix to instance-store NVMe before Triton starts (`localRepository`), so the engines
+ * find their weights at fixed paths under /models. Imports only 'triton-ops/fleet' (neither cdk8s nor cdktf).
+ *
+ * Upload layout (`s3://acme-llm-models/llm/<server>/`):
+ * - chat-8b: `llama-8b/1/weights/` (the Hugging Face checkpoint); config.pbtxt and 1/model.json from artifacts/.
+ * - chat-70b: `llama-70b-tensorrt-llm/1/engine/` (trtllm-build output, tp 8, fp8), `llama-70b-preprocessing/1/tokenizer/`,
+ *   and the backend's `preprocessing/1/model.py` and `postprocessing/1/model.py` of the image's TensorRT-LLM version.
+ */
+import { ModelConfig, tensorrtLlmModels, vllmModel } from 'triton-ops/fleet';
+
+/** Llama-3.1-8B-Instruct in bf16 on the four A10G of a g5.12xlarge (tensor parallel 4). */
+export const LLAMA_8B: ModelConfig = vllmModel({
+  name: 'llama-8b',
+  engine: {
+    model: '/models/llama-8b/1/weights',
+    tensorParallelSize: 4,
+    dtype: 'bfloat16',
+    maxModelLen: 8192,
+    maxNumSeqs: 128,
+    gpuMemoryUtilization: 0.9,
+  },
+  weights: { parameterBillions: 8, dtype: 'bf16' },
+});
+
+/** Llama-3.1-70B-Instruct as an fp8 TensorRT-LLM engine on the eight H100 of a p5.48xlarge (tensor parallel 8). */
+export const LLAMA_70B: ModelConfig[] = tensorrtLlmModels({
+  name: 'llama-70b',
+  engineDir: '/models/llama-70b-tensorrt-llm/1/engine',
+  tokenizerDir: '/models/llama-70b-preprocessing/1/tokenizer',
+  tensorParallelSize: 8,
+  maxBatchSize: 64,
+  kvCacheFreeGpuMemFraction: 0.9,
+  weights: { parameterBillions: 70, dtype: 'fp8' },
+});
