@@ -36,6 +36,12 @@ export interface ModelInput {
   readonly reshape?: number[];
   /** @default - FORMAT_NONE */
   readonly format?: TensorFormat;
+  /**
+   * Requests whose shapes differ in this input may still be batched together (`allow_ragged_batch`), as token ids of
+   * prompts of different lengths are. Only for a model that batches (max_batch_size > 0).
+   * @default false
+   */
+  readonly allowRaggedBatch?: boolean;
   /** The input may be left out of a request. @default false */
   readonly optional?: boolean;
 }

@@ -75,6 +75,7 @@ function input(i: ModelInput): PbMessage {
     .enum('format', i.format)
     .numbers('dims', i.dims)
     .message('reshape', reshape(i.reshape), true)
+    .bool('allow_ragged_batch', i.allowRaggedBatch)
     .bool('optional', i.optional);
 }
 

@@ -265,13 +265,14 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     backend: 'tensorrtllm',
     maxBatchSize,
     inputs: [
-      { name: 'input_ids', dataType: 'INT32', dims: [-1] },
+      // Ragged as in the reference: prompts of different lengths batch together.
+      { name: 'input_ids', dataType: 'INT32', dims: [-1], allowRaggedBatch: true },
       engineInput('input_lengths', 'INT32', false),
       engineInput('request_output_len', 'INT32', false),
       engineInput('end_id', 'INT32'),
       engineInput('pad_id', 'INT32'),
-      { name: 'stop_words_list', dataType: 'INT32', dims: [2, -1], optional: true },
-      { name: 'bad_words_list', dataType: 'INT32', dims: [2, -1], optional: true },
+      { name: 'stop_words_list', dataType: 'INT32', dims: [2, -1], allowRaggedBatch: true, optional: true },
+      { name: 'bad_words_list', dataType: 'INT32', dims: [2, -1], allowRaggedBatch: true, optional: true },
       ...SAMPLING.map(([, input, type]) => engineInput(input, type)),
     ],
     outputs: [

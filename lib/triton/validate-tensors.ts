@@ -31,6 +31,10 @@ function checkList(kind: 'input' | 'output', tensors: readonly (ModelInput | Mod
     const dimsOk = checkDims(`${at}.dims`, t.dims, out);
     if (t.reshape !== undefined) checkReshape(at, t.dims, t.reshape, dimsOk, maxBatchSize, out);
     if ('format' in t && t.format !== undefined) checkFormat(at, t, out);
+    if ('allowRaggedBatch' in t && t.allowRaggedBatch === true && maxBatchSize === 0) {
+      out.error(`${at}.allow_ragged_batch`, 'is set on a model that does not batch (max_batch_size 0), so Triton ignores it; ' +
+        'remove it, or give the model a max_batch_size');
+    }
   });
 }
 

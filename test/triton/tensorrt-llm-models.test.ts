@@ -181,3 +181,13 @@ describe('tensorrtLlmModels', () => {
     expect(message.startsWith('3 problems:\n')).toBe(true);
   });
 });
+
+describe('ragged batching of token ids', () => {
+  test('input_ids, stop_words_list and bad_words_list batch across prompt lengths, as in the reference', () => {
+    const engine = tensorrtLlmModels({ name: 'llm', engineDir: '/e', tokenizerDir: '/t', maxBatchSize: 8 })
+      .find((m) => m.backend === 'tensorrtllm')!;
+    const ragged = (engine.inputs ?? []).filter((i) => i.allowRaggedBatch).map((i) => i.name);
+    expect(ragged).toEqual(['input_ids', 'stop_words_list', 'bad_words_list']);
+    expect(renderModelConfig(engine)).toContain('    name: "input_ids"\n    data_type: TYPE_INT32\n    dims: [ -1 ]\n    allow_ragged_batch: true\n');
+  });
+});

@@ -84,3 +84,13 @@ describe('extra files of a model directory', () => {
     ]);
   });
 });
+
+describe('allow_ragged_batch', () => {
+  test('is refused on a model that does not batch', () => {
+    const config = llm({}, { inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1], allowRaggedBatch: true }] });
+    expect(errors(config, { gpuCount: 4 })).toEqual([
+      "model 'llama' input[0].allow_ragged_batch: is set on a model that does not batch (max_batch_size 0), so Triton "
+      + 'ignores it; remove it, or give the model a max_batch_size',
+    ]);
+  });
+});
