@@ -12,7 +12,9 @@ import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from './mesh-hosts';
 import { checkMeshHosts, externalHostsProblems, registerMeshService } from './mesh-services';
-import { checkRouteOptions, RouteProtocol, trafficPolicy, TRITON_ROUTE_DEFAULTS } from './route-builders';
+import {
+  checkRouteOptions, RouteProtocol, routeStreams, routeTimeoutSeconds, streamingPolicyInput, trafficPolicy, TRITON_ROUTE_DEFAULTS,
+} from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 
@@ -56,6 +58,8 @@ class UniqueProblems extends Problems {
  * - The DestinationRule of `<name>.<namespace>.svc.cluster.local` carries the TritonRoute traffic policy (connection
  *   pool, outlier detection as the circuit breaker, ISTIO_MUTUAL, HTTP/2 on gRPC) for every subset.
  * - Promotion and rollback change `stage` (or `weights`) and nothing else; the output differs only in the weights.
+ * - When a version has decoupled models (LLMs) the release streams (`streaming`, see RouteOptions): no retries, a
+ *   timeout of the longest request over the versions plus a margin, and STREAMING_ROUTE_DEFAULTS in the DestinationRule.
  *
  * The objects are written in the servers' namespace, whatever the enclosing Chart's namespace is; the servers'
  * NetworkPolicies admit callers of their own namespace and `clientNamespaces` (add the gateway's namespace there).
@@ -76,6 +80,8 @@ export class CanaryRelease extends Construct {
   /** Hosts of the VirtualService. */
   public readonly hosts: readonly string[];
   public readonly protocol: RouteProtocol;
+  /** The release carries streams of decoupled models: no retries, the longest request as timeout (RouteOptions.streaming). */
+  public readonly streaming: boolean;
   /** Version names in release order: the stable one first, the canary last. */
   public readonly versions: readonly string[];
   /** The weight of every version in percent, zero weights included; they sum to 100. */
@@ -92,6 +98,8 @@ export class CanaryRelease extends Construct {
     this.name = props.name;
     this.versions = Object.freeze(versions);
     this.protocol = props.protocol ?? TRITON_ROUTE_DEFAULTS.protocol;
+    const releaseServers = props.versions.map((v) => v.server);
+    this.streaming = routeStreams(releaseServers, props);
     this.namespace = props.versions[0]?.server.namespace ?? '';
     this.destinationHost = serviceHost(props.name, this.namespace);
     const hosts = [...new Set(props.hosts ?? (props.gateway !== undefined ? props.gateway.hosts : [this.destinationHost]))];
@@ -112,7 +120,8 @@ export class CanaryRelease extends Construct {
     const externalHosts = [...new Set(props.externalHosts ?? [])];
     externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
     props.gateway?.checkUse(p, this, 'release', this.hosts, props.versions.map((v) => v.server));
-    for (const v of props.versions) checkRouteOptions(p, v.server, props);
+    // The versions decide together whether the release streams and how long it waits (the longest request over them).
+    for (const v of props.versions) checkRouteOptions(p, v.server, props, releaseServers);
     p.throwIfAny();
     this.weights = Object.freeze(weights!);
 
@@ -136,7 +145,10 @@ export class CanaryRelease extends Construct {
 
     const rule: DestinationRuleSpec = {
       host: this.destinationHost,
-      trafficPolicy: trafficPolicy({ connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc }),
+      trafficPolicy: trafficPolicy({
+        connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc,
+        streaming: streamingPolicyInput(releaseServers, props),
+      }),
       subsets: versions.map((version) => ({ name: version, labels: { [VERSION_LABEL]: version } })),
     };
     this.destinationRule = new ApiObject(this, 'DestinationRule', {
@@ -150,8 +162,9 @@ export class CanaryRelease extends Construct {
       http: canaryHttpRoutes({
         host: this.destinationHost,
         protocol: this.protocol,
-        timeoutSeconds: props.timeoutSeconds ?? TRITON_ROUTE_DEFAULTS.timeoutSeconds,
+        timeoutSeconds: routeTimeoutSeconds(releaseServers, props),
         retries: props.retries,
+        streaming: this.streaming,
         headerRoutes: props.headerRoutes ?? [],
         splitOnlyFor: props.splitOnlyFor,
         weights: this.weights,

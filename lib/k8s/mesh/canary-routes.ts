@@ -19,6 +19,8 @@ export interface CanaryRoutesInput {
   readonly protocol: RouteProtocol;
   readonly timeoutSeconds: number;
   readonly retries?: RetryOptions;
+  /** The release streams (RouteOptions.streaming): no retries unless `retries` asks for them. @default false */
+  readonly streaming?: boolean;
   readonly headerRoutes: readonly CanaryHeaderRoute[];
   /** When not empty, the weighted route takes only requests with one of these headers; the rest go to the first version. */
   readonly splitOnlyFor?: readonly CanaryHeaderMatch[];
@@ -53,7 +55,7 @@ export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
   const fault = faultInjection(input.fault);
   const common = {
     timeout: seconds(input.timeoutSeconds),
-    retries: retryPolicy(protocol, input.retries),
+    retries: retryPolicy(protocol, input.retries, input.streaming ?? false),
     ...(fault !== undefined ? { fault } : {}),
   };
   const headerRoutes: HttpRoute[] = input.headerRoutes.map((h, i) => ({

@@ -82,6 +82,8 @@ export interface ConnectionPoolSettings {
     readonly http1MaxPendingRequests?: number;
     readonly http2MaxRequests?: number;
     readonly maxRequestsPerConnection?: number;
+    /** Closes a pooled connection after this long without a request on it (never while a request or stream is active). */
+    readonly idleTimeout?: string;
     readonly h2UpgradePolicy?: 'DEFAULT' | 'DO_NOT_UPGRADE' | 'UPGRADE';
   };
 }

@@ -8,8 +8,8 @@ import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServ
 import { checkHosts } from './mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import {
-  checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
-  TRITON_ROUTE_DEFAULTS,
+  checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, routeStreams, routeTimeoutSeconds,
+  seconds, streamingPolicyInput, trafficPolicy, TRITON_ROUTE_DEFAULTS,
 } from './route-builders';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
@@ -68,6 +68,9 @@ export interface TritonRouteProps extends TritonRouteOptions {
  *   use the external host name get the same routes and policy instead of a hairpin through the load balancer.
  * - The DestinationRule (named after the server) sets the connection pool limits, outlier detection as the circuit
  *   breaker, ISTIO_MUTUAL TLS, and HTTP/2 on the gRPC port. Routes to the same server share it.
+ * - To a server with decoupled models (LLMs) the route streams (`streaming`, see RouteOptions): no retries, a timeout
+ *   of the server's longest request plus a margin, and STREAMING_ROUTE_DEFAULTS in the DestinationRule. Envoy passes
+ *   server-sent events (`generate_stream`) and gRPC streams on as they come; nothing buffers them.
  *
  * A VirtualService for the server's in-cluster host governs every call to that host from inside the mesh, on every
  * port: with protocol 'http', in-mesh gRPC calls to that host match no route and get 404, and a second route for the
@@ -82,6 +85,8 @@ export class TritonRoute extends Construct {
   public readonly name: string;
   public readonly gateway?: MeshGateway;
   public readonly protocol: RouteProtocol;
+  /** The route carries streams of decoupled models: no retries, the longest request as timeout (RouteOptions.streaming). */
+  public readonly streaming: boolean;
   /** Hosts of the VirtualService. */
   public readonly hosts: readonly string[];
   /** The FQDN of the server's Service: the destination host and the DestinationRule host. */
@@ -102,6 +107,7 @@ export class TritonRoute extends Construct {
     this.name = props.name ?? id;
     this.gateway = gateway;
     this.protocol = props.protocol ?? D.protocol;
+    this.streaming = routeStreams([server], props);
     this.destinationHost = server.host;
     const hosts = [...new Set(props.hosts ?? (gateway !== undefined ? gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
@@ -116,6 +122,7 @@ export class TritonRoute extends Construct {
     checkRouteOptions(p, server, props);
     const policy = trafficPolicy({
       connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.grpc,
+      streaming: streamingPolicyInput([server], props),
     });
     this.trafficPolicy = policy;
     // Istio applies one DestinationRule per host: the first route to the server writes it, later ones share it.
@@ -130,8 +137,8 @@ export class TritonRoute extends Construct {
         name: this.protocol,
         match: routeMatches(this.protocol),
         route: [{ destination: destination(server, this.protocol) }],
-        timeout: seconds(props.timeoutSeconds ?? D.timeoutSeconds),
-        retries: retryPolicy(this.protocol, props.retries),
+        timeout: seconds(routeTimeoutSeconds([server], props)),
+        retries: retryPolicy(this.protocol, props.retries, this.streaming),
       }],
     };
     this.virtualService = new ApiObject(this, 'VirtualService', {
