@@ -7,11 +7,13 @@
  */
 import { TritonOpsError } from '../private/errors';
 import {
-  AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TRITON_ALERT_NAMES, TRITON_RECORDS,
+  AlertedServer, AlertingRule, isAlertingRule, LLM_ALERT_NAMES, RecordingRule, RuleGroup, TIME_TO_FIRST_TOKEN_QUANTILE,
+  TRITON_ALERT_NAMES, TRITON_RECORDS,
 } from './alert-rules';
 import { AlertLabelMap, AlertLabels, resolveAlertLabels } from './alert-labels';
 import { AlertThresholds, minutesToPromDuration, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
 import { expandAnnotation } from './alert-template';
+import { LLM_BACKEND_NAMES, LLM_SIGNAL_SOURCES, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS } from './llm-metrics';
 import { labelMatchers } from './promql';
 import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
 
@@ -245,6 +247,50 @@ const SCENARIOS: Record<string, (c: Context) => PromtoolTestGroup[]> = {
         serverAlertLabels(server), idle),
       silent(c, `GPUs at ${busy * 100}%`, gpus(server, targetLabels(server), busy, n), t.underuseForMinutes),
     ];
+  },
+  [LLM_ALERT_NAMES.kvCacheSaturated]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.kvCacheForMinutes).samples;
+    const full = ratioAbove(t.kvCacheUsage);
+    const fine = ratioBelow(t.kvCacheUsage);
+    // 1000 blocks allocated, `ratio` of them used (and the rest free, which the alert must not count).
+    const blocks = (l: Labels, ratio: number) => {
+      const m = { ...l, ...MODEL };
+      const kv = (type: string, count: number) => series(TRTLLM_METRICS.kvCacheBlocks.name, { ...m, kv_cache_block_type: type }, gauge(count, n));
+      return [kv(TRTLLM_KV_CACHE_BLOCK_TYPES.used, ratio * 1000), kv(TRTLLM_KV_CACHE_BLOCK_TYPES.max, 1000), kv('free', (1 - ratio) * 1000)];
+    };
+    return [
+      fires(c, `${num(full * 100)}% of the KV-cache blocks used`, withNeighbour(server, (l) => blocks(l, full)),
+        t.kvCacheForMinutes, modelAlertLabels(server), full),
+      silent(c, `${num(fine * 100)}% of the KV-cache blocks used`, blocks(targetLabels(server), fine), t.kvCacheForMinutes),
+    ];
+  },
+  [LLM_ALERT_NAMES.slowTimeToFirstToken]: (c) => {
+    const { server, t } = c;
+    const n = timing(t.timeToFirstTokenForMinutes).samples;
+    const slo = t.timeToFirstTokenP95Seconds;
+    const backends = (server.llmBackends ?? []).filter((b) => LLM_SIGNAL_SOURCES.timeToFirstToken[b] !== undefined);
+    /*
+     * 10 first tokens/s, every one in the bucket (low, high] of the backend's histogram (seconds for vLLM, milliseconds
+     * for Triton's first-response histogram): histogram_quantile interpolates the p95 at low + (high - low) x 0.95.
+     */
+    const histogram = (backend: (typeof backends)[number], l: Labels, low: number, high: number) => {
+      const metric = LLM_SIGNAL_SOURCES.timeToFirstToken[backend]!;
+      const scale = metric.name === TRITON_METRICS.firstResponseHistogramMs.name ? 1000 : 1;
+      const m = { ...l, ...MODEL };
+      const bucket = (le: string, perSecond: number) => series(`${metric.name}_bucket`, { ...m, le }, counter(perSecond, n));
+      return [
+        ...(low > 0 ? [bucket(String(num(low * scale)), 0)] : []),
+        bucket(String(num(high * scale)), 10), bucket('+Inf', 10),
+      ];
+    };
+    return backends.flatMap((backend) => [
+      fires(c, `${LLM_BACKEND_NAMES[backend]}: every first token after ${num(2 * slo)}s`,
+        withNeighbour(server, (l) => histogram(backend, l, 2 * slo, 4 * slo)), t.timeToFirstTokenForMinutes,
+        modelAlertLabels(server), num(2 * slo + 2 * slo * TIME_TO_FIRST_TOKEN_QUANTILE)),
+      silent(c, `${LLM_BACKEND_NAMES[backend]}: every first token within ${num(slo / 2)}s`,
+        histogram(backend, targetLabels(server), 0, slo / 2), t.timeToFirstTokenForMinutes),
+    ]);
   },
 };
 

@@ -7,7 +7,8 @@
 import { Problems } from '../private/errors';
 import { AlertLabelMap, AlertLabels, checkAlertLabels, TritonAlertKey } from './alert-labels';
 import { AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
-import { DEFAULT_WINDOW, promql, QueryScope, serverMatchers } from './promql';
+import type { LlmBackend } from './llm-backends';
+import { DEFAULT_WINDOW, llmPromql, LlmQueryScope, promql, QueryScope, serverMatchers } from './promql';
 import { SERVER_LABEL } from './triton-metrics';
 
 /** A rule that stores the result of `expr` as a new series named `record`. */
@@ -53,6 +54,12 @@ export interface AlertedServer {
   readonly namespace: string;
   /** GPUs per pod; the GPU alerts are left out at 0 (a CPU server has no GPU series). */
   readonly gpus: number;
+  /**
+   * LLM backends of the server's models (ITritonServer.llmBackends): each LLM alert is added when one of them exports
+   * its series (KV cache: TensorRT-LLM; time to first token: vLLM and TensorRT-LLM).
+   * @default - none: no LLM alert
+   */
+  readonly llmBackends?: readonly LlmBackend[];
 }
 
 export interface AlertRuleOptions {
@@ -73,6 +80,18 @@ export const TRITON_ALERT_NAMES = {
   pendingRequestsGrowing: 'TritonPendingRequestsGrowing',
   gpuUnderused: 'TritonGpuUnderused',
 } as const;
+
+/**
+ * Names of the alerts of servers with an LLM backend, after those of TRITON_ALERT_NAMES: part of the same contract,
+ * never renamed.
+ */
+export const LLM_ALERT_NAMES = {
+  kvCacheSaturated: 'TritonKvCacheSaturated',
+  slowTimeToFirstToken: 'TritonSlowTimeToFirstToken',
+} as const;
+
+/** The quantile of the time-to-first-token alert. */
+export const TIME_TO_FIRST_TOKEN_QUANTILE = 0.95;
 
 /** Recorded series, `level:metric:window`; per model, version, namespace and server. */
 export const TRITON_RECORDS = {
@@ -133,8 +152,11 @@ const percent = (ratio: number) => `${Number((ratio * 100).toPrecision(4))}%`;
  */
 function alertingRules(server: AlertedServer, t: ResolvedAlertThresholds, matchers: string,
   runbookBaseUrl: string, labels: Record<TritonAlertKey, AlertLabels>): AlertingRule[] {
-  const N = TRITON_ALERT_NAMES;
+  const N: Record<TritonAlertKey, string> = { ...TRITON_ALERT_NAMES, ...LLM_ALERT_NAMES };
   const perModel: QueryScope = { matchers, by: MODEL_GROUPING };
+  const llm: LlmQueryScope = { ...perModel, backends: server.llmBackends ?? [] };
+  const kvCache = llmPromql.kvCacheUsage(llm);
+  const ttft = llmPromql.timeToFirstTokenSeconds(llm, TIME_TO_FIRST_TOKEN_QUANTILE);
   const perServer: QueryScope = { matchers, by: SERVER_GROUPING };
   const serverText = `{{ $labels.namespace }}/{{ $labels.${SERVER_LABEL} }}`;
   const modelText = `model {{ $labels.model }} version {{ $labels.version }} on Triton server ${serverText}`;
@@ -181,6 +203,17 @@ function alertingRules(server: AlertedServer, t: ResolvedAlertThresholds, matche
       `The GPUs of Triton server ${serverText} averaged {{ $value | humanizePercentage }} utilization for `
       + `${window(t.underuseForMinutes)} (threshold ${percent(t.underuseRatio)}): fewer replicas, smaller GPUs or `
       + 'GPU sharing would cost less.')] : []),
+    ...(kvCache !== undefined ? [alert('kvCacheSaturated', `${kvCache} > ${t.kvCacheUsage}`,
+      t.kvCacheForMinutes, 'KV cache of LLM {{ $labels.model }} is saturated',
+      `LLM ${modelText} has used {{ $value | humanizePercentage }} of its KV-cache blocks for `
+      + `${window(t.kvCacheForMinutes)} (threshold ${percent(t.kvCacheUsage)}): new requests wait for blocks; add `
+      + 'replicas or give the engine more KV-cache memory.')] : []),
+    // histogram_quantile of an idle model is NaN, and NaN > x is false: an idle model stays silent.
+    ...(ttft !== undefined ? [alert('slowTimeToFirstToken', `${ttft} > ${t.timeToFirstTokenP95Seconds}`,
+      t.timeToFirstTokenForMinutes, 'LLM {{ $labels.model }} is slow to its first token',
+      `The 95th percentile of the time to first token of ${modelText} was {{ $value | humanizeDuration }} over the last `
+      + `${DEFAULT_WINDOW}, for ${window(t.timeToFirstTokenForMinutes)} (SLO ${t.timeToFirstTokenP95Seconds}s): `
+      + 'requests queue in the engine; add replicas.')] : []),
   ];
   return rules;
 }

@@ -54,10 +54,29 @@ export interface AlertThresholds {
   readonly underuseRatio?: number;
   /** How long the GPUs must stay underused. @default 360 (6 hours) */
   readonly underuseForMinutes?: number;
+  /**
+   * TritonKvCacheSaturated (warning, LLM servers with TensorRT-LLM only): KV-cache blocks used / allocated of a model
+   * above this ratio; new requests then wait for blocks (or evict others).
+   * @default 0.9
+   */
+  readonly kvCacheUsage?: number;
+  /** How long the KV cache must stay above kvCacheUsage. @default 10 */
+  readonly kvCacheForMinutes?: number;
+  /**
+   * TritonSlowTimeToFirstToken (warning, LLM servers): the 95th percentile of a model's time to first token over the
+   * last 5 minutes above this many seconds (the latency SLO of streaming clients).
+   * @default 2
+   */
+  readonly timeToFirstTokenP95Seconds?: number;
+  /** How long the p95 time to first token must stay above its threshold. @default 10 */
+  readonly timeToFirstTokenForMinutes?: number;
 }
 
 /** Every threshold with its default applied. */
 export type ResolvedAlertThresholds = Required<AlertThresholds>;
+
+/** The thresholds of the LLM alerts (LLM_ALERT_DEFAULTS); the others are ALERT_DEFAULTS. */
+export type LlmAlertThresholdKey = 'kvCacheUsage' | 'kvCacheForMinutes' | 'timeToFirstTokenP95Seconds' | 'timeToFirstTokenForMinutes';
 
 /** Defaults of AlertThresholds, one named constant each (asserted by the tests). */
 export const ALERT_DEFAULTS = {
@@ -73,10 +92,24 @@ export const ALERT_DEFAULTS = {
   pendingGrowthForMinutes: 10,
   underuseRatio: 0.4,
   underuseForMinutes: 360,
-} as const satisfies ResolvedAlertThresholds;
+} as const satisfies Omit<ResolvedAlertThresholds, LlmAlertThresholdKey>;
+
+/**
+ * Defaults of the LLM alert thresholds (servers with an LLM backend only), one named constant each (asserted by the
+ * tests). Apart from ALERT_DEFAULTS so that the thresholds of servers without an LLM read exactly as before.
+ */
+export const LLM_ALERT_DEFAULTS = {
+  /** TensorRT-LLM allocates the KV cache up front: 90% of its blocks in use for 10 minutes means requests queue for blocks. */
+  kvCacheUsage: 0.9,
+  kvCacheForMinutes: 10,
+  /** An interactive SLO: a streaming user sees the first token within 2 s at the 95th percentile. */
+  timeToFirstTokenP95Seconds: 2,
+  timeToFirstTokenForMinutes: 10,
+} as const satisfies Pick<ResolvedAlertThresholds, LlmAlertThresholdKey>;
 
 const DURATIONS = ['failureForMinutes', 'targetDownForMinutes', 'gpuSaturationForMinutes', 'queueTimeForMinutes',
-  'pendingGrowthForMinutes', 'underuseForMinutes'] as const;
+  'pendingGrowthForMinutes', 'underuseForMinutes', 'kvCacheForMinutes', 'timeToFirstTokenForMinutes'] as const;
+const DEFAULTS: ResolvedAlertThresholds = { ...ALERT_DEFAULTS, ...LLM_ALERT_DEFAULTS };
 
 /** Applies the defaults and checks every threshold; throws all problems at once, each naming `path`. */
 export function resolveAlertThresholds(path: string, given: AlertThresholds = {}): ResolvedAlertThresholds {
@@ -88,13 +121,13 @@ export function resolveAlertThresholds(path: string, given: AlertThresholds = {}
 
 /** Applies the defaults and records every problem in `p`, for a caller that has more checks to report together. */
 export function checkAlertThresholds(p: Problems, given: AlertThresholds = {}): ResolvedAlertThresholds {
-  const t: ResolvedAlertThresholds = { ...ALERT_DEFAULTS, ...definedOnly(given) };
+  const t: ResolvedAlertThresholds = { ...DEFAULTS, ...definedOnly(given) };
   const positive = (v: number) => Number.isFinite(v) && v > 0;
   // An alert fires when the value is *above* these two; a ratio never exceeds 1, so 1 would be an alert that can
   // never fire: refused rather than silently dead.
-  for (const key of ['failureRatio', 'gpuSaturation'] as const) {
+  for (const key of ['failureRatio', 'gpuSaturation', 'kvCacheUsage'] as const) {
     p.check(positive(t[key]) && t[key] < 1, key, t[key], 'must be a ratio above 0 and below 1 (the alert fires above it)',
-      `use e.g. ${ALERT_DEFAULTS[key]}`);
+      `use e.g. ${DEFAULTS[key]}`);
   }
   p.check(positive(t.underuseRatio) && t.underuseRatio <= 1, 'underuseRatio', t.underuseRatio,
     'must be a ratio above 0 and at most 1 (the alert fires below it)', `use e.g. ${ALERT_DEFAULTS.underuseRatio}`);
@@ -111,8 +144,10 @@ export function checkAlertThresholds(p: Problems, given: AlertThresholds = {}): 
     `use e.g. ${ALERT_DEFAULTS.queueTimeMs}`);
   p.check(Number.isFinite(t.minPendingRequests) && t.minPendingRequests >= 0, 'minPendingRequests', t.minPendingRequests,
     'must be a finite number of requests >= 0', `use e.g. ${ALERT_DEFAULTS.minPendingRequests}`);
+  p.check(positive(t.timeToFirstTokenP95Seconds), 'timeToFirstTokenP95Seconds', t.timeToFirstTokenP95Seconds,
+    'must be a finite number of seconds above 0', `use e.g. ${LLM_ALERT_DEFAULTS.timeToFirstTokenP95Seconds}`);
   for (const key of DURATIONS) {
-    p.check(positive(t[key]), key, t[key], 'must be a finite number of minutes above 0', `use e.g. ${ALERT_DEFAULTS[key]}`);
+    p.check(positive(t[key]), key, t[key], 'must be a finite number of minutes above 0', `use e.g. ${DEFAULTS[key]}`);
   }
   return t;
 }

@@ -6,7 +6,8 @@ import {
   GRAFANA_SCHEMA_VERSION, GrafanaDashboard, GrafanaDataSourceRef, GrafanaUnit, GrafanaVariable, PrometheusTarget,
   QueryVariable, TimeseriesPanel, VariableOption,
 } from './grafana-model';
-import { promql, QueryScope } from './promql';
+import { LLM_BACKENDS, LlmBackend } from './llm-backends';
+import { llmPromql, LlmQueryScope, promql, QueryScope } from './promql';
 import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
 
 export interface TritonDashboardOptions {
@@ -19,6 +20,12 @@ export interface TritonDashboardOptions {
    * @default - every server Prometheus reports in the selected namespace ("All")
    */
   readonly servers?: readonly string[];
+  /**
+   * LLM backends of the dashboard's servers: adds the LLM panels their families feed (KV-cache usage and engine
+   * requests for TensorRT-LLM; time to first token for both; time per output token and tokens/s for vLLM).
+   * @default - none: no LLM panel
+   */
+  readonly llmBackends?: readonly LlmBackend[];
 }
 
 /** Every target and variable query reads the data source the viewer picked in the `datasource` variable. */
@@ -95,13 +102,57 @@ const LAYOUT: readonly (readonly PanelSpec[])[] = [
   ],
 ];
 
+/** Quantiles of the LLM latency panels. */
+export const LLM_PANEL_QUANTILES = [0.5, 0.95] as const;
+
+/** The LLM rows for `backends`: only panels that one of them feeds, only rows with a panel. */
+function llmLayout(backends: readonly LlmBackend[]): PanelSpec[][] {
+  const scope: LlmQueryScope = { ...MODEL_PANEL_SCOPE, backends };
+  const targets = (list: readonly { readonly expr: string | undefined; readonly legend: string }[]) =>
+    list.filter((t): t is { expr: string; legend: string } => t.expr !== undefined);
+  const quantiles = (build: (q: number) => string | undefined) =>
+    targets(LLM_PANEL_QUANTILES.map((q) => ({ expr: build(q), legend: `${MODEL_LEGEND} p${q * 100}` })));
+  const rows: PanelSpec[][] = [
+    [
+      { title: 'KV-cache usage', unit: 'percentunit', max: 1,
+        description: 'KV-cache blocks used / allocated, per model version (TensorRT-LLM).',
+        targets: targets([{ expr: llmPromql.kvCacheUsage(scope), legend: MODEL_LEGEND }]) },
+      { title: 'LLM engine requests', unit: 'short', whole: true,
+        description: 'Requests the engine queues (waiting) and runs (active), per model version (TensorRT-LLM).',
+        targets: targets([
+          { expr: llmPromql.waitingRequests(scope), legend: `${MODEL_LEGEND} waiting` },
+          { expr: llmPromql.runningRequests(scope), legend: `${MODEL_LEGEND} running` },
+        ]) },
+    ],
+    [
+      { title: 'Time to first token', unit: 's',
+        description: 'Median and 95th percentile of the time to the first token, per model version (vLLM histogram; '
+          + 'TensorRT-LLM: Triton\'s first-response histogram).',
+        targets: quantiles((q) => llmPromql.timeToFirstTokenSeconds(scope, q)) },
+      { title: 'Time per output token', unit: 's',
+        description: 'Median and 95th percentile of the time between output tokens, per model version (vLLM).',
+        targets: quantiles((q) => llmPromql.timePerOutputTokenSeconds(scope, q)) },
+      { title: 'Tokens per second', unit: 'short',
+        description: 'Generated and prompt tokens processed per second, per model version (vLLM).',
+        targets: targets([
+          { expr: llmPromql.generationTokensPerSecond(scope), legend: `${MODEL_LEGEND} generated` },
+          { expr: llmPromql.promptTokensPerSecond(scope), legend: `${MODEL_LEGEND} prompt` },
+        ]) },
+    ],
+  ];
+  return rows.map((row) => row.filter((panel) => panel.targets.length > 0)).filter((row) => row.length > 0);
+}
+
 const GRID_COLUMNS = 24;
 const PANEL_HEIGHT = 8;
 
 /** Builds the dashboard; the same options always give the same model, field order included. */
 export function buildTritonDashboard(options: TritonDashboardOptions): GrafanaDashboard {
   let id = 0;
-  const panels = LAYOUT.flatMap((row, r) => row.map((spec, i) => {
+  // LLM rows after the others, so that the ids and positions of the other panels never move.
+  const backends = LLM_BACKENDS.filter((b) => options.llmBackends?.includes(b));
+  const layout = backends.length > 0 ? [...LAYOUT, ...llmLayout(backends)] : LAYOUT;
+  const panels = layout.flatMap((row, r) => row.map((spec, i) => {
     const w = GRID_COLUMNS / row.length;
     return panel(++id, spec, { x: i * w, y: r * PANEL_HEIGHT, w, h: PANEL_HEIGHT });
   }));

@@ -1,6 +1,8 @@
 import { Problems, show } from '../../private/errors';
 import { isWholeMilli, milliDecimal, milliQuantity, toMilli } from '../../private/quantities';
-import { promql, QueryScope, serverMatchers } from '../../triton/promql';
+import type { LlmBackend } from '../../triton/llm-backends';
+import { LLM_BACKEND_NAMES, TRTLLM_METRICS } from '../../triton/llm-metrics';
+import { LLM_QUERIES, promql, QueryScope, serverMatchers } from '../../triton/promql';
 import { TRITON_METRICS, TritonMetric } from '../../triton/triton-metrics';
 
 /**
@@ -49,6 +51,15 @@ export interface PerReplicaMetricOptions {
   readonly target: number;
 }
 
+/** Options of `AutoscalingMetric.kvCacheUsage`. */
+export interface KvCacheUsageMetricOptions {
+  /**
+   * KV-cache blocks used / allocated to hold on a replica, above 0 and at most 1, with at most three decimals,
+   * e.g. 0.8.
+   */
+  readonly targetFraction: number;
+}
+
 /** Options of `AutoscalingMetric.fromCatalog`. */
 export interface CatalogMetricOptions {
   /**
@@ -67,7 +78,11 @@ interface MetricDefinition {
   readonly query: (scope: QueryScope) => string;
   readonly kedaMetricType: KedaMetricType;
   /** Target prop of the factory. */
-  readonly targetProp: 'targetMs' | 'target';
+  readonly targetProp: 'targetMs' | 'target' | 'targetFraction';
+  /** Largest target (a ratio: 1). @default - none */
+  readonly maxTarget?: number;
+  /** The LLM backend that exports the source series; the metric only fits a server of that backend. @default - Triton's own */
+  readonly llmBackend?: LlmBackend;
   /** Target units per unit of the query (1000: a target in ms for a query in seconds). */
   readonly perQueryUnit: number;
   readonly example: number;
@@ -98,6 +113,22 @@ const PENDING: MetricDefinition = {
   factory: 'pendingRequestsPerReplica', adapterMetricName: 'triton_pending_requests',
   source: TRITON_METRICS.pendingRequestCount, query: promql.pendingRequests, kedaMetricType: 'AverageValue',
   targetProp: 'target', perQueryUnit: 1, example: 4,
+};
+
+/**
+ * KV-cache usage of TensorRT-LLM: used / max blocks (nv_trt_llm_kv_cache_block_metrics). The vLLM backend exports no
+ * KV-cache metric to Triton (see llm-metrics.ts). An average per replica, like a latency: KEDA reads it as `Value`.
+ */
+const KV_CACHE: MetricDefinition = {
+  factory: 'kvCacheUsage', adapterMetricName: 'triton_llm_kv_cache_usage',
+  source: TRTLLM_METRICS.kvCacheBlocks, query: (s) => LLM_QUERIES.kvCacheUsage.tensorrtllm!(s, 0), kedaMetricType: 'Value',
+  targetProp: 'targetFraction', perQueryUnit: 1, example: 0.8, maxTarget: 1, llmBackend: 'tensorrtllm',
+};
+/** Requests TensorRT-LLM has queued and not yet scheduled (nv_trt_llm_request_metrics, request_type `waiting`). */
+const LLM_WAITING: MetricDefinition = {
+  factory: 'waitingRequestsPerReplica', adapterMetricName: 'triton_llm_waiting_requests',
+  source: TRTLLM_METRICS.requests, query: (s) => LLM_QUERIES.waitingRequests.tensorrtllm!(s, 0), kedaMetricType: 'AverageValue',
+  targetProp: 'target', perQueryUnit: 1, example: 2, llmBackend: 'tensorrtllm',
 };
 
 /**
@@ -160,6 +191,27 @@ export class AutoscalingMetric {
   }
 
   /**
+   * KV-cache usage of an LLM per replica: blocks used / allocated, averaged over the replicas, adapter metric
+   * `triton_llm_kv_cache_usage`. The engine admits a request only when it has blocks for it, so a full KV cache is
+   * where an LLM server stops taking work, before GPU utilization says so. Only TensorRT-LLM exports it
+   * (`nv_trt_llm_kv_cache_block_metrics`, `used` / `max`); a TritonAutoscaler refuses it for a server that serves
+   * another backend (the vLLM backend exports no KV-cache metric to Triton) or no LLM at all.
+   */
+  public static kvCacheUsage(options: KvCacheUsageMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(KV_CACHE, options.targetFraction, `AutoscalingMetric.${KV_CACHE.factory}`);
+  }
+
+  /**
+   * Requests an LLM engine has queued and not yet scheduled, per replica (`nv_trt_llm_request_metrics`,
+   * `request_type="waiting"`), adapter metric `triton_llm_waiting_requests`. Triton's own pending count does not see
+   * this queue: the engine takes requests from Triton at once and queues them itself. Only TensorRT-LLM exports it; a
+   * TritonAutoscaler refuses it for a server that serves another backend or no LLM.
+   */
+  public static waitingRequestsPerReplica(options: PerReplicaMetricOptions): AutoscalingMetric {
+    return new AutoscalingMetric(LLM_WAITING, options.target, `AutoscalingMetric.${LLM_WAITING.factory}`);
+  }
+
+  /**
    * The metric named by a catalog series, for fleet descriptions that name metrics as strings:
    * `nv_inference_queue_duration_us` is queueTimePerRequest (target in milliseconds),
    * `nv_inference_request_success` is successfulRequestsPerSecondPerReplica (successes only, as the name says; the
@@ -193,6 +245,13 @@ export class AutoscalingMetric {
   public readonly threshold: string;
   /** How KEDA's HPA reads the per-server value. */
   public readonly kedaMetricType: KedaMetricType;
+  /** The factory of the metric, e.g. `AutoscalingMetric.kvCacheUsage` (fromCatalog names the factory it stands for). */
+  public readonly factory: string;
+  /**
+   * The LLM backends whose series the metric reads: a TritonAutoscaler accepts it only for a server whose every LLM
+   * backend is among them. Empty for Triton's own metrics, which every server exports.
+   */
+  public readonly llmBackends: readonly LlmBackend[];
   private readonly definition: MetricDefinition;
 
   private constructor(definition: MetricDefinition, target: number, origin: string, prop: string = definition.targetProp) {
@@ -202,10 +261,17 @@ export class AutoscalingMetric {
     p.check(target > 0 && isWholeMilli(inQueryUnit), prop, target,
       `${what} (the metric APIs carry thousandths, so a finer target would be rounded)`,
       `use e.g. ${definition.example}`);
+    if (definition.maxTarget !== undefined) {
+      p.check(!(target > definition.maxTarget), prop, target, `must be at most ${definition.maxTarget} (a ratio)`,
+        `use e.g. ${definition.example}`);
+    }
     p.throwIfAny();
 
     const milli = toMilli(inQueryUnit);
     this.definition = definition;
+    // The definition's factory, not `origin`: fromCatalog and the deprecated alias give the same metric.
+    this.factory = `AutoscalingMetric.${definition.factory}`;
+    this.llmBackends = definition.llmBackend === undefined ? [] : [definition.llmBackend];
     this.adapterMetricName = definition.adapterMetricName;
     this.sourceMetric = definition.source.name;
     this.averageValue = milliQuantity(milli);
@@ -231,4 +297,28 @@ export class AutoscalingMetric {
   public serverQuery(namespace: string, server: string): string {
     return this.definition.query({ matchers: serverMatchers(namespace, server), window: AUTOSCALING_RATE_WINDOW });
   }
+}
+
+/**
+ * Why `metric` does not fit a server with LLM backends `serverBackends`, as the `what` and `fix` of a problem of the
+ * `metric` prop; undefined when it fits. An LLM metric needs a server whose every LLM backend exports its series.
+ */
+export function llmMetricMismatch(metric: AutoscalingMetric, server: string, serverBackends: readonly LlmBackend[]):
+{ what: string; fix: string } | undefined {
+  if (metric.llmBackends.length === 0) return undefined;
+  const missing = serverBackends.filter((b) => !metric.llmBackends.includes(b));
+  if (serverBackends.length > 0 && missing.length === 0) return undefined;
+  const exporters = metric.llmBackends.map((b) => LLM_BACKEND_NAMES[b]).join(' and ');
+  const reads = `reads ${metric.sourceMetric}, which only the ${exporters} backend exports`;
+  if (serverBackends.length === 0) {
+    return {
+      what: `${reads}, but server '${server}' serves no LLM (llmBackends [])`,
+      fix: `scale it on a Triton metric, e.g. AutoscalingMetric.queueTimePerRequest, or serve its models with backend ${show(metric.llmBackends[0])}`,
+    };
+  }
+  return {
+    what: `${reads}, and the ${missing.map((b) => LLM_BACKEND_NAMES[b]).join(' and ')} models of server '${server}' `
+      + `do not (llmBackends ${show(serverBackends)})`,
+    fix: 'scale it on a Triton metric every backend exports, e.g. AutoscalingMetric.allRequestsPerSecondPerReplica',
+  };
 }

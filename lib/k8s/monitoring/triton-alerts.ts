@@ -23,7 +23,7 @@ export const TRITON_ALERTS_DEFAULTS = {
 } as const;
 
 export interface TritonAlertsOptions {
-  /** When each alert fires. @default - ALERT_DEFAULTS for every field */
+  /** When each alert fires. @default - ALERT_DEFAULTS for every field, and LLM_ALERT_DEFAULTS for the LLM alerts */
   readonly thresholds?: AlertThresholds;
   /**
    * Page of the runbooks; each alert's `runbook_url` is this plus `#` and its name in lowercase.
@@ -41,7 +41,8 @@ export interface TritonAlertsOptions {
    * `{ highQueueTime: { tier: 'P2', labels: { team: 'search' } } }`. Labels of the GPU alerts do nothing on a server
    * without GPU metrics, which has no GPU alerts.
    * @default - DEFAULT_ALERT_LABELS: P1 critical failure ratio and target down, P2 warning GPU saturation, P3 warning
-   * queue time and pending requests, P3 info GPU underuse
+   * queue time and pending requests, P3 info GPU underuse; DEFAULT_LLM_ALERT_LABELS: P2 warning KV cache saturated and
+   * slow time to first token
    */
   readonly alertLabels?: AlertLabelMap;
 }
@@ -61,7 +62,9 @@ export interface PrometheusRuleSpec {
  * (see buildAlertRules): failure ratio and target down (critical, P1), GPU saturation (warning, P2), queue time and
  * growing pending requests (warning, P3), underused GPUs (info, P3); severity, tier and routing labels per alert
  * through `alertLabels`. GPU alerts are left out for a server without GPU metrics
- * (`gpus: 0` or `gpuMetrics: false`), whose GPU series never exist.
+ * (`gpus: 0` or `gpuMetrics: false`), whose GPU series never exist. A server with an LLM backend
+ * (`server.llmBackends`) also gets TritonKvCacheSaturated (TensorRT-LLM: the vLLM backend exports no KV-cache usage)
+ * and TritonSlowTimeToFirstToken (vLLM and TensorRT-LLM), both warning, P2.
  * `writePromtoolFiles` writes the same rules with their promtool unit tests, for CI.
  */
 export class TritonAlerts extends Construct {
@@ -83,9 +86,10 @@ export class TritonAlerts extends Construct {
 
   public constructor(scope: Construct, id: string, props: TritonAlertsProps) {
     super(scope, id);
-    const { name, namespace, gpus, gpuMetrics } = props.server;
+    const { name, namespace, gpus, gpuMetrics, llmBackends } = props.server;
     // Without GPU metrics the GPU series never exist: a GPU alert could never fire (nor a test of it pass).
-    this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0 };
+    // A server without an LLM gets no llmBackends key, so that its alerted server reads exactly as before.
+    this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0, ...(llmBackends.length > 0 ? { llmBackends } : {}) };
     const runbookBaseUrl = props.runbookBaseUrl ?? TRITON_ALERTS_DEFAULTS.runbookBaseUrl;
     const prometheusLabels = props.prometheusLabels ?? TRITON_ALERTS_DEFAULTS.prometheusLabels;
     this.alertLabels = props.alertLabels ?? {};

@@ -6,6 +6,7 @@ import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
+import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
 import { checkNamespaceName, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
 export interface TritonDashboardProps {
@@ -44,6 +45,12 @@ export interface TritonDashboardProps {
    * @default - every server Prometheus reports in the selected namespace ("All")
    */
   readonly servers?: readonly ITritonServer[];
+  /**
+   * LLM backends whose panels the dashboard shows (KV cache and engine requests for TensorRT-LLM, time to first token,
+   * time per output token and tokens/s for vLLM), beside those of `servers`: for a dashboard that selects every server.
+   * @default - the LLM backends of `servers` (ITritonServer.llmBackends); none when `servers` is unset
+   */
+  readonly llmBackends?: readonly LlmBackend[];
 }
 
 /** The defaults of TritonDashboardProps. */
@@ -63,8 +70,9 @@ const DASHBOARD_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
 /**
  * The Triton Grafana dashboard as a ConfigMap that Grafana's dashboard sidecar (kube-prometheus-stack, the
  * grafana chart) loads: request rate, failure ratio, request/queue/compute time per model version, pending
- * requests, GPU utilization and memory per GPU, and replicas. Its queries come from the same PromQL builders as
- * the alerts and autoscalers.
+ * requests, GPU utilization and memory per GPU, and replicas; with LLM servers (or `llmBackends`), LLM rows after
+ * those: KV-cache usage and engine requests (TensorRT-LLM), time to first token p50/p95, time per output token and
+ * tokens/s (vLLM). Its queries come from the same PromQL builders as the alerts and autoscalers.
  */
 export class TritonDashboard extends Construct {
   /** The dashboard JSON model written to the ConfigMap. */
@@ -103,9 +111,16 @@ export class TritonDashboard extends Construct {
     }
     p.check(props.servers === undefined || props.servers.length > 0, 'servers', [],
       'must list at least one TritonServer', 'leave it unset to select every server');
+    for (const backend of props.llmBackends ?? []) {
+      p.check(LLM_BACKENDS.includes(backend), 'llmBackends', backend, 'is not an LLM backend', `use one of ${JSON.stringify(LLM_BACKENDS)}`);
+    }
     p.throwIfAny();
 
-    this.dashboard = buildTritonDashboard({ title, uid: name, servers: props.servers?.map((s) => s.name) });
+    const used = new Set([...(props.llmBackends ?? []), ...(props.servers ?? []).flatMap((s) => s.llmBackends)]);
+    const llmBackends = LLM_BACKENDS.filter((b) => used.has(b));
+    this.dashboard = buildTritonDashboard({
+      title, uid: name, servers: props.servers?.map((s) => s.name), ...(llmBackends.length > 0 ? { llmBackends } : {}),
+    });
     this.configMap = new kplus.ConfigMap(this, 'ConfigMap', {
       metadata: {
         name,

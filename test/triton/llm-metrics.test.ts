@@ -1,0 +1,58 @@
+import { LLM_SIGNAL_SOURCES, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS, TRTLLM_REQUEST_TYPES, VLLM_METRICS } from '../../lib/triton/llm-metrics';
+import { llmPromql } from '../../lib/triton/promql';
+import { TRITON_METRICS } from '../../lib/triton/triton-metrics';
+
+describe('the LLM metric catalog', () => {
+  test('vLLM families: names and types from vllm_backend src/utils/metrics.py, labelled model and version', () => {
+    expect(Object.values(VLLM_METRICS).map((m) => [m.name, m.type, m.labels])).toEqual([
+      ['vllm:prompt_tokens_total', 'counter', ['model', 'version']],
+      ['vllm:generation_tokens_total', 'counter', ['model', 'version']],
+      ['vllm:time_to_first_token_seconds', 'histogram', ['model', 'version']],
+      ['vllm:time_per_output_token_seconds', 'histogram', ['model', 'version']],
+    ]);
+  });
+
+  test('TensorRT-LLM families: gauges with a category label, and Triton\'s first-response histogram', () => {
+    expect(TRTLLM_METRICS.requests).toMatchObject({ name: 'nv_trt_llm_request_metrics', type: 'gauge', labels: ['model', 'version', 'request_type'] });
+    expect(TRTLLM_METRICS.kvCacheBlocks).toMatchObject({
+      name: 'nv_trt_llm_kv_cache_block_metrics', type: 'gauge', labels: ['model', 'version', 'kv_cache_block_type'] });
+    expect(TRTLLM_REQUEST_TYPES).toEqual({ active: 'active', waiting: 'waiting' });
+    expect(TRTLLM_KV_CACHE_BLOCK_TYPES).toEqual({ used: 'used', max: 'max' });
+    expect(TRITON_METRICS.firstResponseHistogramMs).toMatchObject({ name: 'nv_inference_first_response_histogram_ms', type: 'histogram' });
+  });
+
+  test('what each backend exports: vLLM has no KV-cache or request gauges, TensorRT-LLM no token counters', () => {
+    const exported = Object.fromEntries(Object.entries(LLM_SIGNAL_SOURCES).map(([k, v]) => [k, Object.keys(v).sort()]));
+    expect(exported).toEqual({
+      kvCacheUsage: ['tensorrtllm'], waitingRequests: ['tensorrtllm'], runningRequests: ['tensorrtllm'],
+      timeToFirstToken: ['tensorrtllm', 'vllm'], timePerOutputToken: ['vllm'], generationTokens: ['vllm'], promptTokens: ['vllm'],
+    });
+  });
+});
+
+describe('LLM PromQL builders', () => {
+  const scope = (backends: ('vllm' | 'tensorrtllm')[]) => ({ matchers: 'a="b"', by: ['model'], window: '1m', backends });
+
+  test('undefined where no backend of the scope exports the signal', () => {
+    expect(llmPromql.kvCacheUsage(scope(['vllm']))).toBeUndefined();
+    expect(llmPromql.waitingRequests(scope([]))).toBeUndefined();
+    expect(llmPromql.generationTokensPerSecond(scope(['tensorrtllm']))).toBeUndefined();
+  });
+
+  test('the family of the backend: counters rated, gauges summed, histograms through histogram_quantile', () => {
+    expect(llmPromql.generationTokensPerSecond(scope(['vllm']))).toBe('sum by (model) (rate(vllm:generation_tokens_total{a="b"}[1m]))');
+    expect(llmPromql.runningRequests(scope(['tensorrtllm']))).toBe('sum by (model) (nv_trt_llm_request_metrics{a="b",request_type="active"})');
+    expect(llmPromql.timeToFirstTokenSeconds(scope(['vllm']), 0.95))
+      .toBe('histogram_quantile(0.95, sum by (le, model) (rate(vllm:time_to_first_token_seconds_bucket{a="b"}[1m])))');
+    expect(llmPromql.timeToFirstTokenSeconds(scope(['tensorrtllm']), 0.5))
+      .toBe('histogram_quantile(0.5, sum by (le, model) (rate(nv_inference_first_response_histogram_ms_bucket{a="b"}[1m]))) / 1000');
+    expect(llmPromql.kvCacheUsage({ matchers: '', backends: ['tensorrtllm'] })).toBe(
+      'sum (nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="used"}) / clamp_min(sum (nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="max"}), 1e-9)');
+  });
+
+  test('several backends: vLLM first, joined with or in parentheses', () => {
+    expect(llmPromql.timeToFirstTokenSeconds(scope(['tensorrtllm', 'vllm']), 0.95)).toBe(
+      '(histogram_quantile(0.95, sum by (le, model) (rate(vllm:time_to_first_token_seconds_bucket{a="b"}[1m])))'
+      + ' or histogram_quantile(0.95, sum by (le, model) (rate(nv_inference_first_response_histogram_ms_bucket{a="b"}[1m]))) / 1000)');
+  });
+});
