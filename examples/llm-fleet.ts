@@ -6,10 +6,20 @@
  * copies its weights to instance-store NVMe before Triton starts, and has a load-test Job that runs when asked.
  * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
  */
-import { AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
+import { AutoscalingMetric, FleetDescription, LoadSweep, LoadTestResults, TritonLoadTestOptions } from 'triton-ops/fleet';
 import { LLAMA_70B, LLAMA_8B } from './llm-models';
 
 const SUBNETS = ['subnet-0f1e2d3c4b5a60001', 'subnet-0f1e2d3c4b5a60002'];
+
+/** genai-perf from the SDK image of the servers' release: 512 prompt tokens, 256 generated, concurrency 1 to 32. */
+const loadTest = (model: string): TritonLoadTestOptions => ({
+  model,
+  sdkImage: 'nvcr.io/nvidia/tritonserver:25.01-py3-sdk',
+  sweep: LoadSweep.concurrency({ start: 1, end: 32, step: 8 }),
+  inputTokens: { mean: 512, stddev: 64 },
+  outputTokens: { mean: 256 },
+  results: LoadTestResults.toClaim('llm-load-tests'),
+});
 
 export const LLM_FLEET: FleetDescription = {
   name: 'llm',
@@ -34,8 +44,11 @@ export const LLM_FLEET: FleetDescription = {
       modelLoadSeconds: 600,
       // 2048 new tokens at ~30 tokens/s.
       longestRequestSeconds: 120,
-      autoscale: { metric: AutoscalingMetric.pendingRequestsPerReplica({ target: 8 }), minReplicas: 2, maxReplicas: 4 },
+      // The released vLLM backend exports no queue or KV-cache gauge (only token counters and latency histograms), so
+      // the 8B model scales on its request rate; the TensorRT-LLM model below scales on its KV cache.
+      autoscale: { metric: AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 4 }), minReplicas: 2, maxReplicas: 4 },
       route: { exposed: true, hosts: ['chat.llm.example.com'] },
+      loadTest: loadTest('llama-8b'),
     },
     'chat-70b': {
       image: 'nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3',
@@ -48,8 +61,9 @@ export const LLM_FLEET: FleetDescription = {
       modelLoadSeconds: 1200,
       // 4096 new tokens at ~20 tokens/s.
       longestRequestSeconds: 300,
-      autoscale: { metric: AutoscalingMetric.pendingRequestsPerReplica({ target: 16 }), minReplicas: 2, maxReplicas: 3 },
+      autoscale: { metric: AutoscalingMetric.kvCacheUsage({ targetFraction: 0.7 }), minReplicas: 2, maxReplicas: 3 },
       route: { exposed: true, hosts: ['chat-large.llm.example.com'], protocol: 'grpc' },
+      loadTest: loadTest('llama-70b'),
     },
   },
   gateway: { hosts: ['chat.llm.example.com', 'chat-large.llm.example.com'], credentialName: 'llm-tls' },

@@ -28,7 +28,8 @@ export { InstanceStorePolicy } from './triton/instance-store';
 export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
-export { promql, QueryScope } from './triton/promql';
+export { promql, QueryScope, llmPromql, LlmQueryScope } from './triton/promql';
+export { VLLM_METRICS, TRTLLM_METRICS, LLM_SIGNAL_SOURCES, LlmSignal } from './triton/llm-metrics';
 export { AlertThresholds } from './triton/alert-thresholds';
 export { GpuPool } from './triton/gpu-capacity';
 
@@ -41,6 +42,12 @@ export {
 } from './k8s/model-repository';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
+export { TritonLoadTest } from './k8s/load-test/triton-load-test';
+export {
+  TritonLoadTestOptions, TritonLoadTestProps, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths,
+} from './k8s/load-test/load-test-props';
+export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './k8s/load-test/load-sweep';
+export { LoadTestResults, S3ResultsOptions, AWS_CLI_IMAGE } from './k8s/load-test/load-test-results';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {
@@ -75,7 +82,7 @@ export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh
 export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
 export {
   RouteOptions, RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions,
-  TRITON_ROUTE_DEFAULTS,
+  TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS,
 } from './k8s/mesh/route-builders';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';

@@ -7,7 +7,7 @@ import { LaunchTemplate, LaunchTemplateBlockDeviceMappings } from '@cdktf/provid
 import { InstanceStorePolicy, RAID0_USER_DATA } from '../triton/instance-store';
 import { Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { nameFromPath } from '../private/aws-names';
+import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
 import { GpuInstanceType } from '../triton/gpu-instances';
 import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';

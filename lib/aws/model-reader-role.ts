@@ -6,9 +6,8 @@ import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Construct } from 'constructs';
 import type { S3RepositoryOptions } from '../k8s/model-repository';
-import {
-  IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix, nameFromPath,
-} from '../private/aws-names';
+import { IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix } from '../private/aws-names';
+import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';

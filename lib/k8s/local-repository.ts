@@ -8,6 +8,7 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { AWS_CLI_IMAGE } from '../private/aws-names';
 import { isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { checkImage } from '../private/image-reference';
@@ -15,8 +16,7 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 
 /** Defaults of LocalRepositoryOptions, one named constant each (asserted by the tests). */
 export const LOCAL_REPOSITORY_DEFAULTS = {
-  /** The AWS CLI v2 image AWS publishes, pinned to one build. */
-  image: 'public.ecr.aws/aws-cli/aws-cli:2.22.35',
+  image: AWS_CLI_IMAGE,
   cpuMillis: 1000,
   memoryMiB: 1024,
 } as const;

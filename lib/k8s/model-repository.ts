@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
+import { AWS_REGION, IAM_ROLE_ARN } from '../private/aws-names';
 
 /** Where a mounted repository appears inside the Triton container. */
 export const MODEL_MOUNT_PATH = '/models';
@@ -72,8 +73,6 @@ export interface NewClaimRepositoryOptions {
 }
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
-const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
 /**
  * The model repository a Triton server reads. Volumes are always mounted read-only: the server must never
@@ -146,7 +145,7 @@ class S3Repository extends ModelRepository {
       'is not a valid S3 bucket name', 'give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens');
     problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,
       'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
-    problems.check(isReference(region) || REGION.test(region), 'repository.region', region,
+    problems.check(isReference(region) || AWS_REGION.test(region), 'repository.region', region,
       'is not an AWS region', "give the bucket's region, e.g. 'us-west-2'");
     if (podIdentity) {
       problems.check(roleArn === undefined, 'repository.roleArn', roleArn,
@@ -156,7 +155,7 @@ class S3Repository extends ModelRepository {
       problems.check(false, 'repository.roleArn', roleArn, 'is needed: the server has no way to get AWS credentials',
         "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models', or set podIdentity: true");
     } else {
-      problems.check(isReference(roleArn) || ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
+      problems.check(isReference(roleArn) || IAM_ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
         'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
     }
     problems.throwIfAny();

@@ -4,6 +4,7 @@ import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import { ResponseCache } from '../triton/response-cache';
 import { LogFormat } from '../triton/server-flags';
 import type { LocalRepositoryOptions } from './local-repository';
+import type { ServiceAccountRef } from './mesh/mesh-identity';
 import { ModelRepository } from './model-repository';
 
 /** Defaults of TritonServerProps, one named constant each (asserted by the tests). */
@@ -184,6 +185,13 @@ export interface TritonServerProps {
    * @default - the server's own namespace only
    */
   readonly clientNamespaces?: string[];
+  /**
+   * Service accounts that may read the model-config API (a load test: perf_analyzer and genai-perf read each model's
+   * config before they send load). Triton then fences only the repository API with the admin key, and the mesh
+   * (TritonAuthorization) opens model-config to these identities alone. Each must be in the server's own namespace.
+   * @default - none: model-config is fenced like the repository API
+   */
+  readonly modelConfigReaders?: ServiceAccountRef[];
   /** Namespace of Prometheus, admitted to the metrics port (8002). @default 'monitoring' */
   readonly monitoringNamespace?: string;
 }

@@ -53,6 +53,11 @@ export interface ITritonServer extends IConstruct {
    * covers it, and routes time out after it.
    */
   readonly longestRequestSeconds: number;
+  /**
+   * Principals (`cluster.local/ns/<ns>/sa/<sa>`) that may read the model-config API, sorted; Triton leaves it unfenced
+   * when there are any, so the mesh must admit them alone.
+   */
+  readonly modelConfigReaders: readonly string[];
   /** LLM backends of the models (vLLM, TensorRT-LLM), sorted; empty when the server serves no LLM. */
   readonly llmBackends: readonly LlmBackend[];
   /** Replicas at rest and at peak. */

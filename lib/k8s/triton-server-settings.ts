@@ -11,6 +11,7 @@ import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-
 import { minimumShm } from './triton-server-memory';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
+import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -45,6 +46,8 @@ export interface TritonServerSettings {
   /** The node label that names `nodeGroup`'s pool. */
   readonly nodeGroupLabel: string;
   readonly clientNamespaces: string[];
+  /** Principals of `modelConfigReaders`, sorted. */
+  readonly modelConfigReaders: string[];
   readonly monitoringNamespace: string;
   /** Model problems of warning level, formatted. */
   readonly warnings: string[];
@@ -144,6 +147,14 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     'must be a whole number >= 1, or the PodDisruptionBudget blocks every node drain',
     'use 1 (one pod at a time) or more');
 
+  const readers = props.modelConfigReaders ?? [];
+  readers.forEach((account, i) => {
+    if (checkServiceAccount(p, `modelConfigReaders[${i}]`, account)) {
+      p.check(account.namespace === namespace, `modelConfigReaders[${i}].namespace`, account.namespace,
+        `is not the server's namespace ('${namespace}'), which alone its NetworkPolicy admits for this`,
+        `run the reader (the load test) in '${namespace}'`);
+    }
+  });
   const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
   const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
   for (const ns of clientNamespaces) checkNamespaceName(p, 'clientNamespaces', ns);
@@ -184,6 +195,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
     responseCache: cache,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
+    modelConfigReaders: [...new Set(readers.map(principalOf))].sort(),
     nodeGroup: props.nodeGroup,
     nodeGroupLabel: NODE_POOL_LABEL[provisioner],
   };

@@ -11,6 +11,8 @@ import { REDIS_PASSWORD_ENV, REDIS_TLS_MOUNT_PATH } from '../triton/response-cac
 import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
 import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
+import { TritonLoadTest } from './load-test/triton-load-test';
+import { TritonLoadTestOptions } from './load-test/load-test-props';
 import { serverLabels, selectorLabels } from './labels';
 import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
@@ -69,6 +71,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly llmBackends: readonly LlmBackend[];
   public readonly decoupledModels: readonly string[];
   public readonly longestRequestSeconds: number;
+  public readonly modelConfigReaders: readonly string[];
   public readonly fixedReplicas?: number;
   public readonly pdbMaxUnavailable: number;
   public readonly admittedNamespaces: readonly string[];
@@ -115,6 +118,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.llmBackends = llmBackendsOf(props.models);
     this.decoupledModels = Object.freeze(props.models.filter((m) => m.decoupled === true).map((m) => m.name).sort());
     this.longestRequestSeconds = s.longestRequestSeconds;
+    this.modelConfigReaders = Object.freeze(s.modelConfigReaders);
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;
@@ -150,6 +154,7 @@ export class TritonServer extends Construct implements ITritonServer {
       responseCache: s.responseCache,
       // Time to first token of streaming models: the one latency an LLM's users feel.
       latencyHistograms: this.decoupledModels.length > 0,
+      openModelConfig: s.modelConfigReaders.length > 0,
     });
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
     const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));
@@ -292,6 +297,14 @@ export class TritonServer extends Construct implements ITritonServer {
   public route(options: TritonRouteOptions = {}): TritonRoute {
     const name = options.name ?? this.name;
     return new TritonRoute(this, this.onceId(`Route-${name}`, 'route', `VirtualService named '${name}'; give the next route another name`), { ...options, name, server: this });
+  }
+
+  /**
+   * Load-tests one model with a Job created suspended (perf_analyzer, or genai-perf for an LLM); see TritonLoadTest.
+   * Its service account (`<server>-load-test`) must be one of the server's `modelConfigReaders`.
+   */
+  public loadTest(options: TritonLoadTestOptions): TritonLoadTest {
+    return new TritonLoadTest(this, this.onceId('LoadTest', 'loadTest', 'load-test Job; build more with new TritonLoadTest() and a name'), { ...options, server: this });
   }
 
   /** Admits the gateway and the named callers to the client APIs, denies the admin APIs; see TritonAuthorization. */

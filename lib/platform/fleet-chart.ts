@@ -116,7 +116,7 @@ export class FleetChart extends Chart {
   private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer | undefined {
     const p = this.problems;
     const {
-      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, alertLabels, ...props
+      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, alertLabels, loadTest, ...props
     } = description;
     const { monitoring } = this.plan;
     const server = p.attempt(() => new TritonServer(this, plan.name, {
@@ -127,6 +127,8 @@ export class FleetChart extends Chart {
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
       gpuMemoryGiB: plan.pool?.gpuMemoryGiB,
+      // The load test reads each model's config first: its service account is the one reader.
+      modelConfigReaders: loadTest && [{ namespace: plan.namespace, name: loadTest.name ?? `${plan.name}-load-test` }],
       nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,
@@ -154,6 +156,7 @@ export class FleetChart extends Chart {
       const { exposed, ...options } = route;
       p.attempt(() => server.route({ ...options, gateway: exposed ? this.gateway : undefined }));
     }
+    if (loadTest) p.attempt(() => server.loadTest({ ...loadTest, istiodNamespace: loadTest.istiodNamespace ?? this.plan.mesh?.istiodNamespace }));
     return server;
   }
 }

@@ -12,6 +12,7 @@ import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { TritonServerProps } from '../k8s/triton-server-props';
+import type { TritonLoadTestOptions } from '../k8s/load-test/load-test-props';
 import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
@@ -134,7 +135,8 @@ export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gatewa
  * the GPU memory of its pool, namespaces).
  */
 export interface ServerDescription extends Omit<TritonServerProps,
-  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'gpuMemoryGiB' | 'clientNamespaces' | 'monitoringNamespace'> {
+  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'gpuMemoryGiB' | 'clientNamespaces' | 'monitoringNamespace'
+  | 'modelConfigReaders'> {
   /** @default - the fleet's image */
   readonly image?: string;
   /** Node pool of a GPU server (a key of `nodePools`). @default - the fleet's only pool */
@@ -153,6 +155,12 @@ export interface ServerDescription extends Omit<TritonServerProps,
   readonly alerts?: AlertThresholds;
   /** Severity, tier and routing labels per alert, over the fleet's `monitoring.alertLabels`. @default - the fleet's */
   readonly alertLabels?: AlertLabelMap;
+  /**
+   * A load-test Job of one model (TritonLoadTest), created suspended; its service account becomes the server's one
+   * model-config reader.
+   * @default - none
+   */
+  readonly loadTest?: TritonLoadTestOptions;
 }
 
 /** One version of a release: a version name and a key of `servers`. */

@@ -20,6 +20,11 @@ export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions,
 } from '../k8s/autoscaling/autoscaling-metric';
 export type { AlertThresholds } from '../triton/alert-thresholds';
+export { LoadSweep, SweepRange, SweepMode } from '../k8s/load-test/load-sweep';
+export { LoadTestResults, S3ResultsOptions } from '../k8s/load-test/load-test-results';
+export type { TritonLoadTestOptions, LoadTestTool, LoadTestProtocol, TokenLengths } from '../k8s/load-test/load-test-props';
+export type { InstanceStorePolicy } from '../triton/instance-store';
+export type { LocalRepositoryOptions } from '../k8s/local-repository';
 export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
 // Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
 export { AlertReceiver } from '../triton/alert-routing';

@@ -1,30 +1,21 @@
 /**
- * Names of AWS resources derived from construct paths. A construct id is a contract (DESIGN rule 8): the name
- * derived from it must be the same on every synth, readable in the console, and valid for the service.
+ * AWS naming rules (S3 buckets and prefixes, IAM roles, regions), checked at synth, and the AWS CLI image the pods run. No cdktf here: the Kubernetes side checks
+ * buckets too. Names derived from construct paths are in construct-names.ts.
  */
-import { createHash } from 'node:crypto';
-import { TerraformStack } from 'cdktf';
-import { IConstruct } from 'constructs';
 import { isReference } from './checks';
 import { Problems } from './errors';
 
+/** An AWS region name, e.g. `us-west-2`, `us-gov-west-1`. */
+export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
+
+/** An IAM role ARN, e.g. `arn:aws:iam::123456789012:role/triton-models`. */
+export const IAM_ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
 /**
- * A deterministic name from the construct's path below its TerraformStack: ids joined with `-`, characters
- * outside `[A-Za-z0-9_-]` replaced by `-`. A name longer than `maxLength` keeps its start and ends in 8 hex
- * digits of the SHA-256 of the full path, so two long paths with the same start still get different names.
- *
- * `infra/gpu-l4` -> `gpu-l4`; `infra/fleet/ranker` -> `fleet-ranker`.
+ * The AWS CLI v2 image AWS publishes on ECR Public, pinned to one build: the copy of a model repository to local disk
+ * and the upload of load-test results. Its `aws` reads IRSA and Pod Identity credentials.
  */
-export function nameFromPath(construct: IConstruct, maxLength: number): string {
-  const stack = TerraformStack.of(construct);
-  const scopes = construct.node.scopes;
-  const ids = scopes.slice(scopes.indexOf(stack) + 1).map((c) => c.node.id);
-  const joined = ids.join('-').replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[-_]+/, '');
-  if (joined.length <= maxLength) return joined;
-  const hash = createHash('sha256').update(ids.join('/')).digest('hex').slice(0, 8);
-  return `${joined.slice(0, maxLength - hash.length - 1)}-${hash}`;
-}
+export const AWS_CLI_IMAGE = 'public.ecr.aws/aws-cli/aws-cli:2.25.4';
 
 
 const BUCKET_CHARS = /^[a-z0-9.-]*$/;

@@ -40,3 +40,7 @@ export const ADMIN_GRPC_METHODS: readonly string[] = Object.freeze([
   'Repository*', 'ModelConfig', 'ModelStatistics', 'TraceSetting', 'LogSettings', 'SystemSharedMemory*', 'CudaSharedMemory*',
 ]);
 export const ADMIN_GRPC_PATHS: readonly string[] = grpcPaths(ADMIN_GRPC_METHODS);
+
+/** The model-config API alone (a subset of the admin paths): what a load generator reads before it sends load. */
+export const MODEL_CONFIG_HTTP_PATHS: readonly string[] = Object.freeze(['*/config']);
+export const MODEL_CONFIG_GRPC_PATHS: readonly string[] = grpcPaths(['ModelConfig']);

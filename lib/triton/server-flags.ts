@@ -39,6 +39,8 @@ export interface ServerFlagOptions {
    * @default false
    */
   readonly latencyHistograms?: boolean;
+  /** Leave the model-config API unfenced (readers are admitted by the mesh instead). @default false */
+  readonly openModelConfig?: boolean;
 }
 
 /** Triton's `--log-format`. */
@@ -56,7 +58,8 @@ export function renderServerFlags(o: ServerFlagOptions): string[] {
   if (o.modelControl.mode === 'poll') flags.push(`--repository-poll-secs=${o.modelControl.pollIntervalSeconds}`);
   // Every mode serves the repository index and the model-config API (only load/unload depend on the mode),
   // so every mode fences them (CHECKLIST T01).
-  const fence = `${FENCED_APIS.join(',')}:${ADMIN_KEY_HEADER}=$(${ADMIN_KEY_ENV})`;
+  const fenced = o.openModelConfig ? FENCED_APIS.filter((api) => api !== 'model-config') : FENCED_APIS;
+  const fence = `${fenced.join(',')}:${ADMIN_KEY_HEADER}=$(${ADMIN_KEY_ENV})`;
   flags.push(`--http-restricted-api=${fence}`);
   if (o.grpc) flags.push(`--grpc-restricted-protocol=${fence}`);
   flags.push(

@@ -118,7 +118,7 @@ export interface PeerAuthenticationSpec {
   readonly portLevelMtls?: Record<string, { readonly mode: 'STRICT' | 'PERMISSIVE' | 'DISABLE' }>;
 }
 export interface AuthorizationRule {
-  readonly from?: { readonly source: { readonly principals?: string[]; readonly namespaces?: string[] } }[];
+  readonly from?: { readonly source: { readonly principals?: string[]; readonly notPrincipals?: string[]; readonly namespaces?: string[] } }[];
   readonly to?: { readonly operation: { readonly ports?: string[]; readonly paths?: string[]; readonly methods?: string[] } }[];
 }
 export interface AuthorizationPolicySpec {

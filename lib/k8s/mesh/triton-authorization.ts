@@ -2,7 +2,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import {
-  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS,
+  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, MODEL_CONFIG_GRPC_PATHS, MODEL_CONFIG_HTTP_PATHS,
 } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
@@ -107,6 +107,15 @@ export class TritonAuthorization extends Construct {
         ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...INFERENCE_GRPC_PATHS] } }] : []),
       ],
     };
+    // Readers of the model-config API (a load test): the client APIs and model-config, nothing else.
+    const readers = [...props.server.modelConfigReaders];
+    const readerRule: AuthorizationRule = {
+      from: [{ source: { principals: readers } }],
+      to: [
+        { operation: { ports: [String(HTTP_PORT.port)], paths: [...INFERENCE_HTTP_PATHS] } },
+        ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...INFERENCE_GRPC_PATHS, ...MODEL_CONFIG_GRPC_PATHS] } }] : []),
+      ],
+    };
     const metricsRule: AuthorizationRule = {
       from: [{ source: { namespaces: [monitoringNamespace] } }],
       to: [{ operation: { ports: [String(METRICS_PORT.port)], paths: [METRICS_PATH], methods: ['GET'] } }],
@@ -117,17 +126,25 @@ export class TritonAuthorization extends Construct {
       metadata: metadata('allow'),
       // Lazy: a TritonScrape created after this construct may still add the sidecar bypass of the metrics port.
       spec: Lazy.any({ produce: (): AuthorizationPolicySpec => ({
-        selector, action: 'ALLOW', rules: [callerRule, ...(this.server.metricsPortInMesh ? [metricsRule] : [])],
+        selector, action: 'ALLOW', rules: [
+          callerRule, ...(readers.length > 0 ? [readerRule] : []), ...(this.server.metricsPortInMesh ? [metricsRule] : []),
+        ],
       }) }),
     });
 
+    const denyAll = (http: readonly string[], grpcPaths: readonly string[]) => [
+      { operation: { ports: [String(HTTP_PORT.port)], paths: [...http] } },
+      ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...grpcPaths] } }] : []),
+    ];
     const denySpec: AuthorizationPolicySpec = {
       selector,
       action: 'DENY',
-      rules: [{ to: [
-        { operation: { ports: [String(HTTP_PORT.port)], paths: [...ADMIN_HTTP_PATHS] } },
-        ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...ADMIN_GRPC_PATHS] } }] : []),
-      ] }],
+      // With readers, model-config is denied to everyone else (Triton no longer fences it with the key).
+      rules: readers.length === 0 ? [{ to: denyAll(ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) }] : [
+        { to: denyAll(ADMIN_HTTP_PATHS.filter((x) => !MODEL_CONFIG_HTTP_PATHS.includes(x)),
+          ADMIN_GRPC_PATHS.filter((x) => !MODEL_CONFIG_GRPC_PATHS.includes(x))) },
+        { from: [{ source: { notPrincipals: readers } }], to: denyAll(MODEL_CONFIG_HTTP_PATHS, MODEL_CONFIG_GRPC_PATHS) },
+      ],
     };
     this.denyPolicy = new ApiObject(this, 'Deny', {
       apiVersion: SECURITY_API_VERSION, kind: 'AuthorizationPolicy', metadata: metadata('deny-admin'), spec: denySpec,

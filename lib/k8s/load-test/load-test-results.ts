@@ -1,0 +1,88 @@
+/**
+ * Where a load test writes its results: a PersistentVolumeClaim or an S3 prefix, exactly one. There is no default:
+ * a load test whose results vanish with its pod would have been run for nothing.
+ */
+import { AWS_CLI_IMAGE, AWS_REGION, checkBucketName, checkS3Prefix, IAM_ROLE_ARN } from '../../private/aws-names';
+import { isReference } from '../../private/checks';
+import { Problems } from '../../private/errors';
+import { checkImage } from '../../private/image-reference';
+import { DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+
+/**
+ * The aws-cli image that uploads results to S3, pinned (CHECKLIST I01). AWS's own image on ECR Public, the same
+ * build as Docker Hub's `amazon/aws-cli`; its `aws s3 cp` reads IRSA credentials (AWS_ROLE_ARN and
+ * AWS_WEB_IDENTITY_TOKEN_FILE, injected by the EKS Pod Identity Webhook).
+ * @see https://gallery.ecr.aws/aws-cli/aws-cli
+ */
+export { AWS_CLI_IMAGE };
+
+/** An S3 region, as the model repository checks it. */
+/** An IAM role ARN, as the model repository checks it. */
+
+export interface S3ResultsOptions {
+  /** Bucket the results go to (bare name, no `s3://`). */
+  readonly bucket: string;
+  /**
+   * Key prefix, without leading or trailing `/`; each run goes to `<prefix>/<pod name>/`.
+   * @default - the bucket root (`<pod name>/`)
+   */
+  readonly prefix?: string;
+  /** Region of the bucket (AWS_REGION of the uploader), e.g. `us-west-2`. */
+  readonly region: string;
+  /**
+   * IAM role the Job's ServiceAccount assumes through IRSA (the `eks.amazonaws.com/role-arn` annotation): it needs
+   * `s3:PutObject` on `arn:aws:s3:::<bucket>/<prefix>/*` only, and a trust policy for
+   * `system:serviceaccount:<namespace>:<load test name>`. Static keys are never accepted.
+   */
+  readonly roleArn: string;
+  /**
+   * Image of the uploader container; it must contain `aws` and `/bin/sh`.
+   * @default AWS_CLI_IMAGE
+   */
+  readonly awsCliImage?: string;
+}
+
+/** What the construct needs of a destination, resolved. */
+export type ResultsDestination =
+  | { readonly kind: 'claim'; readonly claimName: string }
+  | { readonly kind: 's3'; readonly bucket: string; readonly prefix: string; readonly region: string;
+    readonly roleArn: string; readonly awsCliImage: string };
+
+/**
+ * Where results go. `LoadTestResults.toClaim('perf-results')` mounts an existing PVC read-write at `/results`;
+ * `LoadTestResults.toS3({ bucket, prefix, region, roleArn })` writes to an emptyDir and uploads it with a second
+ * container when the test ends (see TritonLoadTest). Either way each run writes to a directory named after its pod.
+ */
+export class LoadTestResults {
+  /** An existing PersistentVolumeClaim in the server's namespace, mounted read-write at `/results`. */
+  public static toClaim(claimName: string): LoadTestResults {
+    return new LoadTestResults({ kind: 'claim', claimName });
+  }
+
+  /** An S3 prefix, written through IRSA (never static keys). */
+  public static toS3(options: S3ResultsOptions): LoadTestResults {
+    return new LoadTestResults({
+      kind: 's3', bucket: options.bucket, prefix: options.prefix ?? '', region: options.region, roleArn: options.roleArn,
+      awsCliImage: options.awsCliImage ?? AWS_CLI_IMAGE,
+    });
+  }
+
+  private constructor(public readonly destination: ResultsDestination) {}
+
+  /** Records the problems of the destination under `prop` (`results`). */
+  public check(p: Problems, prop: string): void {
+    const d = this.destination;
+    if (d.kind === 'claim') {
+      p.check(DNS_SUBDOMAIN.test(d.claimName), `${prop}.claimName`, d.claimName, 'is not a valid PersistentVolumeClaim name',
+        'use lowercase letters, digits, - and ., starting and ending with a letter or digit');
+      return;
+    }
+    checkBucketName(p, `${prop}.bucket`, d.bucket);
+    checkS3Prefix(p, `${prop}.prefix`, d.prefix);
+    p.check(isReference(d.region) || AWS_REGION.test(d.region), `${prop}.region`, d.region, 'is not an AWS region',
+      "give the bucket's region, e.g. 'us-west-2'");
+    p.check(isReference(d.roleArn) || IAM_ROLE_ARN.test(d.roleArn), `${prop}.roleArn`, d.roleArn, 'is not an IAM role ARN',
+      "give the role's ARN, e.g. 'arn:aws:iam::123456789012:role/load-test-results'");
+    checkImage(p, `${prop}.awsCliImage`, d.awsCliImage);
+  }
+}

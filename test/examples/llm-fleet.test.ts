@@ -1,0 +1,73 @@
+import { Testing } from 'cdk8s';
+import { Testing as TfTesting } from 'cdktf';
+import { FleetChart } from 'triton-ops';
+import { FleetServingStack } from 'triton-ops/bridge';
+import { LLM_FLEET } from '../../examples/llm-fleet';
+import { reviewable } from './digest';
+
+const objects = Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet: LLM_FLEET }));
+const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const container = (server: string) => find('Deployment', server).spec.template.spec.containers[0];
+
+describe('the LLM fleet example', () => {
+  test('snapshot of the whole chart', () => {
+    expect(reviewable(objects)).toMatchSnapshot();
+  });
+
+  test('8B on vLLM over the 4 GPUs of a g5.12xlarge, 70B on TensorRT-LLM over the 8 of a p5.48xlarge', () => {
+    expect(container('chat-8b').resources.limits['nvidia.com/gpu']).toBe(4);
+    expect(container('chat-70b').resources.limits['nvidia.com/gpu']).toBe(8);
+    const pools = (server: string) => find('Deployment', server).spec.template.spec.affinity.nodeAffinity
+      .requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions
+      .find((e: any) => e.key === 'eks.amazonaws.com/nodegroup').values;
+    expect(pools('chat-8b')).toEqual(['gpu-a10g-x4']);
+    expect(pools('chat-70b')).toEqual(['gpu-h100-x8']);
+    // NCCL between the engine's GPUs needs /dev/shm.
+    const shm = (server: string) => find('Deployment', server).spec.template.spec.volumes.find((v: any) => v.name === 'dshm').emptyDir.sizeLimit;
+    expect(shm('chat-8b')).toBe('2112Mi');
+  });
+
+  test('weights are copied to local disk before Triton starts, and Triton serves the copy', () => {
+    for (const server of ['chat-8b', 'chat-70b']) {
+      const pod = find('Deployment', server).spec.template.spec;
+      expect(pod.initContainers[0].command.slice(0, 3)).toEqual(['aws', 's3', 'sync']);
+      expect(container(server).args).toContain('--model-repository=/models');
+    }
+  });
+
+  test('each route streams: no retries, a timeout over the longest generation', () => {
+    for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300]] as const) {
+      const route = find('VirtualService', server).spec.http[0];
+      expect(route.retries).toEqual({ attempts: 0 });
+      expect(parseInt(route.timeout, 10)).toBeGreaterThanOrEqual(longest);
+      expect(container(server).args).toContain(`--exit-timeout-secs=${longest}`);
+    }
+  });
+
+  test('the 70B model scales on its KV cache; both are alerted on time to first token', () => {
+    const hpa = find('HorizontalPodAutoscaler', 'chat-70b');
+    expect(hpa.spec.metrics[0].pods.metric.name).toBe('triton_llm_kv_cache_usage');
+    const alerts = (server: string) => objects.filter((o) => o.kind === 'PrometheusRule' && o.metadata.labels['app.kubernetes.io/instance'] === server)
+      .flatMap((r) => r.spec.groups.flatMap((g: any) => g.rules.map((x: any) => x.alert)));
+    expect(alerts('chat-70b')).toEqual(expect.arrayContaining(['TritonKvCacheSaturated', 'TritonSlowTimeToFirstToken']));
+    expect(alerts('chat-8b')).toContain('TritonSlowTimeToFirstToken');
+    expect(alerts('chat-8b')).not.toContain('TritonKvCacheSaturated');
+  });
+
+  test('each server has a suspended genai-perf Job, admitted to model-config alone', () => {
+    for (const server of ['chat-8b', 'chat-70b']) {
+      const job = find('Job', `${server}-load-test`);
+      expect(job.spec.suspend).toBe(true);
+      expect(job.spec.template.spec.containers[0].command[2]).toContain('genai-perf profile');
+      const deny = find('AuthorizationPolicy', `${server}-deny-admin`);
+      expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: [`cluster.local/ns/llm/sa/${server}-load-test`] } }]);
+    }
+  });
+
+  test('the serving stack holds the same objects', () => {
+    const stack = new FleetServingStack(TfTesting.app(), 'llm-serving', { fleet: LLM_FLEET });
+    const manifests = Object.values(JSON.parse(TfTesting.synth(stack)).resource.kubernetes_manifest) as any[];
+    const kinds = (list: any[]) => list.map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    expect(kinds(manifests.map((m) => m.manifest))).toEqual(kinds(objects));
+  });
+});
