@@ -41,7 +41,8 @@ export const PLATFORM_BACKEND: Readonly<Record<Exclude<Platform, 'ensemble'>, Ba
   tensorflow_graphdef: 'tensorflow',
 };
 
-function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
+/** `value` is a key of `set` (own keys only: 'toString' is no member). */
+export function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(set, value);
 }
 

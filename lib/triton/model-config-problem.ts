@@ -1,5 +1,5 @@
 /** The shape of a model configuration problem, its text, and the error that carries a list of them. */
-import { TritonOpsError } from '../private/errors';
+import { show, TritonOpsError } from '../private/errors';
 
 /** One thing wrong (or suspicious) in a model configuration. */
 export interface ModelConfigProblem {
@@ -71,6 +71,13 @@ export class ProblemCollector {
 /** Field path of a map entry: `parameters["k"]`, quoted as JSON so any key stays readable. */
 export function entryPath(field: string, key: string): string {
   return `${field}[${JSON.stringify(key)}]`;
+}
+
+/** Records an error at `field` unless `value` is a whole number >= 1; returns whether it is. */
+export function checkWholeAtLeastOne(out: ProblemCollector, field: string, value: unknown, fix?: string): value is number {
+  if (isInt(value, 1)) return true;
+  out.error(field, `(${show(value)}) must be a whole number >= 1${fix === undefined ? '' : `; ${fix}`}`);
+  return false;
 }
 
 /** Whole number >= min. */

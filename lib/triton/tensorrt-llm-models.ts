@@ -16,7 +16,8 @@
 import { show } from '../private/errors';
 import type { LlmWeights } from './llm-engine';
 import type { DynamicBatching, EnsembleStep, ModelConfig, ModelInput } from './model-config';
-import { ModelConfigError, ProblemCollector, isInt } from './model-config-problem';
+import { checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
+import { member } from './model-config-enums';
 
 /**
  * `gpt_model_type` values the backend accepts (model_instance_state.cc getBatchingTypeFromParams):
@@ -179,9 +180,9 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
 
   nonEmpty(out, 'engineDir', options.engineDir, 'the directory trtllm-build wrote inside the container, e.g. /engines/llama-3.1-8b');
   nonEmpty(out, 'tokenizerDir', options.tokenizerDir, "the Hugging Face tokenizer directory inside the container, e.g. /models/llama-3.1-8b");
-  wholeAtLeastOne(out, 'tensorParallelSize', tensorParallelSize, 'set it to the tensor parallel size the engine was built for (the checkpoint\'s --tp_size)');
-  wholeAtLeastOne(out, 'pipelineParallelSize', pipelineParallelSize, 'set it to the pipeline parallel size the engine was built for (the checkpoint\'s --pp_size)');
-  wholeAtLeastOne(out, 'maxBatchSize', options.maxBatchSize, 'set it to the engine\'s build-time trtllm-build --max_batch_size');
+  checkWholeAtLeastOne(out, 'tensorParallelSize', tensorParallelSize, 'set it to the tensor parallel size the engine was built for (the checkpoint\'s --tp_size)');
+  checkWholeAtLeastOne(out, 'pipelineParallelSize', pipelineParallelSize, 'set it to the pipeline parallel size the engine was built for (the checkpoint\'s --pp_size)');
+  checkWholeAtLeastOne(out, 'maxBatchSize', options.maxBatchSize, 'set it to the engine\'s build-time trtllm-build --max_batch_size');
   if (!member(STRATEGIES, batchingStrategy)) {
     out.error('batchingStrategy', `(${show(batchingStrategy)}) is not a TensorRT-LLM batching strategy; use one of ` +
       Object.keys(STRATEGIES).join(', '));
@@ -195,12 +196,12 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
       `${DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION} (the backend's default)`);
   }
   if (options.maxTokensInPagedKvCache !== undefined) {
-    wholeAtLeastOne(out, 'maxTokensInPagedKvCache', options.maxTokensInPagedKvCache,
+    checkWholeAtLeastOne(out, 'maxTokensInPagedKvCache', options.maxTokensInPagedKvCache,
       'give a number of tokens, or leave it unset to size the KV cache by kvCacheFreeGpuMemFraction alone');
   }
   if (typeof streaming !== 'boolean') out.error('streaming', `(${show(streaming)}) must be true or false`);
-  wholeAtLeastOne(out, 'preprocessingInstanceCount', preCount, 'set the number of tokenizer instances, e.g. 1');
-  wholeAtLeastOne(out, 'postprocessingInstanceCount', postCount, 'set the number of detokenizer instances, e.g. 1');
+  checkWholeAtLeastOne(out, 'preprocessingInstanceCount', preCount, 'set the number of tokenizer instances, e.g. 1');
+  checkWholeAtLeastOne(out, 'postprocessingInstanceCount', postCount, 'set the number of detokenizer instances, e.g. 1');
   ModelConfigError.throwIfErrors(out.problems);
 
   const names = tensorrtLlmModelNames(options.name);
@@ -389,10 +390,4 @@ function nonEmpty(out: ProblemCollector, field: string, value: unknown, what: st
   }
 }
 
-function wholeAtLeastOne(out: ProblemCollector, field: string, value: unknown, fix: string): void {
-  if (!isInt(value, 1)) out.error(field, `(${show(value)}) must be a whole number >= 1; ${fix}`);
-}
 
-function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(set, value);
-}

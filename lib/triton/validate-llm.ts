@@ -4,7 +4,7 @@
  */
 import { WEIGHT_BYTES, type LlmEngine } from './llm-engine';
 import type { ModelConfig } from './model-config';
-import { isInt, type ProblemCollector } from './model-config-problem';
+import { checkWholeAtLeastOne, isInt, type ProblemCollector } from './model-config-problem';
 
 const GIB = 1024 ** 3;
 
@@ -24,9 +24,9 @@ export function validateLlm(config: ModelConfig, context: LlmPodContext, out: Pr
     out.error('llm.backend', `('${String(llm.backend)}') is not the model's backend ('${String(config.backend)}'); ` +
       'build the model with vllmModel() or tensorrtLlmModels(), which keep the two equal');
   }
-  const sizesOk = checkWhole(out, 'llm.tensor_parallel_size', llm.tensorParallelSize)
-    && checkWhole(out, 'llm.pipeline_parallel_size', llm.pipelineParallelSize);
-  checkWhole(out, 'llm.max_batch_size', llm.maxBatchSize);
+  const sizesOk = checkWholeAtLeastOne(out, 'llm.tensor_parallel_size', llm.tensorParallelSize)
+    && checkWholeAtLeastOne(out, 'llm.pipeline_parallel_size', llm.pipelineParallelSize);
+  checkWholeAtLeastOne(out, 'llm.max_batch_size', llm.maxBatchSize);
   if (!(typeof llm.gpuMemoryFraction === 'number' && llm.gpuMemoryFraction > 0 && llm.gpuMemoryFraction <= 1)) {
     out.error('llm.gpu_memory_fraction', `(${llm.gpuMemoryFraction}) must be in (0, 1]; use e.g. 0.9`);
   }
@@ -74,12 +74,6 @@ function checkWeightsFit(llm: LlmEngine, engineGpus: number, gpuMemoryGiB: numbe
       `${gpuMemoryGiB} GiB GPU (fraction ${llm.gpuMemoryFraction}), leaving nothing for the KV cache; use at least ` +
       `${fit} GPUs (tensor parallel), GPUs with more memory, or a smaller dtype (quantization)`);
   }
-}
-
-function checkWhole(out: ProblemCollector, field: string, value: number): boolean {
-  if (isInt(value, 1)) return true;
-  out.error(field, `(${value}) must be a whole number >= 1`);
-  return false;
 }
 
 function round(value: number): string {

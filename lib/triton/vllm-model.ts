@@ -6,7 +6,8 @@
 import { show } from '../private/errors';
 import type { LlmWeights } from './llm-engine';
 import type { ModelConfig, ModelInput, ModelOutput } from './model-config';
-import { ModelConfigError, ProblemCollector, isInt } from './model-config-problem';
+import { checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
+import { member } from './model-config-enums';
 
 /** `dtype` of vLLM's engine arguments (the `--dtype` choices of vllm/engine/arg_utils.py). */
 export type VllmDtype = 'auto' | 'half' | 'float16' | 'bfloat16' | 'float' | 'float32';
@@ -174,16 +175,16 @@ export function vllmModel(options: VllmModelOptions): ModelConfig {
     out.error('engine.model', `(${show(engine.model)}) is empty; give the Hugging Face model id ` +
       "(e.g. 'meta-llama/Llama-3.1-8B-Instruct') or the model's path inside the container");
   }
-  wholeAtLeastOne(out, 'engine.tensorParallelSize', tensorParallelSize, 'the number of GPUs each layer is split over, e.g. 1, 2, 4 or 8');
-  wholeAtLeastOne(out, 'engine.pipelineParallelSize', pipelineParallelSize, 'the number of stages the layers are split into, usually 1');
+  checkWholeAtLeastOne(out, 'engine.tensorParallelSize', tensorParallelSize, 'set it to the number of GPUs each layer is split over, e.g. 1, 2, 4 or 8');
+  checkWholeAtLeastOne(out, 'engine.pipelineParallelSize', pipelineParallelSize, 'set it to the number of stages the layers are split into, usually 1');
   if (!(typeof gpuMemoryUtilization === 'number' && gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
     out.error('engine.gpuMemoryUtilization', `(${show(gpuMemoryUtilization)}) must be a fraction in (0, 1]; ` +
       `use e.g. ${DEFAULT_VLLM_GPU_MEMORY_UTILIZATION} (vLLM's default), lower if other processes share the GPUs`);
   }
   if (engine.maxModelLen !== undefined) {
-    wholeAtLeastOne(out, 'engine.maxModelLen', engine.maxModelLen, "the context length in tokens, e.g. 8192, or leave it unset for the model's own");
+    checkWholeAtLeastOne(out, 'engine.maxModelLen', engine.maxModelLen, "set it to the context length in tokens, e.g. 8192, or leave it unset for the model's own");
   }
-  wholeAtLeastOne(out, 'engine.maxNumSeqs', maxNumSeqs, `the number of sequences run at once, e.g. ${DEFAULT_VLLM_MAX_NUM_SEQS}`);
+  checkWholeAtLeastOne(out, 'engine.maxNumSeqs', maxNumSeqs, `set it to the number of sequences run at once, e.g. ${DEFAULT_VLLM_MAX_NUM_SEQS}`);
   if (engine.dtype !== undefined && !member(DTYPES, engine.dtype)) {
     out.error('engine.dtype', `(${show(engine.dtype)}) is not a vLLM dtype; use one of ${Object.keys(DTYPES).join(', ')}`);
   }
@@ -249,13 +250,7 @@ function checkAdditionalArgs(out: ProblemCollector, extra: Readonly<Record<strin
   }
 }
 
-function wholeAtLeastOne(out: ProblemCollector, field: string, value: unknown, fix: string): void {
-  if (!isInt(value, 1)) out.error(field, `(${show(value)}) must be a whole number >= 1; set it to ${fix}`);
-}
 
-function member<T extends string>(set: Record<T, true>, value: unknown): value is T {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(set, value);
-}
 
 /** JSON with the keys sorted, two-space indent and a trailing newline: byte-identical for the same arguments. */
 function sortedJson(record: Readonly<Record<string, string | number | boolean>>): string {
