@@ -13,6 +13,15 @@ export const MODEL: ModelConfig = {
   dynamicBatching: { preferredBatchSizes: [4, 8] },
 };
 
+/** A streaming (decoupled) LLM model of `backend`, as the LLM tests share it; no engine facts unless given. */
+export const llmModel = (backend: 'vllm' | 'tensorrtllm' = 'vllm', name = 'llm', config: Partial<ModelConfig> = {}): ModelConfig => ({
+  name, backend, maxBatchSize: 0, decoupled: true,
+  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
+  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
+  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
+  ...config,
+});
+
 export type Manifest = any[];
 
 /** A chart in namespace `inference` holding one server `ranker` built from `props` over valid defaults. */

@@ -4,16 +4,9 @@ import { join } from 'path';
 import { Testing } from 'cdk8s';
 import type { ModelConfig } from '../../lib/triton/model-config';
 import { writeModelRepositories } from '../../lib/k8s/model-repository-files';
-import { args, byKind, messageOf, podSpec, serverChart } from '../helpers';
+import { args, byKind, llmModel, messageOf, podSpec, serverChart } from '../helpers';
 
-const vllm = (tensorParallelSize: number, config: Partial<ModelConfig> = {}): ModelConfig => ({
-  name: 'llama',
-  backend: 'vllm',
-  maxBatchSize: 0,
-  decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
+const vllm = (tensorParallelSize: number, config: Partial<ModelConfig> = {}): ModelConfig => llmModel('vllm', 'llama', {
   files: { '1/model.json': '{"model": "meta-llama/Llama-3.1-8B-Instruct"}\n' },
   llm: { backend: 'vllm', tensorParallelSize, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9,
     weights: { parameterBillions: 8, dtype: 'bf16' } },

@@ -1,15 +1,9 @@
 import type { ModelConfig } from '../../lib/triton/model-config';
 import { formatProblem, validateModelConfig } from '../../lib/triton/validate-model-config';
+import { llmModel } from '../helpers';
 
 /** A hand-written vLLM config with engine facts, as vllmModel() would build it. */
-const llm = (overrides: Partial<NonNullable<ModelConfig['llm']>> = {}, config: Partial<ModelConfig> = {}): ModelConfig => ({
-  name: 'llama',
-  backend: 'vllm',
-  maxBatchSize: 0,
-  decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
+const llm = (overrides: Partial<NonNullable<ModelConfig['llm']>> = {}, config: Partial<ModelConfig> = {}): ModelConfig => llmModel('vllm', 'llama', {
   llm: { backend: 'vllm', tensorParallelSize: 4, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9, ...overrides },
   ...config,
 });

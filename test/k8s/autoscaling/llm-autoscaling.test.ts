@@ -1,16 +1,10 @@
 import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
-import { ModelConfig, TritonServerProps } from '../../../lib';
+import { TritonServerProps } from '../../../lib';
 import { AutoscalingMetric, TritonAutoscaler } from '../../../lib/k8s/autoscaling';
 import { ADAPTER_CONFIG_KEY } from '../../../lib/k8s/autoscaling/prometheus-adapter-rules';
-import { byKind, messageOf, serverChart } from '../../helpers';
+import { byKind, llmModel, messageOf, serverChart } from '../../helpers';
 
-const llmModel = (backend: 'vllm' | 'tensorrtllm', name = 'llm'): ModelConfig => ({
-  name, backend, maxBatchSize: 0, decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
-});
 const TRTLLM: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('tensorrtllm')] };
 
 function scaled(metric: () => AutoscalingMetric, engine: 'hpa' | 'keda', server: Partial<TritonServerProps> = TRTLLM) {

@@ -4,7 +4,7 @@ import { ModelConfig, TritonServerProps } from '../../../lib';
 import { LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { TritonLoadTestOptions } from '../../../lib/k8s/load-test/load-test-props';
-import { byKind, Manifest, serverChart } from '../../helpers';
+import { byKind, llmModel, Manifest, serverChart } from '../../helpers';
 
 export const SDK_IMAGE = 'nvcr.io/nvidia/tritonserver:24.08-py3-sdk';
 export const CLAIM = LoadTestResults.toClaim('perf-results');
@@ -12,12 +12,7 @@ export const S3 = LoadTestResults.toS3({
   bucket: 'acme-perf', prefix: 'load-tests/ranker', region: 'us-west-2', roleArn: 'arn:aws:iam::123456789012:role/load-test-results',
 });
 
-export const LLM: ModelConfig = {
-  name: 'llm', backend: 'vllm', maxBatchSize: 0, decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
-};
+export const LLM: ModelConfig = llmModel();
 
 export const LLM_SERVER: Partial<TritonServerProps> = { models: [LLM], gpus: 1 };
 

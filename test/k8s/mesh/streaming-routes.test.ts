@@ -9,18 +9,13 @@ import {
 import { TritonRoute, TritonRouteProps } from '../../../lib/k8s/mesh/triton-route';
 import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/platform/fleet-description';
 import { INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
-import { byKind, IMAGE, Manifest, MODEL, serverChart } from '../../helpers';
+import { byKind, IMAGE, llmModel, Manifest, MODEL, serverChart } from '../../helpers';
 import { schemaProblems } from '../../cli/check-helpers';
 import { EXPOSED } from '../../platform/fixtures';
 import { messageOf, routed } from './mesh-test-helpers';
 
 /** A decoupled vLLM model: it streams its tokens, zero or many responses per request. */
-const LLM: ModelConfig = {
-  name: 'llm', backend: 'vllm', maxBatchSize: 0, decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
-};
+const LLM: ModelConfig = llmModel();
 const LLM_SERVER: Partial<TritonServerProps> = { models: [LLM], gpus: 1, longestRequestSeconds: 300 };
 
 /** A TritonRoute `route` to server `ranker` built from `serverProps` (an LLM server unless told otherwise). */

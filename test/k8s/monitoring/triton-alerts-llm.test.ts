@@ -3,19 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { ModelConfig, TritonServerProps } from '../../../lib';
+import { TritonServerProps } from '../../../lib';
 import { TritonAlerts, TritonAlertsProps, writePromtoolFiles } from '../../../lib/k8s/monitoring/triton-alerts';
 import { DEFAULT_LLM_ALERT_LABELS } from '../../../lib/triton/alert-labels';
 import { AlertingRule, isAlertingRule, LLM_ALERT_NAMES, TRITON_ALERT_NAMES } from '../../../lib/triton/alert-rules';
 import { LLM_ALERT_DEFAULTS } from '../../../lib/triton/alert-thresholds';
-import { serverChart } from '../../helpers';
+import { llmModel, serverChart } from '../../helpers';
 
-const llmModel = (backend: 'vllm' | 'tensorrtllm', name = 'llm'): ModelConfig => ({
-  name, backend, maxBatchSize: 0, decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
-});
 const VLLM: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('vllm')] };
 const TRTLLM: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('tensorrtllm')] };
 const BOTH: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('tensorrtllm', 'trt'), llmModel('vllm', 'chat')] };

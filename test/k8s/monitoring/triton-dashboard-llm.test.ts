@@ -1,15 +1,9 @@
 import { Chart, Testing } from 'cdk8s';
-import { ModelConfig, TritonServerProps } from '../../../lib';
+import { TritonServerProps } from '../../../lib';
 import { TritonDashboard } from '../../../lib/k8s/monitoring/triton-dashboard';
 import { buildTritonDashboard, LLM_PANEL_QUANTILES } from '../../../lib/triton/dashboard-model';
-import { byKind, messageOf, serverChart } from '../../helpers';
+import { byKind, llmModel, messageOf, serverChart } from '../../helpers';
 
-const llmModel = (backend: 'vllm' | 'tensorrtllm', name = 'llm'): ModelConfig => ({
-  name, backend, maxBatchSize: 0, decoupled: true,
-  inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
-  outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
-  instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
-});
 
 function dashboardOf(serverProps: Partial<TritonServerProps>) {
   const { chart, server } = serverChart(serverProps);
