@@ -37,8 +37,6 @@ export interface RepositoryBinding {
   readonly needsHttpsEgress: boolean;
   /** Further addresses the pod must reach, e.g. the EKS Pod Identity Agent. @default - none */
   readonly egress?: readonly EgressTarget[];
-  /** The repository is an S3 prefix (`s3://bucket/prefix`) that a pod can copy to its local disk. @default false */
-  readonly s3?: boolean;
 }
 
 export interface S3RepositoryOptions {
@@ -166,7 +164,6 @@ class S3Repository extends ModelRepository {
       serviceAccountAnnotations: podIdentity ? {} : { [IRSA_ANNOTATION]: roleArn! },
       needsHttpsEgress: true,
       egress: podIdentity ? [POD_IDENTITY_AGENT] : [],
-      s3: true,
     };
   }
 }

@@ -188,7 +188,8 @@ export interface TritonServerProps {
   /**
    * Service accounts that may read the model-config API (a load test: perf_analyzer and genai-perf read each model's
    * config before they send load). Triton then fences only the repository API with the admin key, and the mesh
-   * (TritonAuthorization) opens model-config to these identities alone. Each must be in the server's own namespace.
+   * (TritonAuthorization) opens model-config to these identities alone; without the mesh, every pod the NetworkPolicy
+   * admits can read it. Each must be in the server's own namespace.
    * @default - none: model-config is fenced like the repository API
    */
   readonly modelConfigReaders?: ServiceAccountRef[];

@@ -141,7 +141,7 @@ export class TritonServer extends Construct implements ITritonServer {
     const local = props.localRepository;
     if (local !== undefined) {
       const p = new Problems(this.node.path);
-      checkLocalRepository(p, local, binding.s3 === true);
+      checkLocalRepository(p, local, binding.uri.startsWith('s3://'));
       p.throwIfAny();
     }
     const flags = renderServerFlags({
