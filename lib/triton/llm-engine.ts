@@ -3,6 +3,7 @@
  * for and, optionally, the size of its weights. The factories (vllmModel, tensorrtLlmModels) fill it; the model
  * checks read it together with the pod (GPUs, GPU memory) in validate-llm.ts.
  */
+import { member } from './model-config-enums';
 
 /** Element type of the weights, for the memory estimate (bytes per parameter). */
 export type WeightDtype = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4';
@@ -11,6 +12,12 @@ export type WeightDtype = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4';
 export const WEIGHT_BYTES: Readonly<Record<WeightDtype, number>> = Object.freeze({
   fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, int4: 0.5,
 });
+
+/** The weight types, as a set for membership tests. */
+const WEIGHT_DTYPES = Object.freeze(Object.fromEntries(Object.keys(WEIGHT_BYTES).map((k) => [k, true]))) as Record<WeightDtype, true>;
+
+/** `value` is a weight type (own keys only: 'constructor' is none). */
+export const isWeightDtype = (value: unknown): value is WeightDtype => member(WEIGHT_DTYPES, value);
 
 /** The size of a model's weights, as the user knows it from the model card. */
 export interface LlmWeights {

@@ -52,8 +52,12 @@ export class ModelConfigError extends TritonOpsError {
  */
 export class ProblemCollector {
   private readonly found: ModelConfigProblem[] = [];
+  private readonly model: string;
 
-  public constructor(private readonly model: string) {}
+  /** @param model the model's name as given; a value that is no string is shown as text, since it may be the problem */
+  public constructor(model: unknown) {
+    this.model = typeof model === 'string' ? model : String(model);
+  }
 
   public error(field: string, message: string): void {
     this.found.push({ severity: 'error', model: this.model, field, message });
@@ -77,6 +81,20 @@ export function entryPath(field: string, key: string): string {
 export function checkWholeAtLeastOne(out: ProblemCollector, field: string, value: unknown, fix?: string): value is number {
   if (isInt(value, 1)) return true;
   out.error(field, `(${show(value)}) must be a whole number >= 1${fix === undefined ? '' : `; ${fix}`}`);
+  return false;
+}
+
+/** Records an error at `field` unless `value` is a number in (0, 1]; returns whether it is. */
+export function checkFraction(out: ProblemCollector, field: string, value: unknown, fix: string): value is number {
+  if (typeof value === 'number' && value > 0 && value <= 1) return true;
+  out.error(field, `(${show(value)}) must be a fraction in (0, 1]; ${fix}`);
+  return false;
+}
+
+/** Records an error at `field` unless `value` is a string with more than blanks; returns whether it is. */
+export function checkNonEmpty(out: ProblemCollector, field: string, value: unknown, fix: string): value is string {
+  if (typeof value === 'string' && value.trim() !== '') return true;
+  out.error(field, `(${show(value)}) is empty; ${fix}`);
   return false;
 }
 

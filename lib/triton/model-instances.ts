@@ -57,14 +57,14 @@ function defaultCount(kind: InstanceKind, config: ModelConfig): number {
 /**
  * GPU ids of a pod with `gpuCount` GPUs on which no model runs an instance (ascending), so that a server can warn
  * about GPUs it pays for and leaves idle. A GPU group without ids, and KIND_AUTO resolved to GPU, use every GPU; an
- * LLM engine (`llm`) uses the first tensor x pipeline parallel GPUs, whatever its instance group says.
+ * LLM model (`llm`) uses every GPU of the pod, whatever its instance group says: its engine spreads over tensor x
+ * pipeline parallel GPUs, which validateLlm holds equal to the pod's GPUs.
  */
 export function unusedGpus(models: readonly ModelConfig[], gpuCount: number): number[] {
-  const used = new Set<number>();
   const all = Array.from({ length: gpuCount }, (_, i) => i);
+  if (models.some((config) => config.llm !== undefined)) return [];
+  const used = new Set<number>();
   for (const config of models) {
-    const engineGpus = config.llm ? config.llm.tensorParallelSize * config.llm.pipelineParallelSize : 0;
-    for (let id = 0; id < Math.min(engineGpus, gpuCount); id++) used.add(id);
     for (const { gpus, kind } of resolvedGroups(config, gpuCount)) {
       if (kind !== 'KIND_GPU') continue;
       for (const id of gpus.length > 0 ? gpus : all) used.add(id);

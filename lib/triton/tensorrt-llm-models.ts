@@ -15,8 +15,8 @@
  */
 import { show } from '../private/errors';
 import type { LlmWeights } from './llm-engine';
-import type { DynamicBatching, EnsembleStep, ModelConfig, ModelInput } from './model-config';
-import { checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
+import type { DataType, DynamicBatching, EnsembleStep, ModelConfig, ModelInput } from './model-config';
+import { checkFraction, checkNonEmpty, checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
 import { member } from './model-config-enums';
 
 /**
@@ -132,11 +132,51 @@ export function tensorrtLlmModelNames(name: string): TensorRtLlmModelNames {
   };
 }
 
-/** An optional one-value input. */
-const scalar = (name: string, dataType: ModelInput['dataType']): ModelInput => ({ name, dataType, dims: [1], optional: true });
+/**
+ * A one-value input, optional unless said otherwise. `reshape` gives it `reshape: []`, so that the tensorrtllm backend
+ * reads it as a scalar, as in the reference config.
+ */
+function scalar(name: string, dataType: DataType, { optional = true, reshape = false } = {}): ModelInput {
+  return { name, dataType, dims: [1], ...(reshape ? { reshape: [] } : {}), ...(optional ? { optional } : {}) };
+}
+
+/**
+ * What a client sends that preprocessing reads, one tensor under two names: [ensemble input, preprocessing input, type,
+ * dims, optional]. The embedding-bias inputs have no ensemble input: model.py initialize() looks them up and fails to
+ * load without them, but text generation does not wire them.
+ */
+const REQUEST: readonly (readonly [string | undefined, string, DataType, readonly number[], boolean])[] = [
+  ['text_input', 'QUERY', 'STRING', [1], false],
+  ['max_tokens', 'REQUEST_OUTPUT_LEN', 'INT32', [1], false],
+  ['bad_words', 'BAD_WORDS_DICT', 'STRING', [-1], true],
+  ['stop_words', 'STOP_WORDS_DICT', 'STRING', [-1], true],
+  [undefined, 'EMBEDDING_BIAS_WORDS', 'STRING', [-1], true],
+  [undefined, 'EMBEDDING_BIAS_WEIGHTS', 'FP32', [-1], true],
+  ['end_id', 'END_ID', 'INT32', [1], true],
+  ['pad_id', 'PAD_ID', 'INT32', [1], true],
+];
+
+/** The input `name` of a REQUEST row. */
+const requestInput = (name: string, [, , dataType, dims, optional]: (typeof REQUEST)[number]): ModelInput =>
+  ({ name, dataType, dims: [...dims], ...(optional ? { optional } : {}) });
+
+/**
+ * The tensorrt_llm outputs and where the ensemble sends each: [tensorrt_llm output, postprocessing input, type, dims].
+ * An output with a postprocessing input reaches it through the internal tensor `_<input>`; one without goes to the
+ * client under its own name.
+ */
+const RESULT: readonly (readonly [string, string | undefined, DataType, readonly number[]])[] = [
+  ['output_ids', 'TOKENS_BATCH', 'INT32', [-1, -1]],
+  ['sequence_length', 'SEQUENCE_LENGTH', 'INT32', [-1]],
+  ['cum_log_probs', undefined, 'FP32', [-1]],
+  ['output_log_probs', undefined, 'FP32', [-1, -1]],
+];
+
+/** The ensemble tensor that carries a tensorrt_llm output of RESULT. */
+const resultTensor = ([output, post]: (typeof RESULT)[number]): string => post === undefined ? output : `_${post}`;
 
 /** Sampling inputs a client commonly sends: [ensemble tensor, tensorrt_llm input, type]. */
-const SAMPLING: readonly (readonly [string, string, ModelInput['dataType']])[] = [
+const SAMPLING: readonly (readonly [string, string, DataType])[] = [
   ['temperature', 'temperature', 'FP32'],
   ['top_k', 'runtime_top_k', 'INT32'],
   ['top_p', 'runtime_top_p', 'FP32'],
@@ -168,7 +208,7 @@ const SAMPLING: readonly (readonly [string, string, ModelInput['dataType']])[] =
  * @throws ModelConfigError naming each bad option, its value and the fix
  */
 export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfig[] {
-  const out = new ProblemCollector(typeof options.name === 'string' ? options.name : String(options.name));
+  const out = new ProblemCollector(options.name);
   const tensorParallelSize = options.tensorParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
   const pipelineParallelSize = options.pipelineParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
   const batchingStrategy = options.batchingStrategy ?? DEFAULT_TRTLLM_BATCHING_STRATEGY;
@@ -178,8 +218,8 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   const preCount = options.preprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
   const postCount = options.postprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
 
-  nonEmpty(out, 'engineDir', options.engineDir, 'the directory trtllm-build wrote inside the container, e.g. /engines/llama-3.1-8b');
-  nonEmpty(out, 'tokenizerDir', options.tokenizerDir, "the Hugging Face tokenizer directory inside the container, e.g. /models/llama-3.1-8b");
+  checkNonEmpty(out, 'engineDir', options.engineDir, 'give the directory trtllm-build wrote inside the container, e.g. /engines/llama-3.1-8b');
+  checkNonEmpty(out, 'tokenizerDir', options.tokenizerDir, 'give the Hugging Face tokenizer directory inside the container, e.g. /models/llama-3.1-8b');
   checkWholeAtLeastOne(out, 'tensorParallelSize', tensorParallelSize, 'set it to the tensor parallel size the engine was built for (the checkpoint\'s --tp_size)');
   checkWholeAtLeastOne(out, 'pipelineParallelSize', pipelineParallelSize, 'set it to the pipeline parallel size the engine was built for (the checkpoint\'s --pp_size)');
   checkWholeAtLeastOne(out, 'maxBatchSize', options.maxBatchSize, 'set it to the engine\'s build-time trtllm-build --max_batch_size');
@@ -191,10 +231,8 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     out.error('batchSchedulerPolicy', `(${show(schedulerPolicy)}) is not a scheduler policy; use one of ` +
       Object.keys(POLICIES).join(', '));
   }
-  if (!(typeof kvFraction === 'number' && kvFraction > 0 && kvFraction <= 1)) {
-    out.error('kvCacheFreeGpuMemFraction', `(${show(kvFraction)}) must be a fraction in (0, 1]; use e.g. ` +
-      `${DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION} (the backend's default)`);
-  }
+  checkFraction(out, 'kvCacheFreeGpuMemFraction', kvFraction,
+    `use e.g. ${DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION} (the backend's default)`);
   if (options.maxTokensInPagedKvCache !== undefined) {
     checkWholeAtLeastOne(out, 'maxTokensInPagedKvCache', options.maxTokensInPagedKvCache,
       'give a number of tokens, or leave it unset to size the KV cache by kvCacheFreeGpuMemFraction alone');
@@ -212,17 +250,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     name: names.preprocessing,
     backend: 'python',
     maxBatchSize,
-    inputs: [
-      { name: 'QUERY', dataType: 'STRING', dims: [1] },
-      { name: 'REQUEST_OUTPUT_LEN', dataType: 'INT32', dims: [1] },
-      { name: 'BAD_WORDS_DICT', dataType: 'STRING', dims: [-1], optional: true },
-      { name: 'STOP_WORDS_DICT', dataType: 'STRING', dims: [-1], optional: true },
-      // Looked up by model.py initialize(), which fails to load without them.
-      { name: 'EMBEDDING_BIAS_WORDS', dataType: 'STRING', dims: [-1], optional: true },
-      { name: 'EMBEDDING_BIAS_WEIGHTS', dataType: 'FP32', dims: [-1], optional: true },
-      scalar('END_ID', 'INT32'),
-      scalar('PAD_ID', 'INT32'),
-    ],
+    inputs: REQUEST.map((row) => requestInput(row[1], row)),
     outputs: [
       { name: 'INPUT_ID', dataType: 'INT32', dims: [-1] },
       { name: 'REQUEST_INPUT_LEN', dataType: 'INT32', dims: [1] },
@@ -258,9 +286,6 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   if (options.maxTokensInPagedKvCache !== undefined) {
     parameters.max_tokens_in_paged_kv_cache = String(options.maxTokensInPagedKvCache);
   }
-  // One value per request, read by the backend as a scalar (reshape []), as in the reference config.
-  const engineInput = (name: string, dataType: ModelInput['dataType'], optional = true): ModelInput =>
-    ({ name, dataType, dims: [1], reshape: [], ...(optional ? { optional } : {}) });
   const tensorrtLlm: ModelConfig = {
     name: names.tensorrtLlm,
     backend: 'tensorrtllm',
@@ -268,20 +293,16 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     inputs: [
       // Ragged as in the reference: prompts of different lengths batch together.
       { name: 'input_ids', dataType: 'INT32', dims: [-1], allowRaggedBatch: true },
-      engineInput('input_lengths', 'INT32', false),
-      engineInput('request_output_len', 'INT32', false),
-      engineInput('end_id', 'INT32'),
-      engineInput('pad_id', 'INT32'),
+      // One value per request, read by the backend as a scalar.
+      scalar('input_lengths', 'INT32', { optional: false, reshape: true }),
+      scalar('request_output_len', 'INT32', { optional: false, reshape: true }),
+      scalar('end_id', 'INT32', { reshape: true }),
+      scalar('pad_id', 'INT32', { reshape: true }),
       { name: 'stop_words_list', dataType: 'INT32', dims: [2, -1], allowRaggedBatch: true, optional: true },
       { name: 'bad_words_list', dataType: 'INT32', dims: [2, -1], allowRaggedBatch: true, optional: true },
-      ...SAMPLING.map(([, input, type]) => engineInput(input, type)),
+      ...SAMPLING.map(([, input, type]) => scalar(input, type, { reshape: true })),
     ],
-    outputs: [
-      { name: 'output_ids', dataType: 'INT32', dims: [-1, -1] },
-      { name: 'sequence_length', dataType: 'INT32', dims: [-1] },
-      { name: 'cum_log_probs', dataType: 'FP32', dims: [-1] },
-      { name: 'output_log_probs', dataType: 'FP32', dims: [-1, -1] },
-    ],
+    outputs: RESULT.map(([name, , dataType, dims]) => ({ name, dataType, dims: [...dims] })),
     dynamicBatching: batching,
     instanceGroups: [{ kind: 'KIND_CPU', count: 1 }],
     parameters,
@@ -301,10 +322,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     name: names.postprocessing,
     backend: 'python',
     maxBatchSize,
-    inputs: [
-      { name: 'TOKENS_BATCH', dataType: 'INT32', dims: [-1, -1] },
-      { name: 'SEQUENCE_LENGTH', dataType: 'INT32', dims: [-1] },
-    ],
+    inputs: RESULT.flatMap(([, name, dataType, dims]) => name === undefined ? [] : [{ name, dataType, dims: [...dims] }]),
     outputs: [{ name: 'OUTPUT', dataType: 'STRING', dims: [-1] }],
     dynamicBatching: {},
     instanceGroups: [{ kind: 'KIND_CPU', count: postCount }],
@@ -314,14 +332,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   const steps: EnsembleStep[] = [
     {
       modelName: names.preprocessing,
-      inputMap: {
-        QUERY: 'text_input',
-        REQUEST_OUTPUT_LEN: 'max_tokens',
-        BAD_WORDS_DICT: 'bad_words',
-        STOP_WORDS_DICT: 'stop_words',
-        END_ID: 'end_id',
-        PAD_ID: 'pad_id',
-      },
+      inputMap: Object.fromEntries(REQUEST.flatMap(([tensor, input]) => tensor === undefined ? [] : [[input, tensor]])),
       outputMap: {
         INPUT_ID: '_INPUT_ID',
         REQUEST_INPUT_LEN: '_REQUEST_INPUT_LEN',
@@ -344,16 +355,11 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
         pad_id: '_PREPROCESSOR_PAD_ID',
         ...Object.fromEntries(SAMPLING.map(([tensor, input]) => [input, tensor])),
       },
-      outputMap: {
-        output_ids: '_TOKENS_BATCH',
-        sequence_length: '_SEQUENCE_LENGTH',
-        cum_log_probs: 'cum_log_probs',
-        output_log_probs: 'output_log_probs',
-      },
+      outputMap: Object.fromEntries(RESULT.map((row) => [row[0], resultTensor(row)])),
     },
     {
       modelName: names.postprocessing,
-      inputMap: { TOKENS_BATCH: '_TOKENS_BATCH', SEQUENCE_LENGTH: '_SEQUENCE_LENGTH' },
+      inputMap: Object.fromEntries(RESULT.flatMap((row) => row[1] === undefined ? [] : [[row[1], resultTensor(row)]])),
       outputMap: { OUTPUT: 'text_output' },
     },
   ];
@@ -363,18 +369,12 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     platform: 'ensemble',
     maxBatchSize,
     inputs: [
-      { name: 'text_input', dataType: 'STRING', dims: [1] },
-      { name: 'max_tokens', dataType: 'INT32', dims: [1] },
-      { name: 'bad_words', dataType: 'STRING', dims: [-1], optional: true },
-      { name: 'stop_words', dataType: 'STRING', dims: [-1], optional: true },
-      scalar('end_id', 'INT32'),
-      scalar('pad_id', 'INT32'),
+      ...REQUEST.flatMap((row) => row[0] === undefined ? [] : [requestInput(row[0], row)]),
       ...SAMPLING.map(([tensor, , type]) => scalar(tensor, type)),
     ],
     outputs: [
       { name: 'text_output', dataType: 'STRING', dims: [-1] },
-      { name: 'cum_log_probs', dataType: 'FP32', dims: [-1] },
-      { name: 'output_log_probs', dataType: 'FP32', dims: [-1, -1] },
+      ...RESULT.flatMap(([name, post, dataType, dims]) => post === undefined ? [{ name, dataType, dims: [...dims] }] : []),
     ],
     ensembleScheduling: { steps },
     decoupled: streaming,
@@ -383,11 +383,3 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
 
   return [ensemble, preprocessing, tensorrtLlm, postprocessing];
 }
-
-function nonEmpty(out: ProblemCollector, field: string, value: unknown, what: string): void {
-  if (typeof value !== 'string' || value.trim() === '') {
-    out.error(field, `(${show(value)}) is empty; give ${what}`);
-  }
-}
-
-

@@ -2,9 +2,10 @@
  * The rules of an LLM model (a model with `llm` engine facts) that no single config.pbtxt field shows: the engine's
  * parallelism against the GPUs of the pod, its batch against the config, its weights against the GPUs' memory.
  */
-import { WEIGHT_BYTES, type LlmEngine } from './llm-engine';
+import { show } from '../private/errors';
+import { isWeightDtype, WEIGHT_BYTES, type LlmWeights } from './llm-engine';
 import type { ModelConfig } from './model-config';
-import { checkWholeAtLeastOne, isInt, type ProblemCollector } from './model-config-problem';
+import { checkFraction, checkWholeAtLeastOne, isInt, type ProblemCollector } from './model-config-problem';
 
 const GIB = 1024 ** 3;
 
@@ -21,20 +22,19 @@ export function validateLlm(config: ModelConfig, context: LlmPodContext, out: Pr
   const llm = config.llm;
   if (llm === undefined) return;
   if (llm.backend !== config.backend) {
-    out.error('llm.backend', `('${String(llm.backend)}') is not the model's backend ('${String(config.backend)}'); ` +
+    out.error('llm.backend', `(${show(llm.backend)}) is not the model's backend (${show(config.backend)}); ` +
       'build the model with vllmModel() or tensorrtLlmModels(), which keep the two equal');
   }
   const sizesOk = checkWholeAtLeastOne(out, 'llm.tensor_parallel_size', llm.tensorParallelSize)
     && checkWholeAtLeastOne(out, 'llm.pipeline_parallel_size', llm.pipelineParallelSize);
   checkWholeAtLeastOne(out, 'llm.max_batch_size', llm.maxBatchSize);
-  if (!(typeof llm.gpuMemoryFraction === 'number' && llm.gpuMemoryFraction > 0 && llm.gpuMemoryFraction <= 1)) {
-    out.error('llm.gpu_memory_fraction', `(${llm.gpuMemoryFraction}) must be in (0, 1]; use e.g. 0.9`);
-  }
+  const fractionOk = checkFraction(out, 'llm.gpu_memory_fraction', llm.gpuMemoryFraction, 'use e.g. 0.9');
   const maxBatchSize = config.maxBatchSize ?? 0;
   if (isInt(llm.maxBatchSize, 1) && maxBatchSize > llm.maxBatchSize) {
     out.error('max_batch_size', `(${maxBatchSize}) exceeds the batch the engine runs (${llm.maxBatchSize}), so Triton ` +
       `would send batches the engine refuses; lower it to at most ${llm.maxBatchSize} or rebuild the engine`);
   }
+  const weightsOk = llm.weights === undefined || checkWeights(llm.weights, out);
   if (!sizesOk) return;
   const engineGpus = llm.tensorParallelSize * llm.pipelineParallelSize;
   const { gpuCount, gpuMemoryGiB } = context;
@@ -44,34 +44,41 @@ export function validateLlm(config: ModelConfig, context: LlmPodContext, out: Pr
       ? `give the server gpus: ${engineGpus} on instances with at least ${engineGpus} GPUs, or build the engine for fewer`
       : `give the server gpus: ${engineGpus}, or use the other GPUs with a larger tensor parallel size`));
   }
-  if (llm.weights !== undefined && gpuMemoryGiB !== undefined) checkWeightsFit(llm, engineGpus, gpuMemoryGiB, out);
+  if (llm.weights !== undefined && weightsOk && gpuMemoryGiB !== undefined) {
+    checkWeightsFit(llm.weights, engineGpus, gpuMemoryGiB, fractionOk ? llm.gpuMemoryFraction : 1, out);
+  }
+}
+
+/** The weights alone: a positive parameter count and a known dtype; returns whether they are. */
+function checkWeights({ parameterBillions, dtype }: LlmWeights, out: ProblemCollector): boolean {
+  let ok = true;
+  if (!(typeof parameterBillions === 'number' && Number.isFinite(parameterBillions) && parameterBillions > 0)) {
+    out.error('llm.weights.parameter_billions', `(${show(parameterBillions)}) must be a number > 0; give the parameter ` +
+      'count in billions from the model card, e.g. 8 or 70');
+    ok = false;
+  }
+  if (!isWeightDtype(dtype)) {
+    out.error('llm.weights.dtype', `(${show(dtype)}) is not a weight type; use one of ${Object.keys(WEIGHT_BYTES).join(', ')}`);
+    ok = false;
+  }
+  return ok;
 }
 
 /**
- * The weights split evenly over the engine's GPUs must fit the share of each GPU the engine may take; the KV cache
- * needs the rest of that share, so an exact fit is already a model that cannot serve.
+ * The weights split evenly over the engine's GPUs must fit the share `fraction` of each GPU the engine may take; the
+ * KV cache needs the rest of that share, so an exact fit is already a model that cannot serve.
  */
-function checkWeightsFit(llm: LlmEngine, engineGpus: number, gpuMemoryGiB: number, out: ProblemCollector): void {
-  const { parameterBillions, dtype } = llm.weights!;
-  const bytesPerParameter = WEIGHT_BYTES[dtype];
-  if (!(typeof parameterBillions === 'number' && parameterBillions > 0)) {
-    out.error('llm.weights.parameter_billions', `(${parameterBillions}) must be a number > 0; give the parameter count ` +
-      'in billions from the model card, e.g. 8 or 70');
-    return;
-  }
-  if (bytesPerParameter === undefined) {
-    out.error('llm.weights.dtype', `('${String(dtype)}') is not a weight type; use one of ${Object.keys(WEIGHT_BYTES).join(', ')}`);
-    return;
-  }
-  const weightsGiB = (parameterBillions * 1e9 * bytesPerParameter) / GIB;
+function checkWeightsFit(weights: LlmWeights, engineGpus: number, gpuMemoryGiB: number, fraction: number, out: ProblemCollector): void {
+  const { parameterBillions, dtype } = weights;
+  const weightsGiB = (parameterBillions * 1e9 * WEIGHT_BYTES[dtype]) / GIB;
   const perGpuGiB = weightsGiB / engineGpus;
-  const usableGiB = gpuMemoryGiB * (typeof llm.gpuMemoryFraction === 'number' ? llm.gpuMemoryFraction : 1);
+  const usableGiB = gpuMemoryGiB * fraction;
   if (perGpuGiB >= usableGiB) {
     // The fewest GPUs whose share is below the usable memory (an exact fit leaves no KV cache).
     const fit = Math.floor(weightsGiB / usableGiB) + 1;
     out.error('llm.weights', `${parameterBillions}B parameters in ${dtype} are ${round(weightsGiB)} GiB, ` +
       `${round(perGpuGiB)} GiB on each of ${engineGpus} GPUs, but the engine may use ${round(usableGiB)} GiB of each ` +
-      `${gpuMemoryGiB} GiB GPU (fraction ${llm.gpuMemoryFraction}), leaving nothing for the KV cache; use at least ` +
+      `${gpuMemoryGiB} GiB GPU (fraction ${fraction}), leaving nothing for the KV cache; use at least ` +
       `${fit} GPUs (tensor parallel), GPUs with more memory, or a smaller dtype (quantization)`);
   }
 }

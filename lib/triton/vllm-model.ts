@@ -6,7 +6,7 @@
 import { show } from '../private/errors';
 import type { LlmWeights } from './llm-engine';
 import type { ModelConfig, ModelInput, ModelOutput } from './model-config';
-import { checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
+import { checkFraction, checkNonEmpty, checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
 import { member } from './model-config-enums';
 
 /** `dtype` of vLLM's engine arguments (the `--dtype` choices of vllm/engine/arg_utils.py). */
@@ -165,22 +165,18 @@ const TYPED_ARGS: Readonly<Record<string, keyof VllmEngineOptions>> = {
  */
 export function vllmModel(options: VllmModelOptions): ModelConfig {
   const { name, engine } = options;
-  const out = new ProblemCollector(typeof name === 'string' ? name : String(name));
+  const out = new ProblemCollector(name);
   const tensorParallelSize = engine.tensorParallelSize ?? DEFAULT_VLLM_TENSOR_PARALLEL_SIZE;
   const pipelineParallelSize = engine.pipelineParallelSize ?? DEFAULT_VLLM_PIPELINE_PARALLEL_SIZE;
   const gpuMemoryUtilization = engine.gpuMemoryUtilization ?? DEFAULT_VLLM_GPU_MEMORY_UTILIZATION;
   const maxNumSeqs = engine.maxNumSeqs ?? DEFAULT_VLLM_MAX_NUM_SEQS;
 
-  if (typeof engine.model !== 'string' || engine.model.trim() === '') {
-    out.error('engine.model', `(${show(engine.model)}) is empty; give the Hugging Face model id ` +
-      "(e.g. 'meta-llama/Llama-3.1-8B-Instruct') or the model's path inside the container");
-  }
+  checkNonEmpty(out, 'engine.model', engine.model, "give the Hugging Face model id (e.g. 'meta-llama/Llama-3.1-8B-Instruct') " +
+    "or the model's path inside the container");
   checkWholeAtLeastOne(out, 'engine.tensorParallelSize', tensorParallelSize, 'set it to the number of GPUs each layer is split over, e.g. 1, 2, 4 or 8');
   checkWholeAtLeastOne(out, 'engine.pipelineParallelSize', pipelineParallelSize, 'set it to the number of stages the layers are split into, usually 1');
-  if (!(typeof gpuMemoryUtilization === 'number' && gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
-    out.error('engine.gpuMemoryUtilization', `(${show(gpuMemoryUtilization)}) must be a fraction in (0, 1]; ` +
-      `use e.g. ${DEFAULT_VLLM_GPU_MEMORY_UTILIZATION} (vLLM's default), lower if other processes share the GPUs`);
-  }
+  checkFraction(out, 'engine.gpuMemoryUtilization', gpuMemoryUtilization,
+    `use e.g. ${DEFAULT_VLLM_GPU_MEMORY_UTILIZATION} (vLLM's default), lower if other processes share the GPUs`);
   if (engine.maxModelLen !== undefined) {
     checkWholeAtLeastOne(out, 'engine.maxModelLen', engine.maxModelLen, "set it to the context length in tokens, e.g. 8192, or leave it unset for the model's own");
   }
@@ -239,7 +235,7 @@ function checkAdditionalArgs(out: ProblemCollector, extra: Readonly<Record<strin
     const value = extra[key];
     if (!/^[a-z][a-z0-9_]*$/.test(key)) {
       out.error(field, "is not an engine argument name; use vLLM's snake_case argument names, e.g. 'enable_prefix_caching'");
-    } else if (key in TYPED_ARGS) {
+    } else if (Object.hasOwn(TYPED_ARGS, key)) {
       out.error(field, `repeats a typed option; set engine.${TYPED_ARGS[key]} instead`);
     } else if (key === 'disable_log_stats') {
       out.error(field, 'cannot be set: vLLM metrics need the engine\'s stats, so model.json always has ' +
@@ -249,8 +245,6 @@ function checkAdditionalArgs(out: ProblemCollector, extra: Readonly<Record<strin
     }
   }
 }
-
-
 
 /** JSON with the keys sorted, two-space indent and a trailing newline: byte-identical for the same arguments. */
 function sortedJson(record: Readonly<Record<string, string | number | boolean>>): string {

@@ -1,5 +1,6 @@
 import type { InstanceGroup, ModelConfig } from '../../lib/triton/model-config';
-import { countInstances } from '../../lib/triton/model-instances';
+import { countInstances, unusedGpus } from '../../lib/triton/model-instances';
+import { llmModel } from '../helpers';
 
 const python = (instanceGroups?: InstanceGroup[]): ModelConfig => ({ name: 'm', backend: 'python', instanceGroups });
 
@@ -26,5 +27,19 @@ describe('countInstances', () => {
     }, 4, 0],
   ])('%s', (_what, config, gpuCount, expected) => {
     expect(countInstances(config, gpuCount)).toBe(expected);
+  });
+});
+
+describe('unusedGpus of a server with an LLM model', () => {
+  // An engine's tensor x pipeline parallel GPUs equal the pod's (validateLlm), whatever its instance group says.
+  const vllm = llmModel('vllm', 'llama', {
+    llm: { backend: 'vllm', tensorParallelSize: 4, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9 },
+  });
+  test.each<[string, ModelConfig[], number[]]>([
+    ['the LLM model alone, on a KIND_MODEL instance', [vllm], []],
+    ['beside a model pinned to GPU 0', [vllm, python([{ kind: 'KIND_GPU', gpus: [0] }])], []],
+    ['without the LLM model, the pinned model leaves GPUs 1-3 idle', [python([{ kind: 'KIND_GPU', gpus: [0] }])], [1, 2, 3]],
+  ])('%s', (_what, models, expected) => {
+    expect(unusedGpus(models, 4)).toEqual(expected);
   });
 });

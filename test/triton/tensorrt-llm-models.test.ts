@@ -7,6 +7,7 @@ import {
   tensorrtLlmModelNames, tensorrtLlmModels, type TensorRtLlmModelsOptions,
 } from '../../lib/triton/tensorrt-llm-models';
 import { validateModelSet } from '../../lib/triton/validate-model-config';
+import { messageOf } from '../helpers';
 
 const BASE: TensorRtLlmModelsOptions = {
   name: 'llama', engineDir: '/engines/llama-3.1-8b', tokenizerDir: '/models/llama-3.1-8b', maxBatchSize: 64,
@@ -14,16 +15,6 @@ const BASE: TensorRtLlmModelsOptions = {
 const build = (extra: Partial<TensorRtLlmModelsOptions> = {}) => tensorrtLlmModels({ ...BASE, ...extra });
 const byName = (models: ModelConfig[], name: string) => models.find((m) => m.name === name)!;
 const engine = (extra: Partial<TensorRtLlmModelsOptions> = {}) => byName(build(extra), 'llama-tensorrt-llm');
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ModelConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ModelConfigError');
-}
 
 describe('tensorrtLlmModels', () => {
   test('returns the ensemble and its three members, named after the ensemble', () => {
@@ -173,11 +164,12 @@ describe('tensorrtLlmModels', () => {
     ['a fractional postprocessing instance count', { postprocessingInstanceCount: 1.5 },
       "model 'llama' postprocessingInstanceCount: (1.5) must be a whole number >= 1; set the number of detokenizer instances, e.g. 1"],
   ])('refuses %s', (_, extra, message) => {
-    expect(refusal(() => build(extra))).toBe(message);
+    expect(() => build(extra)).toThrow(ModelConfigError);
+    expect(messageOf(() => build(extra))).toBe(message);
   });
 
   test('reports every bad option at once', () => {
-    const message = refusal(() => build({ engineDir: '', maxBatchSize: -1, kvCacheFreeGpuMemFraction: 0 }));
+    const message = messageOf(() => build({ engineDir: '', maxBatchSize: -1, kvCacheFreeGpuMemFraction: 0 }));
     expect(message.startsWith('3 problems:\n')).toBe(true);
   });
 });

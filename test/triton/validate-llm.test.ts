@@ -38,8 +38,23 @@ describe('LLM engine facts against the pod', () => {
     expect(errors(llm({ tensorParallelSize: 8, weights: { parameterBillions: 70, dtype: 'fp8' } }), { gpuCount: 8, gpuMemoryGiB: 80 })).toEqual([]);
   });
 
-  test('without the GPU memory the weights are not judged', () => {
+  test('without the GPU memory the weights are not judged against it', () => {
     expect(errors(llm({ weights: { parameterBillions: 700, dtype: 'fp32' } }), { gpuCount: 4 })).toEqual([]);
+  });
+
+  test.each<[string, number, string, string]>([
+    ['a negative parameter count', -1, 'bf16', "model 'llama' llm.weights.parameter_billions: (-1) must be a number > 0; "
+      + 'give the parameter count in billions from the model card, e.g. 8 or 70'],
+    ['an infinite parameter count', Infinity, 'bf16', "model 'llama' llm.weights.parameter_billions: (Infinity) must be a "
+      + 'number > 0; give the parameter count in billions from the model card, e.g. 8 or 70'],
+    ['an unknown dtype', 8, 'fp64', "model 'llama' llm.weights.dtype: ('fp64') is not a weight type; use one of fp32, fp16, "
+      + 'bf16, fp8, int8, int4'],
+    ['a dtype named like an Object property', 8, 'constructor', "model 'llama' llm.weights.dtype: ('constructor') is not a "
+      + 'weight type; use one of fp32, fp16, bf16, fp8, int8, int4'],
+  ])('weights with %s are refused, with or without the GPU memory', (_what, parameterBillions, dtype, message) => {
+    const config = llm({ weights: { parameterBillions, dtype: dtype as never } });
+    expect(errors(config, { gpuCount: 4 })).toEqual([message]);
+    expect(errors(config, { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([message]);
   });
 
   test("the config's max_batch_size cannot exceed the engine's batch", () => {
@@ -56,7 +71,7 @@ describe('LLM engine facts against the pod', () => {
       + 'or tensorrtLlmModels(), which keep the two equal',
       "model 'llama' llm.tensor_parallel_size: (0) must be a whole number >= 1",
       "model 'llama' llm.max_batch_size: (2.5) must be a whole number >= 1",
-      "model 'llama' llm.gpu_memory_fraction: (1.5) must be in (0, 1]; use e.g. 0.9",
+      "model 'llama' llm.gpu_memory_fraction: (1.5) must be a fraction in (0, 1]; use e.g. 0.9",
     ]);
     expect(errors(llm({ weights: { parameterBillions: -1, dtype: 'bf16' } }), { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([
       "model 'llama' llm.weights.parameter_billions: (-1) must be a number > 0; give the parameter count in billions "

@@ -5,21 +5,11 @@ import {
   DEFAULT_VLLM_GPU_MEMORY_UTILIZATION, DEFAULT_VLLM_MAX_NUM_SEQS, DEFAULT_VLLM_PIPELINE_PARALLEL_SIZE,
   DEFAULT_VLLM_TENSOR_PARALLEL_SIZE, VLLM_ENGINE_ARGS_FILE, vllmModel, type VllmEngineOptions,
 } from '../../lib/triton/vllm-model';
+import { messageOf } from '../helpers';
 
 const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
 const llama = (engine: Partial<VllmEngineOptions> = {}) => vllmModel({ name: 'llama', engine: { model: MODEL, ...engine } });
 const engineArgs = (engine: Partial<VllmEngineOptions> = {}) => JSON.parse(llama(engine).files![VLLM_ENGINE_ARGS_FILE]);
-
-/** The message of the ModelConfigError that `build` throws. */
-function refusal(build: () => unknown): string {
-  try {
-    build();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ModelConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ModelConfigError');
-}
 
 describe('vllmModel', () => {
   test('renders the config.pbtxt the vLLM backend expects', () => {
@@ -148,11 +138,16 @@ describe('vllmModel', () => {
     ['an additional argument that is not a JSON scalar', { additionalArgs: { limit_mm_per_prompt: { image: 1 } as never } },
       `model 'llama' engine.additionalArgs["limit_mm_per_prompt"]: ({"image":1}) must be a string, a finite number or a boolean`],
   ])('refuses %s', (_, engine, message) => {
-    expect(refusal(() => llama(engine))).toBe(message);
+    expect(() => llama(engine)).toThrow(ModelConfigError);
+    expect(messageOf(() => llama(engine))).toBe(message);
+  });
+
+  test('takes an additional argument named like an Object property as any other, not as a typed option', () => {
+    expect(Object.getOwnPropertyDescriptor(engineArgs({ additionalArgs: { constructor: 1 } }), 'constructor')?.value).toBe(1);
   });
 
   test('reports every bad option at once', () => {
-    const message = refusal(() => llama({ model: '', tensorParallelSize: -1, maxNumSeqs: 0 }));
+    const message = messageOf(() => llama({ model: '', tensorParallelSize: -1, maxNumSeqs: 0 }));
     expect(message.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.split(':')[0])).toEqual([
       "- model 'llama' engine.model", "- model 'llama' engine.tensorParallelSize", "- model 'llama' engine.maxNumSeqs",
     ]);
