@@ -28,8 +28,8 @@ export { InstanceStorePolicy } from './triton/instance-store';
 export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
-export { promql, QueryScope, llmPromql, LlmQueryScope } from './triton/promql';
-export { VLLM_METRICS, TRTLLM_METRICS, LLM_SIGNAL_SOURCES, LlmSignal } from './triton/llm-metrics';
+export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES } from './triton/promql';
+export { VLLM_METRICS, TRTLLM_METRICS, LlmSignal } from './triton/llm-metrics';
 export { AlertThresholds } from './triton/alert-thresholds';
 export { GpuPool } from './triton/gpu-capacity';
 
@@ -47,7 +47,8 @@ export {
   TritonLoadTestOptions, TritonLoadTestProps, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths,
 } from './k8s/load-test/load-test-props';
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './k8s/load-test/load-sweep';
-export { LoadTestResults, S3ResultsOptions, AWS_CLI_IMAGE } from './k8s/load-test/load-test-results';
+export { LoadTestResults, S3ResultsOptions } from './k8s/load-test/load-test-results';
+export { AWS_CLI_IMAGE } from './k8s/aws-cli-image';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {
@@ -70,7 +71,7 @@ export {
   AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
-export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions } from './k8s/autoscaling/autoscaling-metric';
+export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions } from './k8s/autoscaling/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export {
   TritonAutoscalerOptions, TritonAutoscalerProps, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine,

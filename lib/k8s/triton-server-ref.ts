@@ -49,6 +49,11 @@ export interface ITritonServer extends IConstruct {
   /** Models that are decoupled (zero or many responses per request): clients must stream them. Sorted. */
   readonly decoupledModels: readonly string[];
   /**
+   * Triton exports nv_inference_first_response_histogram_ms: the server has decoupled models (it then runs with
+   * `--metrics-config=histogram_latencies=true`). TensorRT-LLM's time to first token is read from it.
+   */
+  readonly firstResponseHistogram: boolean;
+  /**
    * The longest a request may take on this server, in seconds (a whole generation for an LLM): Triton's exit timeout
    * covers it, and routes time out after it.
    */

@@ -17,7 +17,7 @@ export {
 } from '../triton/tensorrt-llm-models';
 export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
 export {
-  AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions,
+  AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
 } from '../k8s/autoscaling/autoscaling-metric';
 export type { AlertThresholds } from '../triton/alert-thresholds';
 export { LoadSweep, SweepRange, SweepMode } from '../k8s/load-test/load-sweep';

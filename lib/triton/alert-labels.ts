@@ -5,7 +5,7 @@
  */
 import { Problems, show } from '../private/errors';
 // A cycle with alert-rules (which imports this module), safe: the names are only read inside functions.
-import { LLM_ALERT_NAMES, TRITON_ALERT_NAMES } from './alert-rules';
+import { TRITON_ALERT_NAMES } from './alert-rules';
 import { SERVER_LABEL } from './triton-metrics';
 
 export type AlertSeverity = 'critical' | 'warning' | 'info';
@@ -17,8 +17,8 @@ export const ALERT_TIERS: readonly AlertTier[] = ['P1', 'P2', 'P3'];
 /** The alert label that carries the tier; the Alertmanager routes match on it. */
 export const ALERT_TIER_LABEL = 'tier';
 
-/** A Triton alert by its key in TRITON_ALERT_NAMES (`highFailureRatio`, ...) or LLM_ALERT_NAMES (`kvCacheSaturated`, ...). */
-export type TritonAlertKey = keyof typeof TRITON_ALERT_NAMES | keyof typeof LLM_ALERT_NAMES;
+/** A Triton alert by its key in TRITON_ALERT_NAMES (`highFailureRatio`, ...). */
+export type TritonAlertKey = keyof typeof TRITON_ALERT_NAMES;
 
 /** The labels of one alert; each field left out keeps the alert's default (DEFAULT_ALERT_LABELS). */
 export interface AlertLabelOptions {
@@ -43,7 +43,9 @@ export type AlertLabels = { readonly severity: AlertSeverity; readonly tier: Ale
 /**
  * Default severity and tier of each alert. The tiers are seed 004's: P1 a failing model (and a server that is down,
  * which fails every request), P2 saturated GPUs, P3 queue time (and growing pending requests, its early sign, and
- * underused GPUs, a cost ticket). Severities are unchanged from before tiers existed.
+ * underused GPUs, a cost ticket). Severities are unchanged from before tiers existed. The LLM alerts are P2: a
+ * saturated KV cache as saturated GPUs are, and a time to first token above its SLO as the user-visible latency it is
+ * (above the P3 of queue time, below the P1 of failing requests).
  */
 export const DEFAULT_ALERT_LABELS = {
   highFailureRatio: { severity: 'critical', tier: 'P1' },
@@ -52,20 +54,9 @@ export const DEFAULT_ALERT_LABELS = {
   highQueueTime: { severity: 'warning', tier: 'P3' },
   pendingRequestsGrowing: { severity: 'warning', tier: 'P3' },
   gpuUnderused: { severity: 'info', tier: 'P3' },
-} as const satisfies Record<keyof typeof TRITON_ALERT_NAMES, AlertLabels>;
-
-/**
- * Default severity and tier of the LLM alerts (servers with an LLM backend only), in the same tiers: P2 for both, a
- * saturated KV cache as saturated GPUs are, and a time to first token above its SLO as the user-visible latency it is
- * (above the P3 of queue time, below the P1 of failing requests).
- */
-export const DEFAULT_LLM_ALERT_LABELS = {
   kvCacheSaturated: { severity: 'warning', tier: 'P2' },
   slowTimeToFirstToken: { severity: 'warning', tier: 'P2' },
-} as const satisfies Record<keyof typeof LLM_ALERT_NAMES, AlertLabels>;
-
-/** Every alert's default labels, the LLM alerts last. */
-const ALL_DEFAULT_LABELS: Record<TritonAlertKey, AlertLabels> = { ...DEFAULT_ALERT_LABELS, ...DEFAULT_LLM_ALERT_LABELS };
+} as const satisfies Record<TritonAlertKey, AlertLabels>;
 
 /** Labels every alert takes from its series (or Prometheus sets): a rule label would overwrite them. */
 const SERIES_LABELS = ['alertname', 'namespace', SERVER_LABEL, 'model', 'version', 'instance', 'job', 'pod'];
@@ -76,7 +67,7 @@ export const PROMETHEUS_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
  * The labels of every alert, by key, defaults applied; records every problem of `given` in `p`.
  */
 export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record<TritonAlertKey, AlertLabels> {
-  const keys = Object.keys(ALL_DEFAULT_LABELS) as TritonAlertKey[];
+  const keys = Object.keys(DEFAULT_ALERT_LABELS) as TritonAlertKey[];
   for (const key of Object.keys(given)) {
     p.check(keys.includes(key as TritonAlertKey), 'alertLabels', key, 'is not a Triton alert', `use one of ${show(keys)}`);
   }
@@ -105,7 +96,7 @@ export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record
           'give a literal value');
       }
     }
-    resolved[key] = { ...ALL_DEFAULT_LABELS[key], ...definedOnly({ severity: o.severity, tier: o.tier }), ...o.labels } as AlertLabels;
+    resolved[key] = { ...DEFAULT_ALERT_LABELS[key], ...definedOnly({ severity: o.severity, tier: o.tier }), ...o.labels } as AlertLabels;
   }
   return resolved;
 }
@@ -115,8 +106,7 @@ export function resolveAlertLabels(path: string, given: AlertLabelMap = {}): Rec
   const p = new Problems(path);
   const byKey = checkAlertLabels(p, given);
   p.throwIfAny();
-  const names: Record<TritonAlertKey, string> = { ...TRITON_ALERT_NAMES, ...LLM_ALERT_NAMES };
-  return Object.fromEntries(Object.entries(byKey).map(([key, labels]) => [names[key as TritonAlertKey], labels]));
+  return Object.fromEntries(Object.entries(byKey).map(([key, labels]) => [TRITON_ALERT_NAMES[key as TritonAlertKey], labels]));
 }
 
 /** `later` over `earlier`, per alert: its severity and tier win, its labels are merged over the earlier ones. */

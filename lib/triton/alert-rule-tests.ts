@@ -7,14 +7,14 @@
  */
 import { TritonOpsError } from '../private/errors';
 import {
-  AlertedServer, AlertingRule, isAlertingRule, LLM_ALERT_NAMES, RecordingRule, RuleGroup, TIME_TO_FIRST_TOKEN_QUANTILE,
-  TRITON_ALERT_NAMES, TRITON_RECORDS,
+  AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TIME_TO_FIRST_TOKEN_QUANTILE, TRITON_ALERT_NAMES,
+  TRITON_RECORDS,
 } from './alert-rules';
 import { AlertLabelMap, AlertLabels, resolveAlertLabels } from './alert-labels';
 import { AlertThresholds, minutesToPromDuration, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
 import { expandAnnotation } from './alert-template';
-import { LLM_BACKEND_NAMES, LLM_SIGNAL_SOURCES, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS } from './llm-metrics';
-import { labelMatchers } from './promql';
+import { LLM_BACKEND_NAMES, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS } from './llm-metrics';
+import { backendsExporting, labelMatchers, LLM_SIGNAL_SOURCES } from './promql';
 import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
 
 export interface PromtoolSeries { readonly series: string; readonly values: string }
@@ -248,7 +248,7 @@ const SCENARIOS: Record<string, (c: Context) => PromtoolTestGroup[]> = {
       silent(c, `GPUs at ${busy * 100}%`, gpus(server, targetLabels(server), busy, n), t.underuseForMinutes),
     ];
   },
-  [LLM_ALERT_NAMES.kvCacheSaturated]: (c) => {
+  [TRITON_ALERT_NAMES.kvCacheSaturated]: (c) => {
     const { server, t } = c;
     const n = timing(t.kvCacheForMinutes).samples;
     const full = ratioAbove(t.kvCacheUsage);
@@ -265,32 +265,46 @@ const SCENARIOS: Record<string, (c: Context) => PromtoolTestGroup[]> = {
       silent(c, `${num(fine * 100)}% of the KV-cache blocks used`, blocks(targetLabels(server), fine), t.kvCacheForMinutes),
     ];
   },
-  [LLM_ALERT_NAMES.slowTimeToFirstToken]: (c) => {
+  [TRITON_ALERT_NAMES.slowTimeToFirstToken]: (c) => {
     const { server, t } = c;
     const n = timing(t.timeToFirstTokenForMinutes).samples;
     const slo = t.timeToFirstTokenP95Seconds;
-    const backends = (server.llmBackends ?? []).filter((b) => LLM_SIGNAL_SOURCES.timeToFirstToken[b] !== undefined);
-    /*
-     * 10 first tokens/s, every one in the bucket (low, high] of the backend's histogram (seconds for vLLM, milliseconds
-     * for Triton's first-response histogram): histogram_quantile interpolates the p95 at low + (high - low) x 0.95.
-     */
-    const histogram = (backend: (typeof backends)[number], l: Labels, low: number, high: number) => {
-      const metric = LLM_SIGNAL_SOURCES.timeToFirstToken[backend]!;
-      const scale = metric.name === TRITON_METRICS.firstResponseHistogramMs.name ? 1000 : 1;
-      const m = { ...l, ...MODEL };
-      const bucket = (le: string, perSecond: number) => series(`${metric.name}_bucket`, { ...m, le }, counter(perSecond, n));
-      return [
-        ...(low > 0 ? [bucket(String(num(low * scale)), 0)] : []),
-        bucket(String(num(high * scale)), 10), bucket('+Inf', 10),
-      ];
-    };
-    return backends.flatMap((backend) => [
-      fires(c, `${LLM_BACKEND_NAMES[backend]}: every first token after ${num(2 * slo)}s`,
-        withNeighbour(server, (l) => histogram(backend, l, 2 * slo, 4 * slo)), t.timeToFirstTokenForMinutes,
-        modelAlertLabels(server), num(2 * slo + 2 * slo * TIME_TO_FIRST_TOKEN_QUANTILE)),
-      silent(c, `${LLM_BACKEND_NAMES[backend]}: every first token within ${num(slo / 2)}s`,
-        histogram(backend, targetLabels(server), 0, slo / 2), t.timeToFirstTokenForMinutes),
-    ]);
+    const backends = backendsExporting('timeToFirstToken', { backends: server.llmBackends, firstResponseHistogram: server.firstResponseHistogram });
+    return backends.flatMap((backend) => {
+      const { metric, scale } = LLM_SIGNAL_SOURCES.timeToFirstToken[backend]!;
+      // The backend's real bucket bounds, in seconds (buildAlertRules refused a threshold at or above the last one).
+      const bounds = (metric.buckets ?? []).map((b) => b / scale);
+      /*
+       * 10 first tokens/s, every one in the bucket (low, high] (high Infinity: above every finite bound), one series per
+       * bound as the backend exports them: histogram_quantile interpolates the p95 at low + (high - low) x 0.95, or
+       * returns the highest finite bound when the quantile falls in the +Inf bucket.
+       */
+      const histogram = (l: Labels, high: number) => {
+        const m = { ...l, ...MODEL };
+        const bucket = (le: string, perSecond: number) => series(`${metric.name}_bucket`, { ...m, le }, counter(perSecond, n));
+        return [...(metric.buckets ?? []).map((b, i) => bucket(String(b), bounds[i] >= high ? 10 : 0)), bucket('+Inf', 10)];
+      };
+      const name = LLM_BACKEND_NAMES[backend];
+      // Fires: the first bucket whose lower bound is at or above the SLO; the +Inf bucket when only the top one is.
+      const lowIndex = bounds.findIndex((b) => b >= slo);
+      if (lowIndex < 0) {
+        throw new TritonOpsError(`promtool tests: no bucket of ${metric.name} lies above the SLO (${slo} s); buildAlertRules refuses it`);
+      }
+      const low = bounds[lowIndex];
+      const top = lowIndex === bounds.length - 1;
+      const high = top ? Infinity : bounds[lowIndex + 1];
+      const [lowRaw, highRaw] = [metric.buckets![lowIndex], metric.buckets![lowIndex + 1]];
+      const p95 = top ? low : num((lowRaw + (highRaw - lowRaw) * TIME_TO_FIRST_TOKEN_QUANTILE) / scale);
+      const firing = fires(c, `${name}: every first token ${top ? `after ${low}s, the highest bucket` : `between ${low}s and ${high}s`}`,
+        withNeighbour(server, (l) => histogram(l, high)), t.timeToFirstTokenForMinutes, modelAlertLabels(server), p95);
+      // Silent: every first token within the highest bound at or below the SLO; an idle model when none is (NaN > x is false).
+      const within = [...bounds].reverse().find((b) => b <= slo);
+      const quiet = within === undefined
+        ? silent(c, `${name}: no first token at all (an idle model)`, histogram(targetLabels(server), Infinity).map((x) =>
+          ({ ...x, values: counter(0, n) })), t.timeToFirstTokenForMinutes)
+        : silent(c, `${name}: every first token within ${within}s`, histogram(targetLabels(server), within), t.timeToFirstTokenForMinutes);
+      return [firing, quiet];
+    });
   },
 };
 

@@ -6,9 +6,12 @@
  */
 import { Problems } from '../private/errors';
 import { AlertLabelMap, AlertLabels, checkAlertLabels, TritonAlertKey } from './alert-labels';
-import { AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
+import { ALERT_DEFAULTS, AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
 import type { LlmBackend } from './llm-backends';
-import { DEFAULT_WINDOW, llmPromql, LlmQueryScope, promql, QueryScope, serverMatchers } from './promql';
+import { LLM_BACKEND_NAMES } from './llm-metrics';
+import {
+  DEFAULT_WINDOW, LLM_SIGNAL_SOURCES, llmPromql, LlmQueryScope, promql, quantileCeiling, QueryScope, serverMatchers,
+} from './promql';
 import { SERVER_LABEL } from './triton-metrics';
 
 /** A rule that stores the result of `expr` as a new series named `record`. */
@@ -55,11 +58,16 @@ export interface AlertedServer {
   /** GPUs per pod; the GPU alerts are left out at 0 (a CPU server has no GPU series). */
   readonly gpus: number;
   /**
-   * LLM backends of the server's models (ITritonServer.llmBackends): each LLM alert is added when one of them exports
-   * its series (KV cache: TensorRT-LLM; time to first token: vLLM and TensorRT-LLM).
-   * @default - none: no LLM alert
+   * LLM backends of the server's models (ITritonServer.llmBackends), empty for none: each LLM alert is added when one of
+   * them exports its series (KV cache: TensorRT-LLM; time to first token: vLLM, and TensorRT-LLM with
+   * `firstResponseHistogram`).
    */
-  readonly llmBackends?: readonly LlmBackend[];
+  readonly llmBackends: readonly LlmBackend[];
+  /**
+   * Triton exports its first-response histogram (ITritonServer.firstResponseHistogram: the server has decoupled
+   * models); TensorRT-LLM's time to first token is read from it, so its alert is left out without it.
+   */
+  readonly firstResponseHistogram: boolean;
 }
 
 export interface AlertRuleOptions {
@@ -79,14 +87,9 @@ export const TRITON_ALERT_NAMES = {
   highQueueTime: 'TritonHighQueueTime',
   pendingRequestsGrowing: 'TritonPendingRequestsGrowing',
   gpuUnderused: 'TritonGpuUnderused',
-} as const;
-
-/**
- * Names of the alerts of servers with an LLM backend, after those of TRITON_ALERT_NAMES: part of the same contract,
- * never renamed.
- */
-export const LLM_ALERT_NAMES = {
+  /** Servers with TensorRT-LLM only. */
   kvCacheSaturated: 'TritonKvCacheSaturated',
+  /** Servers with vLLM, or TensorRT-LLM and Triton's first-response histogram, only. */
   slowTimeToFirstToken: 'TritonSlowTimeToFirstToken',
 } as const;
 
@@ -117,6 +120,7 @@ export function buildAlertRules(server: AlertedServer, thresholds: AlertThreshol
   options: AlertRuleOptions): RuleGroup[] {
   const p = new Problems(options.path ?? `${server.namespace}/${server.name}`);
   const t = checkAlertThresholds(p, thresholds);
+  checkTimeToFirstTokenCeiling(p, server, t.timeToFirstTokenP95Seconds);
   const labels = checkAlertLabels(p, options.alertLabels);
   p.check(RUNBOOK_URL.test(options.runbookBaseUrl), 'runbookBaseUrl', options.runbookBaseUrl,
     'must be an http(s) URL without a #fragment (the alert name is appended as the fragment)',
@@ -131,6 +135,24 @@ export function buildAlertRules(server: AlertedServer, thresholds: AlertThreshol
     { name: `${id}-alerts`, rules: alertingRules(server, t, matchers, options.runbookBaseUrl, labels) },
   ];
 }
+
+/**
+ * histogram_quantile never returns more than the highest finite bucket of a histogram: a time-to-first-token threshold
+ * at or above it, for any histogram the alert reads, is an alert that can never fire (for that backend's models).
+ */
+function checkTimeToFirstTokenCeiling(p: Problems, server: AlertedServer, threshold: number) {
+  const ceiling = quantileCeiling('timeToFirstToken', llmExports(server));
+  // A non-positive or non-finite threshold is reported by checkAlertThresholds, once.
+  if (ceiling === undefined || !(Number.isFinite(threshold) && threshold > 0)) return;
+  const metric = LLM_SIGNAL_SOURCES.timeToFirstToken[ceiling.backend]!.metric;
+  p.check(threshold < ceiling.value, 'timeToFirstTokenP95Seconds', threshold,
+    `must be below ${ceiling.value} s, the highest finite bucket of ${metric.name} (${LLM_BACKEND_NAMES[ceiling.backend]}): `
+    + 'histogram_quantile never returns more, so the alert could never fire',
+    `lower it below ${ceiling.value}, e.g. to the default ${ALERT_DEFAULTS.timeToFirstTokenP95Seconds}`);
+}
+
+const llmExports = (server: AlertedServer) =>
+  ({ backends: server.llmBackends, firstResponseHistogram: server.firstResponseHistogram });
 
 function recordingRules(scope: QueryScope): RecordingRule[] {
   return [
@@ -152,9 +174,9 @@ const percent = (ratio: number) => `${Number((ratio * 100).toPrecision(4))}%`;
  */
 function alertingRules(server: AlertedServer, t: ResolvedAlertThresholds, matchers: string,
   runbookBaseUrl: string, labels: Record<TritonAlertKey, AlertLabels>): AlertingRule[] {
-  const N: Record<TritonAlertKey, string> = { ...TRITON_ALERT_NAMES, ...LLM_ALERT_NAMES };
+  const N = TRITON_ALERT_NAMES;
   const perModel: QueryScope = { matchers, by: MODEL_GROUPING };
-  const llm: LlmQueryScope = { ...perModel, backends: server.llmBackends ?? [] };
+  const llm: LlmQueryScope = { ...perModel, ...llmExports(server) };
   const kvCache = llmPromql.kvCacheUsage(llm);
   const ttft = llmPromql.timeToFirstTokenSeconds(llm, TIME_TO_FIRST_TOKEN_QUANTILE);
   const perServer: QueryScope = { matchers, by: SERVER_GROUPING };

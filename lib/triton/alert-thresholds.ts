@@ -64,7 +64,9 @@ export interface AlertThresholds {
   readonly kvCacheForMinutes?: number;
   /**
    * TritonSlowTimeToFirstToken (warning, LLM servers): the 95th percentile of a model's time to first token over the
-   * last 5 minutes above this many seconds (the latency SLO of streaming clients).
+   * last 5 minutes above this many seconds (the latency SLO of streaming clients). Below the highest finite bucket of
+   * every histogram the server's alert reads (vLLM: 10 s; Triton's first-response histogram: 5 s): histogram_quantile
+   * never returns more, so a threshold at or above it is refused.
    * @default 2
    */
   readonly timeToFirstTokenP95Seconds?: number;
@@ -74,9 +76,6 @@ export interface AlertThresholds {
 
 /** Every threshold with its default applied. */
 export type ResolvedAlertThresholds = Required<AlertThresholds>;
-
-/** The thresholds of the LLM alerts (LLM_ALERT_DEFAULTS); the others are ALERT_DEFAULTS. */
-export type LlmAlertThresholdKey = 'kvCacheUsage' | 'kvCacheForMinutes' | 'timeToFirstTokenP95Seconds' | 'timeToFirstTokenForMinutes';
 
 /** Defaults of AlertThresholds, one named constant each (asserted by the tests). */
 export const ALERT_DEFAULTS = {
@@ -92,24 +91,17 @@ export const ALERT_DEFAULTS = {
   pendingGrowthForMinutes: 10,
   underuseRatio: 0.4,
   underuseForMinutes: 360,
-} as const satisfies Omit<ResolvedAlertThresholds, LlmAlertThresholdKey>;
-
-/**
- * Defaults of the LLM alert thresholds (servers with an LLM backend only), one named constant each (asserted by the
- * tests). Apart from ALERT_DEFAULTS so that the thresholds of servers without an LLM read exactly as before.
- */
-export const LLM_ALERT_DEFAULTS = {
   /** TensorRT-LLM allocates the KV cache up front: 90% of its blocks in use for 10 minutes means requests queue for blocks. */
   kvCacheUsage: 0.9,
   kvCacheForMinutes: 10,
   /** An interactive SLO: a streaming user sees the first token within 2 s at the 95th percentile. */
   timeToFirstTokenP95Seconds: 2,
   timeToFirstTokenForMinutes: 10,
-} as const satisfies Pick<ResolvedAlertThresholds, LlmAlertThresholdKey>;
+} as const satisfies ResolvedAlertThresholds;
 
 const DURATIONS = ['failureForMinutes', 'targetDownForMinutes', 'gpuSaturationForMinutes', 'queueTimeForMinutes',
   'pendingGrowthForMinutes', 'underuseForMinutes', 'kvCacheForMinutes', 'timeToFirstTokenForMinutes'] as const;
-const DEFAULTS: ResolvedAlertThresholds = { ...ALERT_DEFAULTS, ...LLM_ALERT_DEFAULTS };
+const DEFAULTS: ResolvedAlertThresholds = ALERT_DEFAULTS;
 
 /** Applies the defaults and checks every threshold; throws all problems at once, each naming `path`. */
 export function resolveAlertThresholds(path: string, given: AlertThresholds = {}): ResolvedAlertThresholds {
@@ -145,7 +137,7 @@ export function checkAlertThresholds(p: Problems, given: AlertThresholds = {}): 
   p.check(Number.isFinite(t.minPendingRequests) && t.minPendingRequests >= 0, 'minPendingRequests', t.minPendingRequests,
     'must be a finite number of requests >= 0', `use e.g. ${ALERT_DEFAULTS.minPendingRequests}`);
   p.check(positive(t.timeToFirstTokenP95Seconds), 'timeToFirstTokenP95Seconds', t.timeToFirstTokenP95Seconds,
-    'must be a finite number of seconds above 0', `use e.g. ${LLM_ALERT_DEFAULTS.timeToFirstTokenP95Seconds}`);
+    'must be a finite number of seconds above 0', `use e.g. ${ALERT_DEFAULTS.timeToFirstTokenP95Seconds}`);
   for (const key of DURATIONS) {
     p.check(positive(t[key]), key, t[key], 'must be a finite number of minutes above 0', `use e.g. ${DEFAULTS[key]}`);
   }

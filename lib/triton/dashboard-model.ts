@@ -7,7 +7,7 @@ import {
   QueryVariable, TimeseriesPanel, VariableOption,
 } from './grafana-model';
 import { LLM_BACKENDS, LlmBackend } from './llm-backends';
-import { llmPromql, LlmQueryScope, promql, QueryScope } from './promql';
+import { LlmExports, llmPromql, LlmQueryScope, promql, QueryScope } from './promql';
 import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
 
 export interface TritonDashboardOptions {
@@ -21,11 +21,13 @@ export interface TritonDashboardOptions {
    */
   readonly servers?: readonly string[];
   /**
-   * LLM backends of the dashboard's servers: adds the LLM panels their families feed (KV-cache usage and engine
-   * requests for TensorRT-LLM; time to first token for both; time per output token and tokens/s for vLLM).
-   * @default - none: no LLM panel
+   * LLM backends of the dashboard's servers, in any order and repeated at will; empty for none (no LLM panel): adds the
+   * LLM panels their families feed (KV-cache usage and engine requests for TensorRT-LLM; time to first token for vLLM,
+   * and for TensorRT-LLM with `firstResponseHistogram`; time per output token and tokens/s for vLLM).
    */
-  readonly llmBackends?: readonly LlmBackend[];
+  readonly llmBackends: readonly LlmBackend[];
+  /** Some server of the dashboard exports Triton's first-response histogram (ITritonServer.firstResponseHistogram). */
+  readonly firstResponseHistogram: boolean;
 }
 
 /** Every target and variable query reads the data source the viewer picked in the `datasource` variable. */
@@ -105,9 +107,9 @@ const LAYOUT: readonly (readonly PanelSpec[])[] = [
 /** Quantiles of the LLM latency panels. */
 export const LLM_PANEL_QUANTILES = [0.5, 0.95] as const;
 
-/** The LLM rows for `backends`: only panels that one of them feeds, only rows with a panel. */
-function llmLayout(backends: readonly LlmBackend[]): PanelSpec[][] {
-  const scope: LlmQueryScope = { ...MODEL_PANEL_SCOPE, backends };
+/** The LLM rows for what the servers export: only panels that one of their series feeds, only rows with a panel. */
+function llmLayout(exports: LlmExports): PanelSpec[][] {
+  const scope: LlmQueryScope = { ...MODEL_PANEL_SCOPE, ...exports };
   const targets = (list: readonly { readonly expr: string | undefined; readonly legend: string }[]) =>
     list.filter((t): t is { expr: string; legend: string } => t.expr !== undefined);
   const quantiles = (build: (q: number) => string | undefined) =>
@@ -149,9 +151,9 @@ const PANEL_HEIGHT = 8;
 /** Builds the dashboard; the same options always give the same model, field order included. */
 export function buildTritonDashboard(options: TritonDashboardOptions): GrafanaDashboard {
   let id = 0;
-  // LLM rows after the others, so that the ids and positions of the other panels never move.
-  const backends = LLM_BACKENDS.filter((b) => options.llmBackends?.includes(b));
-  const layout = backends.length > 0 ? [...LAYOUT, ...llmLayout(backends)] : LAYOUT;
+  // LLM rows after the others, so that the ids and positions of the other panels never move; none without an LLM.
+  const backends = LLM_BACKENDS.filter((b) => options.llmBackends.includes(b));
+  const layout = [...LAYOUT, ...llmLayout({ backends, firstResponseHistogram: options.firstResponseHistogram })];
   const panels = layout.flatMap((row, r) => row.map((spec, i) => {
     const w = GRID_COLUMNS / row.length;
     return panel(++id, spec, { x: i * w, y: r * PANEL_HEIGHT, w, h: PANEL_HEIGHT });

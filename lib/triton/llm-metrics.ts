@@ -1,7 +1,8 @@
 /**
  * The metric families the LLM backends export on Triton's metrics port (8002), beside Triton's own (triton-metrics.ts).
- * Names, types and labels were read in the backends' sources; each entry names the file. Alerts, dashboard panels and
- * autoscaling metrics read them only through the PromQL builders (promql.ts, `llmPromql`).
+ * Names, types, labels and histogram buckets were read in the backends' sources; each entry names the file. Alerts,
+ * dashboard panels and autoscaling metrics read them only through the PromQL builders: LLM_SIGNAL_SOURCES (promql.ts)
+ * says which family each backend measures each signal with, and how.
  *
  * What each backend exports, and what it does not:
  * - vLLM (`backend: 'vllm'`, triton-inference-server/vllm_backend src/utils/metrics.py, main as of 2026-01): token
@@ -13,11 +14,12 @@
  *   inflight_batcher_llm/src/custom_metrics_reporter/custom_metrics_reporter.cc, moved to NVIDIA/TensorRT-LLM in 2025,
  *   output documented in the repository's README.md "Triton Metrics"): gauges of requests and KV-cache blocks, one series
  *   per value of a category label, labelled `model` and `version` too. It has no time-to-first-token family of its own:
- *   Triton's `nv_inference_first_response_histogram_ms` (TRITON_METRICS.firstResponseHistogramMs) measures it.
+ *   Triton's `nv_inference_first_response_histogram_ms` (TRITON_METRICS.firstResponseHistogramMs) measures it, which
+ *   Triton exports only for a server with decoupled (streaming) models (ITritonServer.firstResponseHistogram).
  *   No token counter is read for it (its token-length histograms are not verified in the current sources).
  */
 import type { LlmBackend } from './llm-backends';
-import { TRITON_METRICS, TritonMetric } from './triton-metrics';
+import type { TritonMetric } from './triton-metrics';
 
 const MODEL_LABELS = ['model', 'version'] as const;
 
@@ -29,12 +31,14 @@ export const VLLM_METRICS = {
   /** src/utils/metrics.py: `vllm:generation_tokens_total`, COUNTER. */
   generationTokens: { name: 'vllm:generation_tokens_total', type: 'counter', labels: MODEL_LABELS,
     help: 'Generation (output) tokens processed' },
-  /** src/utils/metrics.py: `vllm:time_to_first_token_seconds`, HISTOGRAM (buckets 0.001 s to 10 s). */
+  /** src/utils/metrics.py: `vllm:time_to_first_token_seconds`, HISTOGRAM, buckets of `histogram_time_to_first_token`. */
   timeToFirstTokenSeconds: { name: 'vllm:time_to_first_token_seconds', type: 'histogram', labels: MODEL_LABELS,
-    help: 'Time to first token, seconds' },
-  /** src/utils/metrics.py: `vllm:time_per_output_token_seconds`, HISTOGRAM (buckets 0.01 s to 2.5 s). */
+    help: 'Time to first token, seconds',
+    buckets: [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] },
+  /** src/utils/metrics.py: `vllm:time_per_output_token_seconds`, HISTOGRAM, buckets of `histogram_time_per_output_token`. */
   timePerOutputTokenSeconds: { name: 'vllm:time_per_output_token_seconds', type: 'histogram', labels: MODEL_LABELS,
-    help: 'Time per output token (inter-token latency), seconds' },
+    help: 'Time per output token (inter-token latency), seconds',
+    buckets: [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5] },
 } as const satisfies Record<string, TritonMetric>;
 
 /** TensorRT-LLM backend families (custom_metrics_reporter.cc, `CustomMetricsReporter::InitializeReporter`). */
@@ -59,32 +63,10 @@ export const TRTLLM_REQUEST_TYPES = { active: 'active', waiting: 'waiting' } as 
 /** Values of `kv_cache_block_type` in nv_trt_llm_kv_cache_block_metrics that triton-ops reads. */
 export const TRTLLM_KV_CACHE_BLOCK_TYPES = { used: 'used', max: 'max' } as const;
 
-/** What an LLM server is watched and scaled on, whatever its backend. */
+/** What an LLM server is watched and scaled on, whatever its backend (the rows of LLM_SIGNAL_SOURCES, promql.ts). */
 export type LlmSignal =
   | 'kvCacheUsage' | 'waitingRequests' | 'runningRequests' | 'timeToFirstToken' | 'timePerOutputToken'
   | 'generationTokens' | 'promptTokens';
-
-/**
- * The family each backend measures a signal with; a backend left out of a signal does not export it (see the module
- * comment). TensorRT-LLM's time to first token is Triton's first-response histogram, in milliseconds.
- */
-export const LLM_SIGNAL_SOURCES: Readonly<Record<LlmSignal, Partial<Record<LlmBackend, TritonMetric>>>> = {
-  kvCacheUsage: { tensorrtllm: TRTLLM_METRICS.kvCacheBlocks },
-  waitingRequests: { tensorrtllm: TRTLLM_METRICS.requests },
-  runningRequests: { tensorrtllm: TRTLLM_METRICS.requests },
-  timeToFirstToken: {
-    tensorrtllm: TRITON_METRICS.firstResponseHistogramMs,
-    vllm: VLLM_METRICS.timeToFirstTokenSeconds,
-  },
-  timePerOutputToken: { vllm: VLLM_METRICS.timePerOutputTokenSeconds },
-  generationTokens: { vllm: VLLM_METRICS.generationTokens },
-  promptTokens: { vllm: VLLM_METRICS.promptTokens },
-};
-
-/** The backends among `backends` that export `signal`, in the order given. */
-export function backendsExporting(signal: LlmSignal, backends: readonly LlmBackend[]): LlmBackend[] {
-  return backends.filter((b) => LLM_SIGNAL_SOURCES[signal][b] !== undefined);
-}
 
 /** Display names of the backends, for messages and panel legends. */
 export const LLM_BACKEND_NAMES: Readonly<Record<LlmBackend, string>> = { tensorrtllm: 'TensorRT-LLM', vllm: 'vLLM' };

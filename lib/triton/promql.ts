@@ -7,7 +7,9 @@
  * - sums are taken by the grouping labels before dividing, so an average is per request, not per model.
  */
 import type { LlmBackend } from './llm-backends';
-import { LLM_SIGNAL_SOURCES, LlmSignal, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_REQUEST_TYPES } from './llm-metrics';
+import {
+  LlmSignal, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS, TRTLLM_REQUEST_TYPES, VLLM_METRICS,
+} from './llm-metrics';
 import { SERVER_LABEL, TRITON_METRICS, TritonMetric } from './triton-metrics';
 
 /** Where a query looks and how it aggregates. */
@@ -115,10 +117,31 @@ function perRequestSeconds(duration: TritonMetric, s: QueryScope): string {
 
 // ---- LLM backends --------------------------------------------------------------------------------------------------
 
-/** A scope over the series of the LLM backends a server serves (ITritonServer.llmBackends). */
-export interface LlmQueryScope extends QueryScope {
+/** The LLM series a server exports: ITritonServer.llmBackends and ITritonServer.firstResponseHistogram. */
+export interface LlmExports {
   /** The server's LLM backends; each builder reads the family of every backend that exports its signal. */
   readonly backends: readonly LlmBackend[];
+  /**
+   * Triton exports nv_inference_first_response_histogram_ms (the server has decoupled models): TensorRT-LLM's time to
+   * first token is read from it, and is missing without it.
+   */
+  readonly firstResponseHistogram: boolean;
+}
+
+/** A scope over the series of the LLM backends a server serves. */
+export interface LlmQueryScope extends QueryScope, LlmExports {}
+
+/** How one backend measures one LLM signal. */
+export interface LlmSignalSource {
+  /** The family read. */
+  readonly metric: TritonMetric;
+  /**
+   * Units of the family per unit of the signal: 1000 where a histogram in milliseconds measures a latency in seconds.
+   * The query divides by it; a threshold compares with the family's buckets divided by it.
+   */
+  readonly scale: number;
+  /** The signal, in its unit (seconds for latencies); `quantile` (0 to 1) is read by histograms only. */
+  readonly query: (s: QueryScope, quantile: number) => string;
 }
 
 /** `name{matchers,label="value"}`: one series of a family with a category label. */
@@ -129,58 +152,88 @@ const byLe = (s: QueryScope) => {
   if (s.by === undefined || s.by.length === 0) return ' by (le)';
   return ` by (le, ${typeof s.by === 'string' ? s.by : s.by.join(', ')})`;
 };
-/** A quantile of a histogram family over the scope's window, per group; `scale` converts its unit to seconds. */
-const quantileOf = (m: TritonMetric, s: QueryScope, quantile: number, scale = '') =>
-  `histogram_quantile(${quantile}, sum${byLe(s)} (rate(${m.name}_bucket{${s.matchers}}[${s.window ?? DEFAULT_WINDOW}])))${scale}`;
 
-type BackendQuery = (s: QueryScope, quantile: number) => string;
-const source = (signal: LlmSignal, backend: LlmBackend) => LLM_SIGNAL_SOURCES[signal][backend]!;
+/** A gauge with a category label, the series of one category summed by the scope's labels (never rated). */
+const gaugeSource = (m: TritonMetric, label: string, value: string): LlmSignalSource =>
+  ({ metric: m, scale: 1, query: (s) => `sum${by(s)} (${selectWith(m, s, label, value)})` });
+/** Two categories of a gauge, each summed first, divided: a ratio per group, 0 for a group whose denominator is 0. */
+const gaugeRatioSource = (m: TritonMetric, label: string, numerator: string, denominator: string): LlmSignalSource =>
+  ({ metric: m, scale: 1, query: (s) => guarded(`sum${by(s)} (${selectWith(m, s, label, numerator)})`,
+    `sum${by(s)} (${selectWith(m, s, label, denominator)})`) });
+/** A counter, rated and summed. */
+const counterSource = (m: TritonMetric): LlmSignalSource => ({ metric: m, scale: 1, query: (s) => sumRate(m, s) });
+/** A quantile of a histogram over the scope's window, per group, divided by `scale` into the signal's unit. */
+const histogramSource = (m: TritonMetric, scale = 1): LlmSignalSource => ({
+  metric: m, scale,
+  query: (s, q) => `histogram_quantile(${q}, sum${byLe(s)} (rate(${m.name}_bucket{${s.matchers}}[${s.window ?? DEFAULT_WINDOW}])))`
+    + (scale === 1 ? '' : ` / ${scale}`),
+});
 
 /**
- * The query of each backend that exports a signal (LLM_SIGNAL_SOURCES): a backend missing here has no such family.
- * Gauges are summed by the scope's labels, never rated; counters rated; histograms through histogram_quantile.
+ * Which family each backend measures each signal with, and how (llm-metrics.ts says why a backend is missing from a
+ * signal: it does not export it). A signal lists its backends in order of precedence: where two measure the same model,
+ * the first one's series is kept (a vLLM model also has Triton's first-response histogram when the server has decoupled
+ * models; vLLM's own, listed first, is the more precise).
  */
-export const LLM_QUERIES: Readonly<Record<LlmSignal, Partial<Record<LlmBackend, BackendQuery>>>> = {
-  // used / max blocks, each summed first: a ratio per group, 0 for a model with no blocks yet.
+export const LLM_SIGNAL_SOURCES: Readonly<Record<LlmSignal, Partial<Record<LlmBackend, LlmSignalSource>>>> = {
   kvCacheUsage: {
-    tensorrtllm: (s) => guarded(
-      `sum${by(s)} (${selectWith(source('kvCacheUsage', 'tensorrtllm'), s, 'kv_cache_block_type', TRTLLM_KV_CACHE_BLOCK_TYPES.used)})`,
-      `sum${by(s)} (${selectWith(source('kvCacheUsage', 'tensorrtllm'), s, 'kv_cache_block_type', TRTLLM_KV_CACHE_BLOCK_TYPES.max)})`),
+    tensorrtllm: gaugeRatioSource(TRTLLM_METRICS.kvCacheBlocks, 'kv_cache_block_type',
+      TRTLLM_KV_CACHE_BLOCK_TYPES.used, TRTLLM_KV_CACHE_BLOCK_TYPES.max),
   },
-  waitingRequests: {
-    tensorrtllm: (s) => `sum${by(s)} (${selectWith(source('waitingRequests', 'tensorrtllm'), s, 'request_type', TRTLLM_REQUEST_TYPES.waiting)})`,
-  },
-  runningRequests: {
-    tensorrtllm: (s) => `sum${by(s)} (${selectWith(source('runningRequests', 'tensorrtllm'), s, 'request_type', TRTLLM_REQUEST_TYPES.active)})`,
-  },
+  waitingRequests: { tensorrtllm: gaugeSource(TRTLLM_METRICS.requests, 'request_type', TRTLLM_REQUEST_TYPES.waiting) },
+  runningRequests: { tensorrtllm: gaugeSource(TRTLLM_METRICS.requests, 'request_type', TRTLLM_REQUEST_TYPES.active) },
   timeToFirstToken: {
-    // Triton's first-response histogram is in milliseconds.
-    tensorrtllm: (s, q) => quantileOf(source('timeToFirstToken', 'tensorrtllm'), s, q, ' / 1000'),
-    vllm: (s, q) => quantileOf(source('timeToFirstToken', 'vllm'), s, q),
+    vllm: histogramSource(VLLM_METRICS.timeToFirstTokenSeconds),
+    // Triton's first-response histogram, in milliseconds.
+    tensorrtllm: histogramSource(TRITON_METRICS.firstResponseHistogramMs, 1000),
   },
-  timePerOutputToken: { vllm: (s, q) => quantileOf(source('timePerOutputToken', 'vllm'), s, q) },
-  generationTokens: { vllm: (s) => sumRate(source('generationTokens', 'vllm'), s) },
-  promptTokens: { vllm: (s) => sumRate(source('promptTokens', 'vllm'), s) },
+  timePerOutputToken: { vllm: histogramSource(VLLM_METRICS.timePerOutputTokenSeconds) },
+  generationTokens: { vllm: counterSource(VLLM_METRICS.generationTokens) },
+  promptTokens: { vllm: counterSource(VLLM_METRICS.promptTokens) },
 };
 
 /**
+ * The backends of `server` whose series of `signal` the server exports, in order of precedence (LLM_SIGNAL_SOURCES): a
+ * backend that measures it, and whose family the server exports (Triton's first-response histogram only with
+ * `firstResponseHistogram`).
+ */
+export function backendsExporting(signal: LlmSignal, server: LlmExports): LlmBackend[] {
+  const sources = LLM_SIGNAL_SOURCES[signal];
+  return (Object.keys(sources) as LlmBackend[]).filter((b) => server.backends.includes(b)
+    && (sources[b]!.metric !== TRITON_METRICS.firstResponseHistogramMs || server.firstResponseHistogram));
+}
+
+/**
+ * The highest value a quantile of `signal` can take on `server`, in the signal's unit, and the backend whose histogram
+ * bounds it: histogram_quantile never returns more than a histogram's highest finite bucket, so a threshold at or above
+ * it can never be crossed. Undefined when the server exports no histogram of the signal.
+ */
+export function quantileCeiling(signal: LlmSignal, server: LlmExports): { backend: LlmBackend; value: number } | undefined {
+  let lowest: { backend: LlmBackend; value: number } | undefined;
+  for (const backend of backendsExporting(signal, server)) {
+    const { metric, scale } = LLM_SIGNAL_SOURCES[signal][backend]!;
+    if (metric.buckets === undefined || metric.buckets.length === 0) continue;
+    const value = metric.buckets[metric.buckets.length - 1] / scale;
+    if (lowest === undefined || value < lowest.value) lowest = { backend, value };
+  }
+  return lowest;
+}
+
+/**
  * The signal over every backend of the scope that exports it, or undefined when none does. Several backends are
- * joined with `or`, in parentheses so that a comparison applies to the whole: per model, the first backend's series
- * wins where two measure the same model (a vLLM model also has Triton's first-response histogram when the server runs
- * with histogram latencies for TensorRT-LLM; vLLM's own, listed first, is kept).
+ * joined with `or`, in parentheses so that a comparison applies to the whole: per model, the series of the backend
+ * listed first in LLM_SIGNAL_SOURCES wins where two measure the same model.
  */
 function llmQuery(signal: LlmSignal, s: LlmQueryScope, quantile = 0): string | undefined {
-  // vLLM before TensorRT-LLM: its own families are the more precise where both measure one model.
-  const order: readonly LlmBackend[] = ['vllm', 'tensorrtllm'];
-  const parts = order.filter((b) => s.backends.includes(b) && LLM_QUERIES[signal][b] !== undefined)
-    .map((b) => LLM_QUERIES[signal][b]!(s, quantile));
+  const parts = backendsExporting(signal, s).map((b) => LLM_SIGNAL_SOURCES[signal][b]!.query(s, quantile));
   if (parts.length === 0) return undefined;
   return parts.length === 1 ? parts[0] : `(${parts.join(' or ')})`;
 }
 
 /**
  * LLM builders: each returns the query for the scope's backends, or undefined when none of them exports the signal
- * (a vLLM server has no KV-cache usage, see llm-metrics.ts), so that a caller leaves the alert or panel out.
+ * (a vLLM server has no KV-cache usage, see llm-metrics.ts; a server without decoupled models has no first-response
+ * histogram), so that a caller leaves the alert or panel out.
  */
 export const llmPromql = {
   /** KV-cache blocks used / allocated, 0 to 1 (TensorRT-LLM only). */
@@ -189,7 +242,10 @@ export const llmPromql = {
   waitingRequests: (s: LlmQueryScope) => llmQuery('waitingRequests', s),
   /** Requests the engine is running (TensorRT-LLM `active`), summed (TensorRT-LLM only). */
   runningRequests: (s: LlmQueryScope) => llmQuery('runningRequests', s),
-  /** The `quantile` (0 to 1) of the time to first token over the window, seconds (vLLM and TensorRT-LLM). */
+  /**
+   * The `quantile` (0 to 1) of the time to first token over the window, seconds (vLLM; TensorRT-LLM when the server
+   * exports Triton's first-response histogram).
+   */
   timeToFirstTokenSeconds: (s: LlmQueryScope, quantile: number) => llmQuery('timeToFirstToken', s, quantile),
   /** The `quantile` of the time per output token over the window, seconds (vLLM only). */
   timePerOutputTokenSeconds: (s: LlmQueryScope, quantile: number) => llmQuery('timePerOutputToken', s, quantile),

@@ -15,6 +15,12 @@ export interface TritonMetric {
   readonly type: MetricType;
   readonly labels: readonly string[];
   readonly help: string;
+  /**
+   * Histograms: the finite upper bounds (`le`) of the buckets the exporter creates by default, ascending, in the metric's
+   * unit. histogram_quantile() never returns more than the last one (a quantile in the `+Inf` bucket is reported as the
+   * highest finite bound), so a threshold at or above it can never be crossed.
+   */
+  readonly buckets?: readonly number[];
 }
 
 const MODEL_LABELS = ['model', 'version'] as const;
@@ -47,14 +53,18 @@ export const TRITON_METRICS = {
   gpuPowerUsage: { name: 'nv_gpu_power_usage', type: 'gauge', labels: GPU_LABELS,
     help: 'GPU power draw, watts' },
   /*
-   * Exported only for decoupled models, and only when Triton runs with `--metrics-config histogram_latencies=true`
-   * (TritonServer passes it for TensorRT-LLM): the time to first token of a streaming TensorRT-LLM model.
+   * Exported only for decoupled models, and only when Triton runs with `--metrics-config histogram_latencies=true`,
+   * which TritonServer passes when the server has decoupled models (ITritonServer.firstResponseHistogram): the time to
+   * first token of a streaming TensorRT-LLM model. A non-streaming server never exports it.
    * Verified in triton-inference-server/server qa/L0_metrics/histogram_metrics_test.py (FIRST_RESPONSE_HISTOGRAM,
    * `_bucket{model,version,le}`, `_sum`, `_count`) and qa/L0_metrics/test.sh (`--metrics-config histogram_latencies=true`
-   * on a decoupled model).
+   * on a decoupled model). Buckets: Triton's defaults, 100, 500, 2000 and 5000 ms (docs/user_guide/metrics.md); a model
+   * can override them (`model_metrics.metric_control.histogram_options.buckets`, qa/L0_metrics/test.sh), which
+   * triton-ops does not configure.
    */
   firstResponseHistogramMs: { name: 'nv_inference_first_response_histogram_ms', type: 'histogram', labels: MODEL_LABELS,
-    help: 'Time from request to first response of a decoupled model, milliseconds (histogram_latencies=true only)' },
+    help: 'Time from request to first response of a decoupled model, milliseconds (histogram_latencies=true only)',
+    buckets: [100, 500, 2000, 5000] },
 } as const satisfies Record<string, TritonMetric>;
 
 export type TritonMetricKey = keyof typeof TRITON_METRICS;

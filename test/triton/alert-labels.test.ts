@@ -2,12 +2,13 @@ import { buildPromtoolTests } from '../../lib/triton/alert-rule-tests';
 import {
   ALERT_TIER_LABEL, DEFAULT_ALERT_LABELS, mergeAlertLabels, resolveAlertLabels,
 } from '../../lib/triton/alert-labels';
-import { AlertingRule, buildAlertRules, isAlertingRule, RuleGroup, TRITON_ALERT_NAMES } from '../../lib/triton/alert-rules';
+import { AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, RuleGroup, TRITON_ALERT_NAMES } from '../../lib/triton/alert-rules';
 import type { AlertLabelMap } from '../../lib/triton/alert-labels';
 
-const GPU = { name: 'ranker', namespace: 'inference', gpus: 2 };
+/** A server every alert applies to: GPUs, both LLM backends and Triton's first-response histogram. */
+const EVERY: AlertedServer = { name: 'ranker', namespace: 'inference', gpus: 2, llmBackends: ['tensorrtllm', 'vllm'], firstResponseHistogram: true };
 const RUNBOOKS = 'https://example.com/runbooks.md';
-const build = (alertLabels?: AlertLabelMap) => buildAlertRules(GPU, {}, { runbookBaseUrl: RUNBOOKS, alertLabels });
+const build = (alertLabels?: AlertLabelMap) => buildAlertRules(EVERY, {}, { runbookBaseUrl: RUNBOOKS, alertLabels });
 const alert = (groups: RuleGroup[], name: string): AlertingRule =>
   groups.flatMap((g) => g.rules).filter(isAlertingRule).find((a) => a.alert === name)!;
 const N = TRITON_ALERT_NAMES;
@@ -22,6 +23,8 @@ describe('alert tiers and labels', () => {
       highQueueTime: { severity: 'warning', tier: 'P3' },
       pendingRequestsGrowing: { severity: 'warning', tier: 'P3' },
       gpuUnderused: { severity: 'info', tier: 'P3' },
+      kvCacheSaturated: { severity: 'warning', tier: 'P2' },
+      slowTimeToFirstToken: { severity: 'warning', tier: 'P2' },
     });
     expect(Object.keys(DEFAULT_ALERT_LABELS)).toEqual(Object.keys(TRITON_ALERT_NAMES));
   });
@@ -75,7 +78,7 @@ describe('alert tiers and labels', () => {
 describe('promtool tests assert the labels the alerts carry', () => {
   test.each(Object.entries(N))('%s: every firing case expects its tier and severity', (key, name) => {
     const groups = build();
-    const doc = buildPromtoolTests('r.yaml', groups, GPU, {});
+    const doc = buildPromtoolTests('r.yaml', groups, EVERY, {});
     const firing = doc.tests.flatMap((t) => t.alert_rule_test ?? []).filter((c) => c.alertname === name && c.exp_alerts.length > 0);
     expect(firing.length).toBeGreaterThan(0);
     for (const c of firing) {
@@ -85,14 +88,14 @@ describe('promtool tests assert the labels the alerts carry', () => {
 
   test('custom labels are expected, from the label options, not read back from the rule', () => {
     const alertLabels: AlertLabelMap = { highFailureRatio: { tier: 'P2', labels: { team: 'search' } } };
-    const doc = buildPromtoolTests('r.yaml', build(alertLabels), GPU, {}, alertLabels);
+    const doc = buildPromtoolTests('r.yaml', build(alertLabels), EVERY, {}, alertLabels);
     const firing = doc.tests.flatMap((t) => t.alert_rule_test ?? [])
       .filter((c) => c.alertname === N.highFailureRatio && c.exp_alerts.length > 0);
     expect(firing[0].exp_alerts[0].exp_labels).toEqual({
       namespace: 'inference', triton_server: 'ranker', model: 'model-a', version: '1', severity: 'critical', tier: 'P2', team: 'search',
     });
     // Rules built without the labels, tests expecting them: the documents disagree, so promtool fails in CI.
-    const stale = buildPromtoolTests('r.yaml', build(), GPU, {}, alertLabels);
+    const stale = buildPromtoolTests('r.yaml', build(), EVERY, {}, alertLabels);
     const staleFiring = stale.tests.flatMap((t) => t.alert_rule_test ?? []).filter((c) => c.alertname === N.highFailureRatio && c.exp_alerts.length > 0);
     expect(staleFiring[0].exp_alerts[0].exp_labels.team).toBe('search');
   });

@@ -1,6 +1,6 @@
 import { buildPromtoolTests } from '../../lib/triton/alert-rule-tests';
 import {
-  AlertingRule, buildAlertRules, isAlertingRule, MODEL_GROUPING, RecordingRule, RuleGroup, SERVER_GROUPING,
+  AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, MODEL_GROUPING, RecordingRule, RuleGroup, SERVER_GROUPING,
   TRITON_ALERT_NAMES, TRITON_RECORDS,
 } from '../../lib/triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, minutesToPromDuration } from '../../lib/triton/alert-thresholds';
@@ -8,8 +8,10 @@ import { expandAnnotation, formatG4, humanizeDuration } from '../../lib/triton/a
 import { promql, serverMatchers } from '../../lib/triton/promql';
 import { SERVER_LABEL } from '../../lib/triton/triton-metrics';
 
-const GPU = { name: 'ranker', namespace: 'inference', gpus: 2 };
+const GPU: AlertedServer = { name: 'ranker', namespace: 'inference', gpus: 2, llmBackends: [], firstResponseHistogram: false };
 const CPU = { ...GPU, gpus: 0 };
+/** A server every alert applies to: GPUs, both LLM backends and Triton's first-response histogram. */
+const EVERY: AlertedServer = { ...GPU, llmBackends: ['tensorrtllm', 'vllm'], firstResponseHistogram: true };
 const RUNBOOKS = 'https://example.com/runbooks.md';
 const build = (thresholds: AlertThresholds = {}, server = GPU) => buildAlertRules(server, thresholds, { runbookBaseUrl: RUNBOOKS });
 const alerts = (groups: RuleGroup[]) => groups.flatMap((g) => g.rules).filter(isAlertingRule);
@@ -29,6 +31,7 @@ describe('alert thresholds', () => {
       failureRatio: 0.05, minRequestRate: 1, failureForMinutes: 5, targetDownForMinutes: 5, gpuSaturation: 0.92,
       gpuSaturationForMinutes: 10, queueTimeMs: 100, queueTimeForMinutes: 10, minPendingRequests: 10,
       pendingGrowthForMinutes: 10, underuseRatio: 0.4, underuseForMinutes: 360,
+      kvCacheUsage: 0.9, kvCacheForMinutes: 10, timeToFirstTokenP95Seconds: 2, timeToFirstTokenForMinutes: 10,
     });
   });
 
@@ -196,9 +199,10 @@ describe('promtool tests', () => {
   });
 
   test.each(Object.values(N))('%s has a case that fires and one that stays silent', (name) => {
-    const cases = casesOf(name);
+    const every = buildPromtoolTests('r.yaml', build({}, EVERY), EVERY);
+    const cases = every.tests.flatMap((t) => t.alert_rule_test ?? []).filter((c) => c.alertname === name);
     expect(cases.some((c) => c.exp_alerts.length > 0)).toBe(true);
-    expect(doc.tests.some((t) => t.name.startsWith(`${name} stays silent`))).toBe(true);
+    expect(every.tests.some((t) => t.name.startsWith(`${name} stays silent`))).toBe(true);
   });
 
   test('expected alerts carry the exact labels and the expanded annotations', () => {

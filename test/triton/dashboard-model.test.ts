@@ -2,7 +2,7 @@ import { buildTritonDashboard, REPLICAS_QUERY } from '../../lib/triton/dashboard
 import { GridPos, QueryVariable, TimeseriesPanel } from '../../lib/triton/grafana-model';
 import { promql, QueryScope } from '../../lib/triton/promql';
 
-const dashboard = buildTritonDashboard({ title: 'Triton', uid: 'triton-inference' });
+const dashboard = buildTritonDashboard({ title: 'Triton', uid: 'triton-inference', llmBackends: [], firstResponseHistogram: false });
 const panels = dashboard.panels;
 const panel = (title: string): TimeseriesPanel => {
   const found = panels.find((p) => p.title === title);
@@ -24,7 +24,7 @@ describe('buildTritonDashboard', () => {
   });
 
   test('the same options give byte-identical JSON', () => {
-    expect(JSON.stringify(buildTritonDashboard({ title: 'Triton', uid: 'triton-inference' }))).toBe(JSON.stringify(dashboard));
+    expect(JSON.stringify(buildTritonDashboard({ title: 'Triton', uid: 'triton-inference', llmBackends: [], firstResponseHistogram: false }))).toBe(JSON.stringify(dashboard));
   });
 
   test('variables: data source, then namespace, server and model, each filtered by the ones before', () => {
@@ -116,7 +116,7 @@ describe('buildTritonDashboard', () => {
   });
 
   test('servers: the server variable opens on them, once each, in the given order', () => {
-    const d = buildTritonDashboard({ title: 'T', uid: 'u', servers: ['ranker', 'embedder', 'ranker'] });
+    const d = buildTritonDashboard({ title: 'T', uid: 'u', servers: ['ranker', 'embedder', 'ranker'], llmBackends: [], firstResponseHistogram: false });
     const server = d.templating.list.find((v) => v.name === 'server') as QueryVariable;
     expect(server.current).toEqual({ selected: true, text: ['ranker', 'embedder'], value: ['ranker', 'embedder'] });
     expect(server.options.map((o) => o.value)).toEqual(['ranker', 'embedder']);

@@ -1,9 +1,10 @@
 import { Problems, show } from '../../private/errors';
 import { isWholeMilli, milliDecimal, milliQuantity, toMilli } from '../../private/quantities';
 import type { LlmBackend } from '../../triton/llm-backends';
-import { LLM_BACKEND_NAMES, TRTLLM_METRICS } from '../../triton/llm-metrics';
-import { LLM_QUERIES, promql, QueryScope, serverMatchers } from '../../triton/promql';
+import { LLM_BACKEND_NAMES, LlmSignal } from '../../triton/llm-metrics';
+import { LLM_SIGNAL_SOURCES, promql, QueryScope, serverMatchers } from '../../triton/promql';
 import { TRITON_METRICS, TritonMetric } from '../../triton/triton-metrics';
+import type { ITritonServer } from '../triton-server-ref';
 
 /**
  * Range of rate() in every autoscaling query. Two minutes holds four samples at the default 30 s scrape interval
@@ -54,8 +55,8 @@ export interface PerReplicaMetricOptions {
 /** Options of `AutoscalingMetric.kvCacheUsage`. */
 export interface KvCacheUsageMetricOptions {
   /**
-   * KV-cache blocks used / allocated to hold on a replica, above 0 and at most 1, with at most three decimals,
-   * e.g. 0.8.
+   * KV-cache blocks used / allocated to hold on a replica, above 0 and below 1 (the usage never exceeds 1, so a target
+   * of 1 could never be crossed), with at most three decimals, e.g. 0.8.
    */
   readonly targetFraction: number;
 }
@@ -71,6 +72,7 @@ export interface CatalogMetricOptions {
 }
 
 interface MetricDefinition {
+  /** The factory's name, for messages. */
   readonly factory: string;
   readonly adapterMetricName: string;
   /** The catalog series the adapter discovers the metric by. */
@@ -79,8 +81,8 @@ interface MetricDefinition {
   readonly kedaMetricType: KedaMetricType;
   /** Target prop of the factory. */
   readonly targetProp: 'targetMs' | 'target' | 'targetFraction';
-  /** Largest target (a ratio: 1). @default - none */
-  readonly maxTarget?: number;
+  /** Targets must be below it (a ratio: 1, which the metric never exceeds). @default - none */
+  readonly targetBelow?: number;
   /** The LLM backend that exports the source series; the metric only fits a server of that backend. @default - Triton's own */
   readonly llmBackend?: LlmBackend;
   /** Target units per unit of the query (1000: a target in ms for a query in seconds). */
@@ -115,21 +117,26 @@ const PENDING: MetricDefinition = {
   targetProp: 'target', perQueryUnit: 1, example: 4,
 };
 
+/** A metric of an LLM backend: its family and query are the backend's source of `signal` (LLM_SIGNAL_SOURCES). */
+function llmDefinition(signal: LlmSignal, backend: LlmBackend,
+  rest: Omit<MetricDefinition, 'source' | 'query' | 'llmBackend'>): MetricDefinition {
+  const source = LLM_SIGNAL_SOURCES[signal][backend]!;
+  return { ...rest, source: source.metric, query: (s) => source.query(s, 0), llmBackend: backend };
+}
+
 /**
  * KV-cache usage of TensorRT-LLM: used / max blocks (nv_trt_llm_kv_cache_block_metrics). The vLLM backend exports no
  * KV-cache metric to Triton (see llm-metrics.ts). An average per replica, like a latency: KEDA reads it as `Value`.
  */
-const KV_CACHE: MetricDefinition = {
-  factory: 'kvCacheUsage', adapterMetricName: 'triton_llm_kv_cache_usage',
-  source: TRTLLM_METRICS.kvCacheBlocks, query: (s) => LLM_QUERIES.kvCacheUsage.tensorrtllm!(s, 0), kedaMetricType: 'Value',
-  targetProp: 'targetFraction', perQueryUnit: 1, example: 0.8, maxTarget: 1, llmBackend: 'tensorrtllm',
-};
+const KV_CACHE = llmDefinition('kvCacheUsage', 'tensorrtllm', {
+  factory: 'kvCacheUsage', adapterMetricName: 'triton_llm_kv_cache_usage', kedaMetricType: 'Value',
+  targetProp: 'targetFraction', perQueryUnit: 1, example: 0.8, targetBelow: 1,
+});
 /** Requests TensorRT-LLM has queued and not yet scheduled (nv_trt_llm_request_metrics, request_type `waiting`). */
-const LLM_WAITING: MetricDefinition = {
-  factory: 'waitingRequestsPerReplica', adapterMetricName: 'triton_llm_waiting_requests',
-  source: TRTLLM_METRICS.requests, query: (s) => LLM_QUERIES.waitingRequests.tensorrtllm!(s, 0), kedaMetricType: 'AverageValue',
-  targetProp: 'target', perQueryUnit: 1, example: 2, llmBackend: 'tensorrtllm',
-};
+const LLM_WAITING = llmDefinition('waitingRequests', 'tensorrtllm', {
+  factory: 'waitingRequestsPerReplica', adapterMetricName: 'triton_llm_waiting_requests', kedaMetricType: 'AverageValue',
+  targetProp: 'target', perQueryUnit: 1, example: 2,
+});
 
 /**
  * Catalog metrics `AutoscalingMetric.fromCatalog` accepts, and the metric each one selects: the series named is the
@@ -245,13 +252,11 @@ export class AutoscalingMetric {
   public readonly threshold: string;
   /** How KEDA's HPA reads the per-server value. */
   public readonly kedaMetricType: KedaMetricType;
-  /** The factory of the metric, e.g. `AutoscalingMetric.kvCacheUsage` (fromCatalog names the factory it stands for). */
-  public readonly factory: string;
   /**
-   * The LLM backends whose series the metric reads: a TritonAutoscaler accepts it only for a server whose every LLM
-   * backend is among them. Empty for Triton's own metrics, which every server exports.
+   * The LLM backend whose series the metric reads: a TritonAutoscaler accepts it only for a server whose every LLM
+   * backend it is (checkFits). Undefined for Triton's own metrics, which every server exports.
    */
-  public readonly llmBackends: readonly LlmBackend[];
+  public readonly llmBackend?: LlmBackend;
   private readonly definition: MetricDefinition;
 
   private constructor(definition: MetricDefinition, target: number, origin: string, prop: string = definition.targetProp) {
@@ -261,17 +266,16 @@ export class AutoscalingMetric {
     p.check(target > 0 && isWholeMilli(inQueryUnit), prop, target,
       `${what} (the metric APIs carry thousandths, so a finer target would be rounded)`,
       `use e.g. ${definition.example}`);
-    if (definition.maxTarget !== undefined) {
-      p.check(!(target > definition.maxTarget), prop, target, `must be at most ${definition.maxTarget} (a ratio)`,
+    if (definition.targetBelow !== undefined) {
+      p.check(target < definition.targetBelow, prop, target,
+        `must be below ${definition.targetBelow}: the ratio never exceeds it, so the target can never be crossed and the server never scales up`,
         `use e.g. ${definition.example}`);
     }
     p.throwIfAny();
 
     const milli = toMilli(inQueryUnit);
     this.definition = definition;
-    // The definition's factory, not `origin`: fromCatalog and the deprecated alias give the same metric.
-    this.factory = `AutoscalingMetric.${definition.factory}`;
-    this.llmBackends = definition.llmBackend === undefined ? [] : [definition.llmBackend];
+    this.llmBackend = definition.llmBackend;
     this.adapterMetricName = definition.adapterMetricName;
     this.sourceMetric = definition.source.name;
     this.averageValue = milliQuantity(milli);
@@ -283,6 +287,29 @@ export class AutoscalingMetric {
       name: { matches: `^${definition.source.name}$`, as: definition.adapterMetricName },
       metricsQuery: this.adapterQuery(),
     };
+  }
+
+  /**
+   * Records in `p`, as a problem of the `metric` prop, why the metric does not fit `server`: an LLM metric needs a
+   * server whose every LLM backend exports its series. Triton's own metrics fit every server.
+   */
+  public checkFits(p: Problems, server: ITritonServer): void {
+    const backend = this.definition.llmBackend;
+    if (backend === undefined) return;
+    const served = server.llmBackends;
+    const others = served.filter((b) => b !== backend);
+    if (served.length > 0 && others.length === 0) return;
+    // The definition's factory names the metric: fromCatalog and the deprecated alias give the same metric.
+    const factory = `AutoscalingMetric.${this.definition.factory}`;
+    const reads = `reads ${this.sourceMetric}, which only the ${LLM_BACKEND_NAMES[backend]} backend exports`;
+    if (served.length === 0) {
+      p.check(false, 'metric', factory, `${reads}, but server '${server.name}' serves no LLM (llmBackends [])`,
+        `scale it on a Triton metric, e.g. AutoscalingMetric.queueTimePerRequest, or serve its models with backend ${show(backend)}`);
+      return;
+    }
+    p.check(false, 'metric', factory, `${reads}, and the ${others.map((b) => LLM_BACKEND_NAMES[b]).join(' and ')} models of `
+      + `server '${server.name}' do not (llmBackends ${show(served)})`,
+    'scale it on a Triton metric every backend exports, e.g. AutoscalingMetric.allRequestsPerSecondPerReplica');
   }
 
   /** PromQL of the adapter rule: one value per pod, for the pods the HPA asks about. */
@@ -297,28 +324,4 @@ export class AutoscalingMetric {
   public serverQuery(namespace: string, server: string): string {
     return this.definition.query({ matchers: serverMatchers(namespace, server), window: AUTOSCALING_RATE_WINDOW });
   }
-}
-
-/**
- * Why `metric` does not fit a server with LLM backends `serverBackends`, as the `what` and `fix` of a problem of the
- * `metric` prop; undefined when it fits. An LLM metric needs a server whose every LLM backend exports its series.
- */
-export function llmMetricMismatch(metric: AutoscalingMetric, server: string, serverBackends: readonly LlmBackend[]):
-{ what: string; fix: string } | undefined {
-  if (metric.llmBackends.length === 0) return undefined;
-  const missing = serverBackends.filter((b) => !metric.llmBackends.includes(b));
-  if (serverBackends.length > 0 && missing.length === 0) return undefined;
-  const exporters = metric.llmBackends.map((b) => LLM_BACKEND_NAMES[b]).join(' and ');
-  const reads = `reads ${metric.sourceMetric}, which only the ${exporters} backend exports`;
-  if (serverBackends.length === 0) {
-    return {
-      what: `${reads}, but server '${server}' serves no LLM (llmBackends [])`,
-      fix: `scale it on a Triton metric, e.g. AutoscalingMetric.queueTimePerRequest, or serve its models with backend ${show(metric.llmBackends[0])}`,
-    };
-  }
-  return {
-    what: `${reads}, and the ${missing.map((b) => LLM_BACKEND_NAMES[b]).join(' and ')} models of server '${server}' `
-      + `do not (llmBackends ${show(serverBackends)})`,
-    fix: 'scale it on a Triton metric every backend exports, e.g. AutoscalingMetric.allRequestsPerSecondPerReplica',
-  };
 }

@@ -5,7 +5,7 @@ import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { GpuPool, planGpuCapacity } from '../../triton/gpu-capacity';
 import type { ITritonServer } from '../triton-server-ref';
-import { AutoscalingMetric, llmMetricMismatch } from './autoscaling-metric';
+import { AutoscalingMetric } from './autoscaling-metric';
 import { KedaScaledObject } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
 import {
@@ -51,8 +51,7 @@ export class TritonAutoscaler extends Construct {
     this.checkReplicas(p);
     for (const [prop, value] of Object.entries(behavior)) checkBehavior(p, prop, value);
     this.checkEngine(p, props.prometheusAddress);
-    const mismatch = llmMetricMismatch(metric, server.name, server.llmBackends);
-    if (mismatch !== undefined) p.check(false, 'metric', metric.factory, mismatch.what, mismatch.fix);
+    metric.checkFits(p, server);
     // Capacity is counted only for a valid replica range, so that one mistake is not reported twice.
     if (props.gpuPool !== undefined && isWhole(this.maxReplicas, 1) && this.maxReplicas > this.minReplicas) {
       this.checkCapacity(p, props.gpuPool);

@@ -23,7 +23,7 @@ export const TRITON_ALERTS_DEFAULTS = {
 } as const;
 
 export interface TritonAlertsOptions {
-  /** When each alert fires. @default - ALERT_DEFAULTS for every field, and LLM_ALERT_DEFAULTS for the LLM alerts */
+  /** When each alert fires. @default - ALERT_DEFAULTS for every field */
   readonly thresholds?: AlertThresholds;
   /**
    * Page of the runbooks; each alert's `runbook_url` is this plus `#` and its name in lowercase.
@@ -39,10 +39,9 @@ export interface TritonAlertsOptions {
   /**
    * Severity, routing tier (`tier` label, which TritonAlertRouting routes on) and extra routing labels per alert, e.g.
    * `{ highQueueTime: { tier: 'P2', labels: { team: 'search' } } }`. Labels of the GPU alerts do nothing on a server
-   * without GPU metrics, which has no GPU alerts.
+   * without GPU metrics, which has no GPU alerts; those of the LLM alerts nothing on a server without their series.
    * @default - DEFAULT_ALERT_LABELS: P1 critical failure ratio and target down, P2 warning GPU saturation, P3 warning
-   * queue time and pending requests, P3 info GPU underuse; DEFAULT_LLM_ALERT_LABELS: P2 warning KV cache saturated and
-   * slow time to first token
+   * queue time and pending requests, P3 info GPU underuse, P2 warning KV cache saturated and slow time to first token
    */
   readonly alertLabels?: AlertLabelMap;
 }
@@ -64,7 +63,8 @@ export interface PrometheusRuleSpec {
  * through `alertLabels`. GPU alerts are left out for a server without GPU metrics
  * (`gpus: 0` or `gpuMetrics: false`), whose GPU series never exist. A server with an LLM backend
  * (`server.llmBackends`) also gets TritonKvCacheSaturated (TensorRT-LLM: the vLLM backend exports no KV-cache usage)
- * and TritonSlowTimeToFirstToken (vLLM and TensorRT-LLM), both warning, P2.
+ * and TritonSlowTimeToFirstToken (vLLM; TensorRT-LLM when the server has decoupled models, whose first-response histogram
+ * Triton then exports: `server.firstResponseHistogram`), both warning, P2.
  * `writePromtoolFiles` writes the same rules with their promtool unit tests, for CI.
  */
 export class TritonAlerts extends Construct {
@@ -86,10 +86,10 @@ export class TritonAlerts extends Construct {
 
   public constructor(scope: Construct, id: string, props: TritonAlertsProps) {
     super(scope, id);
-    const { name, namespace, gpus, gpuMetrics, llmBackends } = props.server;
-    // Without GPU metrics the GPU series never exist: a GPU alert could never fire (nor a test of it pass).
-    // A server without an LLM gets no llmBackends key, so that its alerted server reads exactly as before.
-    this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0, ...(llmBackends.length > 0 ? { llmBackends } : {}) };
+    const { name, namespace, gpus, gpuMetrics, llmBackends, firstResponseHistogram } = props.server;
+    // Without GPU metrics the GPU series never exist: a GPU alert could never fire (nor a test of it pass). The same
+    // holds for TensorRT-LLM's time to first token without the first-response histogram (buildAlertRules gates it).
+    this.alertedServer = { name, namespace, gpus: gpuMetrics ? gpus : 0, llmBackends, firstResponseHistogram };
     const runbookBaseUrl = props.runbookBaseUrl ?? TRITON_ALERTS_DEFAULTS.runbookBaseUrl;
     const prometheusLabels = props.prometheusLabels ?? TRITON_ALERTS_DEFAULTS.prometheusLabels;
     this.alertLabels = props.alertLabels ?? {};

@@ -46,9 +46,13 @@ export interface TritonDashboardProps {
    */
   readonly servers?: readonly ITritonServer[];
   /**
-   * LLM backends whose panels the dashboard shows (KV cache and engine requests for TensorRT-LLM, time to first token,
-   * time per output token and tokens/s for vLLM), beside those of `servers`: for a dashboard that selects every server.
-   * @default - the LLM backends of `servers` (ITritonServer.llmBackends); none when `servers` is unset
+   * LLM backends whose panels the dashboard shows (KV cache, engine requests and time to first token for TensorRT-LLM,
+   * time to first token, time per output token and tokens/s for vLLM), beside those of `servers`: for a dashboard that
+   * selects every server. Servers not listed in `servers` are unknown, so TensorRT-LLM's time to first token is shown for
+   * them as if they streamed (a server without decoupled models leaves it empty).
+   * @default - the LLM backends of `servers` (ITritonServer.llmBackends), with TensorRT-LLM's time to first token only
+   * when one of them exports Triton's first-response histogram (ITritonServer.firstResponseHistogram); none when
+   * `servers` is unset
    */
   readonly llmBackends?: readonly LlmBackend[];
 }
@@ -116,10 +120,12 @@ export class TritonDashboard extends Construct {
     }
     p.throwIfAny();
 
-    const used = new Set([...(props.llmBackends ?? []), ...(props.servers ?? []).flatMap((s) => s.llmBackends)]);
-    const llmBackends = LLM_BACKENDS.filter((b) => used.has(b));
+    const servers = props.servers ?? [];
+    const given = props.llmBackends ?? [];
     this.dashboard = buildTritonDashboard({
-      title, uid: name, servers: props.servers?.map((s) => s.name), ...(llmBackends.length > 0 ? { llmBackends } : {}),
+      title, uid: name, servers: props.servers?.map((s) => s.name),
+      llmBackends: [...given, ...servers.flatMap((s) => s.llmBackends)],
+      firstResponseHistogram: given.length > 0 || servers.some((s) => s.firstResponseHistogram),
     });
     this.configMap = new kplus.ConfigMap(this, 'ConfigMap', {
       metadata: {

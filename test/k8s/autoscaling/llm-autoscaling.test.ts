@@ -27,7 +27,7 @@ describe('LLM autoscaling metrics', () => {
       'sum (nv_trt_llm_request_metrics{namespace="inference",triton_server="ranker",request_type="waiting"})', '2', '2', 'AverageValue'],
   ])('%s on a TensorRT-LLM server: the adapter rule and HPA (hpa), the trigger (keda)', (_n, metric, adapterName, source, adapterQuery, serverQuery, averageValue, threshold, kedaType) => {
     const m = metric();
-    expect(m.llmBackends).toEqual(['tensorrtllm']);
+    expect(m.llmBackend).toBe('tensorrtllm');
     const hpa = scaled(metric, 'hpa');
     expect(byKind(hpa, 'HorizontalPodAutoscaler').spec.metrics).toEqual([{
       type: 'Pods', pods: { metric: { name: adapterName }, target: { type: 'AverageValue', averageValue } },
@@ -46,7 +46,9 @@ describe('LLM autoscaling metrics', () => {
 
   test.each<[string, () => AutoscalingMetric, string]>([
     ['a KV-cache fraction above 1', () => AutoscalingMetric.kvCacheUsage({ targetFraction: 1.5 }),
-      "AutoscalingMetric.kvCacheUsage: 'targetFraction' (1.5) must be at most 1 (a ratio); use e.g. 0.8"],
+      "AutoscalingMetric.kvCacheUsage: 'targetFraction' (1.5) must be below 1: the ratio never exceeds it, so the target can never be crossed and the server never scales up; use e.g. 0.8"],
+    ['a KV-cache fraction of 1, which the usage never crosses', () => AutoscalingMetric.kvCacheUsage({ targetFraction: 1 }),
+      "AutoscalingMetric.kvCacheUsage: 'targetFraction' (1) must be below 1: the ratio never exceeds it, so the target can never be crossed and the server never scales up; use e.g. 0.8"],
     ['a KV-cache fraction of 0', () => AutoscalingMetric.kvCacheUsage({ targetFraction: 0 }),
       "AutoscalingMetric.kvCacheUsage: 'targetFraction' (0) must be > 0 with at most 3 decimals (the metric APIs carry thousandths, so a finer target would be rounded); use e.g. 0.8"],
     ['a waiting-request target finer than a thousandth', () => AutoscalingMetric.waitingRequestsPerReplica({ target: 0.0005 }),
@@ -79,7 +81,7 @@ describe('LLM autoscaling metrics', () => {
 
   test('Triton\'s own metrics still fit an LLM server', () => {
     const m = AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 5 });
-    expect(m.llmBackends).toEqual([]);
+    expect(m.llmBackend).toBeUndefined();
     expect(byKind(scaled(() => m, 'hpa', { gpus: 1, models: [llmModel('vllm')] }), 'HorizontalPodAutoscaler').spec.metrics[0].pods.metric.name)
       .toBe('triton_requests_per_second');
   });

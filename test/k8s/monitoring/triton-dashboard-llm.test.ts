@@ -19,7 +19,8 @@ describe('LLM dashboard panels', () => {
   test('a server without an LLM: no LLM panel, the same bytes as a dashboard built without LLM backends', () => {
     const { dashboard, configMap } = dashboardOf({ gpus: 1 });
     expect(titles(dashboard)).toEqual(BASE);
-    const plain = buildTritonDashboard({ title: 'Triton Inference Server', uid: 'triton-inference', servers: ['ranker'] });
+    const plain = buildTritonDashboard({
+      title: 'Triton Inference Server', uid: 'triton-inference', servers: ['ranker'], llmBackends: [], firstResponseHistogram: false });
     expect(configMap.data['triton-inference.json']).toBe(JSON.stringify(plain, null, 2));
   });
 
@@ -56,6 +57,17 @@ describe('LLM dashboard panels', () => {
     ]);
     expect(panel('Time to first token').targets[1].expr).toBe(
       `histogram_quantile(0.95, sum by (le, model, version) (rate(nv_inference_first_response_histogram_ms_bucket{${S}}[$__rate_interval]))) / 1000`);
+  });
+
+  test('TensorRT-LLM without a decoupled model: no time-to-first-token panel (Triton exports no first-response histogram)', () => {
+    const { dashboard } = dashboardOf({ gpus: 1, models: [llmModel('tensorrtllm', 'llm', { decoupled: false })] });
+    expect(titles(dashboard)).toEqual([...BASE, 'KV-cache usage', 'LLM engine requests']);
+  });
+
+  test('the builder orders and deduplicates the backends: any order, any repeat, the same dashboard', () => {
+    const build = (llmBackends: ('vllm' | 'tensorrtllm')[]) =>
+      JSON.stringify(buildTritonDashboard({ title: 'T', uid: 'u', llmBackends, firstResponseHistogram: true }));
+    expect(build(['vllm', 'tensorrtllm', 'vllm'])).toBe(build(['tensorrtllm', 'vllm']));
   });
 
   test('servers of both backends: every LLM panel, TTFT from both families', () => {
