@@ -27,20 +27,30 @@ export const INFERENCE_GRPC_METHODS: readonly string[] = Object.freeze([
 export const INFERENCE_GRPC_PATHS: readonly string[] = grpcPaths(INFERENCE_GRPC_METHODS);
 
 /**
+ * What a profiler (perf_analyzer, run by a load test) reads besides the client APIs: the model config
+ * (`/v2/models/<m>[/versions/<v>]/config`, gRPC ModelConfig) before it sends load, and the model statistics
+ * (`.../stats`, gRPC ModelStatistics) at the start and end of every measurement window; it stops with an error when
+ * either is refused. A subset of the operator APIs below, opened to the server's modelConfigReaders only.
+ */
+export const PROFILER_HTTP_PATHS: readonly string[] = Object.freeze(['*/config', '*/stats']);
+const PROFILER_GRPC_METHODS: readonly string[] = Object.freeze(['ModelConfig', 'ModelStatistics']);
+export const PROFILER_GRPC_PATHS: readonly string[] = grpcPaths(PROFILER_GRPC_METHODS);
+
+/**
  * HTTP paths of the operator APIs: model repository (load/unload/index), model config
- * (`/v2/models/<m>[/versions/<v>]/config`), statistics (`.../stats`), trace settings (`[.../models/<m>]/trace/setting`),
- * log settings and shared-memory registration. `*suffix` patterns because the model name sits in the middle.
+ * (`/v2/models/<m>[/versions/<v>]/config`) and statistics (`.../stats`) (PROFILER_HTTP_PATHS), trace settings
+ * (`[.../models/<m>]/trace/setting`), log settings and shared-memory registration. `*suffix` patterns because the model
+ * name sits in the middle.
  */
 export const ADMIN_HTTP_PATHS: readonly string[] = Object.freeze([
-  '/v2/repository*', '*/config', '*/stats', '*/trace/setting', '/v2/logging', '/v2/systemsharedmemory*', '/v2/cudasharedmemory*',
+  '/v2/repository*', ...PROFILER_HTTP_PATHS, '*/trace/setting', '/v2/logging', '/v2/systemsharedmemory*', '/v2/cudasharedmemory*',
 ]);
 
-/** gRPC methods of the operator APIs (`Repository*` is RepositoryIndex, RepositoryModelLoad and RepositoryModelUnload). */
+/**
+ * gRPC methods of the operator APIs (`Repository*` is RepositoryIndex, RepositoryModelLoad and RepositoryModelUnload;
+ * ModelConfig and ModelStatistics are PROFILER_GRPC_PATHS).
+ */
 export const ADMIN_GRPC_METHODS: readonly string[] = Object.freeze([
-  'Repository*', 'ModelConfig', 'ModelStatistics', 'TraceSetting', 'LogSettings', 'SystemSharedMemory*', 'CudaSharedMemory*',
+  'Repository*', ...PROFILER_GRPC_METHODS, 'TraceSetting', 'LogSettings', 'SystemSharedMemory*', 'CudaSharedMemory*',
 ]);
 export const ADMIN_GRPC_PATHS: readonly string[] = grpcPaths(ADMIN_GRPC_METHODS);
-
-/** The model-config API alone (a subset of the admin paths): what a load generator reads before it sends load. */
-export const MODEL_CONFIG_HTTP_PATHS: readonly string[] = Object.freeze(['*/config']);
-export const MODEL_CONFIG_GRPC_PATHS: readonly string[] = grpcPaths(['ModelConfig']);

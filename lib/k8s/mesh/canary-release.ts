@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
-import { problem, Problems, show } from '../../private/errors';
+import { Problems, show } from '../../private/errors';
 import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
 import { claimHost } from './host-registry';
@@ -12,37 +12,13 @@ import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from './mesh-hosts';
 import { checkMeshHosts, externalHostsProblems, registerMeshService } from './mesh-services';
-import {
-  checkRouteOptions, RouteProtocol, routeStreams, routeTimeoutSeconds, streamingPolicyInput, trafficPolicy, TRITON_ROUTE_DEFAULTS,
-} from './route-builders';
+import { checkRoute, resolveRoute, RouteProtocol, trafficPolicy } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 
 /** Istio subset names and label values: a DNS-1123 label (a leading digit is allowed, as in `2024-06`). */
 /** HTTP/2 sends header names in lowercase and Istio only matches lowercase names. */
 const HEADER_NAME = /^[a-z0-9][-a-z0-9_.]*$/;
-
-/**
- * Problems that keep each message once: the route options are checked against every version's server, and all but
- * the server-specific ones (gRPC on a server without gRPC) would otherwise repeat once per version.
- */
-class UniqueProblems extends Problems {
-  private readonly seen = new Set<string>();
-
-  public constructor(private readonly where: string) {
-    super(where);
-  }
-
-  public override check(ok: boolean, prop: string, value: unknown, what: string, fix: string): void {
-    if (!ok) this.add(problem(this.where, prop, value, what, fix));
-  }
-
-  public override add(message: string): void {
-    if (this.seen.has(message)) return;
-    this.seen.add(message);
-    super.add(message);
-  }
-}
 
 /**
  * A canary release of one service over two or more TritonServer versions (e.g. `v1` serving model version 1 and
@@ -80,7 +56,7 @@ export class CanaryRelease extends Construct {
   /** Hosts of the VirtualService. */
   public readonly hosts: readonly string[];
   public readonly protocol: RouteProtocol;
-  /** The release carries streams of decoupled models: no retries, the longest request as timeout (RouteOptions.streaming). */
+  /** The release carries streams of decoupled models: no retries, the streaming breaker (RouteOptions.streaming). */
   public readonly streaming: boolean;
   /** Version names in release order: the stable one first, the canary last. */
   public readonly versions: readonly string[];
@@ -93,13 +69,14 @@ export class CanaryRelease extends Construct {
 
   public constructor(scope: Construct, id: string, props: CanaryReleaseProps) {
     super(scope, id);
-    const p = new UniqueProblems(this.node.path);
+    const p = new Problems(this.node.path);
     const versions = props.versions.map((v) => v.version);
     this.name = props.name;
     this.versions = Object.freeze(versions);
-    this.protocol = props.protocol ?? TRITON_ROUTE_DEFAULTS.protocol;
-    const releaseServers = props.versions.map((v) => v.server);
-    this.streaming = routeStreams(releaseServers, props);
+    // The versions decide together whether the release streams and how long it waits (the longest request over them).
+    const route = resolveRoute(props.versions.map((v) => v.server), props);
+    this.protocol = route.protocol;
+    this.streaming = route.streaming;
     this.namespace = props.versions[0]?.server.namespace ?? '';
     this.destinationHost = serviceHost(props.name, this.namespace);
     const hosts = [...new Set(props.hosts ?? (props.gateway !== undefined ? props.gateway.hosts : [this.destinationHost]))];
@@ -120,8 +97,7 @@ export class CanaryRelease extends Construct {
     const externalHosts = [...new Set(props.externalHosts ?? [])];
     externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
     props.gateway?.checkUse(p, this, 'release', this.hosts, props.versions.map((v) => v.server));
-    // The versions decide together whether the release streams and how long it waits (the longest request over them).
-    for (const v of props.versions) checkRouteOptions(p, v.server, props, releaseServers);
+    checkRoute(p, route, props);
     p.throwIfAny();
     this.weights = Object.freeze(weights!);
 
@@ -146,8 +122,7 @@ export class CanaryRelease extends Construct {
     const rule: DestinationRuleSpec = {
       host: this.destinationHost,
       trafficPolicy: trafficPolicy({
-        connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc,
-        streaming: streamingPolicyInput(releaseServers, props),
+        connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc, streaming: route.streaming,
       }),
       subsets: versions.map((version) => ({ name: version, labels: { [VERSION_LABEL]: version } })),
     };
@@ -161,10 +136,7 @@ export class CanaryRelease extends Construct {
       ...(props.gateway !== undefined ? { gateways: [props.gateway.gatewayName, MESH_GATEWAY] } : {}),
       http: canaryHttpRoutes({
         host: this.destinationHost,
-        protocol: this.protocol,
-        timeoutSeconds: routeTimeoutSeconds(releaseServers, props),
-        retries: props.retries,
-        streaming: this.streaming,
+        route,
         headerRoutes: props.headerRoutes ?? [],
         splitOnlyFor: props.splitOnlyFor,
         weights: this.weights,

@@ -6,7 +6,7 @@
 import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
 import { VersionWeight } from './canary-plan';
 import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
-import { retryPolicy, RetryOptions, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
+import { ResolvedRoute, retryPolicy, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
 
 /** Name of the weighted route in the VirtualService. */
 export const WEIGHTED_ROUTE = 'weighted';
@@ -16,11 +16,8 @@ export const STABLE_ROUTE = 'stable';
 export interface CanaryRoutesInput {
   /** FQDN of the release Service: every destination's host. */
   readonly host: string;
-  readonly protocol: RouteProtocol;
-  readonly timeoutSeconds: number;
-  readonly retries?: RetryOptions;
-  /** The release streams (RouteOptions.streaming): no retries unless `retries` asks for them. @default false */
-  readonly streaming?: boolean;
+  /** The release's route, resolved once (resolveRoute): protocol, timeout and retries of every route. */
+  readonly route: ResolvedRoute;
   readonly headerRoutes: readonly CanaryHeaderRoute[];
   /** When not empty, the weighted route takes only requests with one of these headers; the rest go to the first version. */
   readonly splitOnlyFor?: readonly CanaryHeaderMatch[];
@@ -51,11 +48,11 @@ export function faultInjection(fault: CanaryFault | undefined): HttpFaultInjecti
  * add nothing and would make a promotion diff show destinations that receive no traffic.
  */
 export function canaryHttpRoutes(input: CanaryRoutesInput): HttpRoute[] {
-  const { host, protocol } = input;
+  const { host, route: { protocol } } = input;
   const fault = faultInjection(input.fault);
   const common = {
-    timeout: seconds(input.timeoutSeconds),
-    retries: retryPolicy(protocol, input.retries, input.streaming ?? false),
+    timeout: seconds(input.route.timeoutSeconds),
+    retries: retryPolicy(protocol, input.route.retries),
     ...(fault !== undefined ? { fault } : {}),
   };
   const headerRoutes: HttpRoute[] = input.headerRoutes.map((h, i) => ({

@@ -2,8 +2,10 @@
  * The pieces of a route to a TritonServer, as pure functions over typed options: which requests are routed, to
  * which Service port, with which timeout and retries, and the DestinationRule traffic policy (connection pool,
  * outlier detection as the circuit breaker, mTLS, HTTP/2 for gRPC). TritonRoute and CanaryRelease both build from
- * these, so a canary cannot route a different set of APIs or retry differently than a plain route. Routes to decoupled
- * models (LLMs) stream: no retries, the longest request as timeout, STREAMING_ROUTE_DEFAULTS in the DestinationRule.
+ * these, so a canary cannot route a different set of APIs or retry differently than a plain route. resolveRoute decides
+ * once per route what the servers imply (streaming, the longest request, the timeout and retries); the checks and
+ * builders read that. Every route waits for the longest request of its servers; routes to decoupled models (LLMs)
+ * stream: no retries and STREAMING_ROUTE_DEFAULTS in the DestinationRule.
  * Envoy forwards server-sent events and gRPC stream messages as they arrive (no filter of Istio's default chain
  * buffers a response), so streaming needs no buffering setting.
  */
@@ -20,11 +22,21 @@ export type RouteProtocol = 'http' | 'grpc';
 export interface RetryOptions {
   /** Retries after the first try; 0 turns retries off. @default 2; 0 on a streaming route, which never retries */
   readonly attempts?: number;
-  /** Timeout of each try, at most the route's timeoutSeconds. @default 10 */
+  /**
+   * Timeout of each try, at most the route's timeoutSeconds; on a route that waits for the longest request (see
+   * RouteOptions.timeoutSeconds) at least that request, or each try would cut it and replay it.
+   * @default 10; the route timeout on a route that waits for the longest request
+   */
   readonly perTryTimeoutSeconds?: number;
 }
 
-/** Limits of the connection pool to the server, per client sidecar or gateway pod. */
+/**
+ * Limits of the connection pool to the server, per client sidecar or gateway pod. They count open streams too: each
+ * open stream holds one of `http2MaxRequests` for its whole life (a gRPC stream is one HTTP/2 request; Envoy applies
+ * the limit to HTTP/1.1 too), and each server-sent-events response over HTTP/1.1 also holds one of `maxConnections`.
+ * The defaults are far more streams than GPU pods generate at once, so they stop runaway clients only; lower them to
+ * shed load in the mesh.
+ */
 export interface ConnectionPoolOptions {
   /** TCP connections to the Service. @default 1000 */
   readonly maxConnections?: number;
@@ -35,10 +47,8 @@ export interface ConnectionPoolOptions {
   /**
    * Seconds a pooled connection to the server may stay open while it carries no request
    * (`connectionPool.http.idleTimeout`). Envoy counts a connection idle only while no request or stream is active on it,
-   * so it never cuts a stream in flight; on a streaming route it is written out and must be at least the longest
-   * request, so that the pool never closes connections faster than generations last.
-   * @default - not written (Istio's 1 h) on other routes; on a streaming route
-   * STREAMING_ROUTE_DEFAULTS.connectionPool.idleTimeoutSeconds (3600), or the longest request when that is longer
+   * so it never cuts a request or stream in flight, however long.
+   * @default - not written: Istio's default (1 h)
    * @see https://www.envoyproxy.io/docs/envoy/latest/faq/configuration/timeouts
    */
   readonly idleTimeoutSeconds?: number;
@@ -55,8 +65,9 @@ export interface OutlierDetectionOptions {
   /**
    * Consecutive gateway errors that eject a pod: 502, 503 and 504, which is also what Envoy makes of connection
    * failures, resets and timeouts, and of the gRPC statuses UNAVAILABLE and DEADLINE_EXCEEDED. Gateway errors are 5xx
-   * too, so it must stay below consecutive5xxErrors unless that is 0 (Istio ignores it otherwise).
-   * @default - not written (off) on other routes; 5 on a streaming route
+   * too, so it must stay below consecutive5xxErrors unless that is 0 (Istio ignores it otherwise). 0 is refused on a
+   * route that does not stream (it is off there anyway).
+   * @default - not written (off) on other routes; on a streaming route 5, unless consecutive5xxErrors is given above 0
    * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/#OutlierDetection
    */
   readonly consecutiveGatewayErrors?: number;
@@ -70,7 +81,7 @@ export interface OutlierDetectionOptions {
 
 /** The DestinationRule traffic policy a route writes. */
 export interface TrafficPolicyOptions {
-  /** @default - TRITON_ROUTE_DEFAULTS.connectionPool; STREAMING_ROUTE_DEFAULTS.connectionPool on a streaming route */
+  /** @default - TRITON_ROUTE_DEFAULTS.connectionPool (on streaming routes too) */
   readonly connectionPool?: ConnectionPoolOptions;
   /** @default - TRITON_ROUTE_DEFAULTS.outlierDetection; STREAMING_ROUTE_DEFAULTS.outlierDetection on a streaming route */
   readonly outlierDetection?: OutlierDetectionOptions;
@@ -82,22 +93,24 @@ export interface RouteOptions extends TrafficPolicyOptions {
   readonly protocol?: RouteProtocol;
   /**
    * Timeout of a whole request, retries included. A gRPC stream (ModelStreamInfer) and a server-sent-events response
-   * (`generate_stream`) count as one request: on a streaming route it must be at least the longest request of the
-   * server (`longestRequestSeconds`; of a release, the longest over its versions).
-   * @default 30; on a streaming route the longest request + STREAMING_ROUTE_DEFAULTS.timeoutMarginSeconds (10)
+   * (`generate_stream`) count as one request. A route waits for the longest request of its server
+   * (`longestRequestSeconds`; of a release, the longest over its versions) when the server declares one longer than
+   * 30 s, and always when it streams: then it must be at least that request.
+   * @default 30; on a route that waits for the longest request, that request + TRITON_ROUTE_DEFAULTS.timeoutMarginSeconds (10)
    */
   readonly timeoutSeconds?: number;
   /**
-   * @default - 2 attempts of 10 s each, on connection failures, resets and 5xx, never on 4xx; none on a streaming
-   * route (`{ attempts: 0 }`; more attempts are refused there)
+   * @default - 2 attempts on connection failures, resets and 5xx, never on 4xx, each of 10 s, or of the route timeout
+   * on a route that waits for the longest request; none on a streaming route (`{ attempts: 0 }`; more attempts are
+   * refused there)
    */
   readonly retries?: RetryOptions;
   /**
    * The route carries streams of decoupled models (LLMs): gRPC ModelStreamInfer and HTTP `generate_stream`
-   * server-sent events. A streaming route never retries (a retry would replay a generation), times out only after the
-   * longest request, and its DestinationRule uses STREAMING_ROUTE_DEFAULTS: a circuit breaker that counts gateway
-   * errors (502/503/504) only, over a longer interval, and a pool idle timeout of at least the longest request.
-   * `true` to servers without a decoupled model, and `false` to a server with one, are refused.
+   * server-sent events. A streaming route never retries (a retry would replay a generation), waits for the longest
+   * request like any route to long requests (even when the server keeps the default 30 s), and its DestinationRule
+   * uses STREAMING_ROUTE_DEFAULTS: a circuit breaker that counts gateway errors (502/503/504) only, over a longer
+   * interval. `true` to servers without a decoupled model, and `false` to a server with one, are refused.
    * @default - true exactly when the server (of a release: some version) has decoupled models
    */
   readonly streaming?: boolean;
@@ -107,32 +120,24 @@ export interface RouteOptions extends TrafficPolicyOptions {
 export const TRITON_ROUTE_DEFAULTS = {
   protocol: 'http' as RouteProtocol,
   timeoutSeconds: 30,
+  /**
+   * Added to the longest request for the timeout of a route that waits for it: the time a request waits in Triton's
+   * queue and for a connection before it starts, which longestRequestSeconds does not count.
+   */
+  timeoutMarginSeconds: 10,
   retries: { attempts: 2, perTryTimeoutSeconds: 10 },
   connectionPool: { maxConnections: 1000, http2MaxRequests: 1000, http1MaxPendingRequests: 100 },
   outlierDetection: { consecutive5xxErrors: 5, intervalSeconds: 10, baseEjectionTimeSeconds: 30, maxEjectionPercent: 50 },
 } as const;
 
 /**
- * Defaults of a streaming route (RouteOptions.streaming), one named constant each (asserted by the tests). Fields
- * not listed are those of TRITON_ROUTE_DEFAULTS.
+ * Defaults of a streaming route (RouteOptions.streaming) where they differ from TRITON_ROUTE_DEFAULTS, one named
+ * constant each (asserted by the tests). Fields not listed are those of TRITON_ROUTE_DEFAULTS.
  * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/
  */
 export const STREAMING_ROUTE_DEFAULTS = {
-  /**
-   * Added to the longest request for the route timeout: the time a request waits in Triton's queue and for a
-   * connection before its generation starts, which longestRequestSeconds does not count.
-   */
-  timeoutMarginSeconds: 10,
   /** No retries: a retry replays the whole request (Envoy buffers the client stream to do so) and restarts a generation. */
   retries: { attempts: 0 },
-  /**
-   * Each open stream holds one of `http2MaxRequests` for its whole life (a gRPC stream is one HTTP/2 request; Envoy
-   * applies the limit to HTTP/1.1 too), and each SSE response over HTTP/1.1 also holds one of `maxConnections`: the
-   * limits count concurrent streams per client proxy. 1000 is far more streams than GPU pods generate at once, so they
-   * stop runaway clients only; lower them to shed load in the mesh. `idleTimeoutSeconds` is Istio's own default (1 h)
-   * written out, raised to the longest request when that is longer.
-   */
-  connectionPool: { maxConnections: 1000, http2MaxRequests: 1000, http1MaxPendingRequests: 100, idleTimeoutSeconds: 3600 },
   /**
    * Eject on gateway errors only (502/503/504: the pod cannot be reached, is overloaded or times out), not on every
    * 5xx: a 500 from an LLM backend is usually the fault of one request (a prompt it cannot take), and ejecting one of
@@ -140,7 +145,8 @@ export const STREAMING_ROUTE_DEFAULTS = {
    * minutes to reload its model, so pods are evaluated every 30 s and stay out at least 60 s.
    */
   outlierDetection: {
-    consecutive5xxErrors: 0, consecutiveGatewayErrors: 5, intervalSeconds: 30, baseEjectionTimeSeconds: 60, maxEjectionPercent: 50,
+    ...TRITON_ROUTE_DEFAULTS.outlierDetection,
+    consecutive5xxErrors: 0, consecutiveGatewayErrors: 5, intervalSeconds: 30, baseEjectionTimeSeconds: 60,
   },
 } as const;
 
@@ -195,7 +201,7 @@ export function routeMatches(protocol: RouteProtocol): HttpMatchRequest[] {
 
 /**
  * The destination of a route: the server's Service by FQDN, and always the port (CHECKLIST M02: the Service has
- * several ports; without `port` Istio cannot tell which one, IST0112). Call checkRouteOptions first: it refuses a
+ * several ports; without `port` Istio cannot tell which one, IST0112). Call checkRoute first: it refuses a
  * gRPC route to a server without gRPC.
  */
 export function destination(server: ITritonServer, protocol: RouteProtocol, subset?: string): Destination {
@@ -206,19 +212,10 @@ export function destination(server: ITritonServer, protocol: RouteProtocol, subs
   };
 }
 
-/**
- * Retries of a route; `attempts: 0` gives `{ attempts: 0 }`, which turns Istio's default retries off too. A streaming
- * route has no retries unless `options` asks for them (which checkRouteOptions refuses).
- */
-export function retryPolicy(protocol: RouteProtocol, options: RetryOptions = {}, streaming = false): HttpRetry {
-  const D = TRITON_ROUTE_DEFAULTS.retries;
-  const attempts = options.attempts ?? (streaming ? STREAMING_ROUTE_DEFAULTS.retries.attempts : D.attempts);
-  if (attempts === 0) return { attempts };
-  return {
-    attempts,
-    perTryTimeout: seconds(options.perTryTimeoutSeconds ?? D.perTryTimeoutSeconds),
-    retryOn: RETRY_ON[protocol],
-  };
+/** Retries of a route, resolved (resolveRoute); `attempts: 0` gives `{ attempts: 0 }`, which turns Istio's default retries off too. */
+export function retryPolicy(protocol: RouteProtocol, retries: Required<RetryOptions> = TRITON_ROUTE_DEFAULTS.retries): HttpRetry {
+  if (retries.attempts === 0) return { attempts: 0 };
+  return { attempts: retries.attempts, perTryTimeout: seconds(retries.perTryTimeoutSeconds), retryOn: RETRY_ON[protocol] };
 }
 
 /** Istio duration of whole seconds. */
@@ -226,51 +223,75 @@ export function seconds(n: number): string {
   return `${n}s`;
 }
 
-/**
- * Whether a route to `servers` (one server, or the versions of a release) streams: `options.streaming` when given,
- * else whether some server has decoupled models. checkRouteOptions refuses a `streaming` that contradicts the servers.
- */
-export function routeStreams(servers: readonly ITritonServer[], options: RouteOptions): boolean {
-  return options.streaming ?? servers.some((s) => s.decoupledModels.length > 0);
-}
-
-/** The server of `servers` whose requests may take longest (the first of them on a tie). */
-export function longestRequestServer(servers: readonly ITritonServer[]): ITritonServer {
-  return servers.reduce((a, b) => (b.longestRequestSeconds > a.longestRequestSeconds ? b : a));
-}
-
-/** The route timeout: `timeoutSeconds` when given, else 30, or on a streaming route the longest request + 10. */
-export function routeTimeoutSeconds(servers: readonly ITritonServer[], options: RouteOptions): number {
-  if (options.timeoutSeconds !== undefined) return options.timeoutSeconds;
-  if (!routeStreams(servers, options) || servers.length === 0) return TRITON_ROUTE_DEFAULTS.timeoutSeconds;
-  return longestRequestServer(servers).longestRequestSeconds + STREAMING_ROUTE_DEFAULTS.timeoutMarginSeconds;
-}
-
-/** What the DestinationRule of a streaming route is sized from. */
-export interface StreamingPolicyInput {
-  /** The longest request over the route's servers, in seconds. */
+/** What the servers of a route imply for it, decided once by resolveRoute and read by the checks and builders. */
+export interface ResolvedRoute {
+  readonly protocol: RouteProtocol;
+  /** Every server the route goes to (the versions of a release). */
+  readonly servers: readonly ITritonServer[];
+  /** `options.streaming` when given, else whether some server has decoupled models. */
+  readonly streaming: boolean;
+  /** The server whose requests may take longest (the first of them on a tie); undefined without servers. */
+  readonly longestServer?: ITritonServer;
+  /** Its longestRequestSeconds; 0 without servers. */
   readonly longestRequestSeconds: number;
+  /**
+   * The route waits for the longest request: it streams, or the longest request is longer than the default timeout
+   * (30 s). A server that keeps the default (its exit timeout, 30 s) gets the usual 30 s route with 10-s tries.
+   */
+  readonly waitsForLongest: boolean;
+  /** The timeout when none is given: the longest request + the margin on a route that waits for it, else 30. */
+  readonly defaultTimeoutSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly retries: Required<RetryOptions>;
 }
 
-/** The streaming input of trafficPolicy for a route to `servers`, or undefined when the route does not stream. */
-export function streamingPolicyInput(servers: readonly ITritonServer[], options: RouteOptions): StreamingPolicyInput | undefined {
-  if (!routeStreams(servers, options) || servers.length === 0) return undefined;
-  return { longestRequestSeconds: longestRequestServer(servers).longestRequestSeconds };
+/** Resolves a route to `servers` (one server, or the versions of a release) with `options`; run the checks on the result. */
+export function resolveRoute(servers: readonly ITritonServer[], options: RouteOptions): ResolvedRoute {
+  const D = TRITON_ROUTE_DEFAULTS;
+  const streaming = options.streaming ?? servers.some((s) => s.decoupledModels.length > 0);
+  const longestServer = servers.length === 0 ? undefined
+    : servers.reduce((a, b) => (b.longestRequestSeconds > a.longestRequestSeconds ? b : a));
+  const longestRequestSeconds = longestServer?.longestRequestSeconds ?? 0;
+  const waitsForLongest = longestServer !== undefined && (streaming || longestRequestSeconds > D.timeoutSeconds);
+  const defaultTimeoutSeconds = waitsForLongest ? longestRequestSeconds + D.timeoutMarginSeconds : D.timeoutSeconds;
+  const timeoutSeconds = options.timeoutSeconds ?? defaultTimeoutSeconds;
+  return {
+    protocol: options.protocol ?? D.protocol,
+    servers,
+    streaming,
+    longestServer,
+    longestRequestSeconds,
+    waitsForLongest,
+    defaultTimeoutSeconds,
+    timeoutSeconds,
+    retries: {
+      attempts: options.retries?.attempts ?? (streaming ? STREAMING_ROUTE_DEFAULTS.retries.attempts : D.retries.attempts),
+      // A try of the whole route timeout is never cut before the route itself; retries still start after quick failures.
+      perTryTimeoutSeconds: options.retries?.perTryTimeoutSeconds ?? (waitsForLongest ? timeoutSeconds : D.retries.perTryTimeoutSeconds),
+    },
+  };
 }
 
-/** Every field of ConnectionPoolOptions, defaults applied; idleTimeoutSeconds stays unset on other routes when not given. */
-function resolvePool(given: ConnectionPoolOptions | undefined, streaming: StreamingPolicyInput | undefined) {
-  if (streaming === undefined) {
-    return { ...withDefaults(TRITON_ROUTE_DEFAULTS.connectionPool, given), idleTimeoutSeconds: given?.idleTimeoutSeconds };
-  }
-  const S = STREAMING_ROUTE_DEFAULTS.connectionPool;
-  return withDefaults({ ...S, idleTimeoutSeconds: Math.max(S.idleTimeoutSeconds, streaming.longestRequestSeconds) }, given);
+/** Every field of ConnectionPoolOptions, defaults applied; idleTimeoutSeconds stays unset when not given. */
+function resolvePool(given: ConnectionPoolOptions | undefined) {
+  return { ...withDefaults(TRITON_ROUTE_DEFAULTS.connectionPool, given), idleTimeoutSeconds: given?.idleTimeoutSeconds };
 }
 
-/** Every field of OutlierDetectionOptions, defaults applied; consecutiveGatewayErrors stays unset on other routes when not given. */
+/**
+ * Every field of OutlierDetectionOptions, defaults applied. consecutiveGatewayErrors stays unset when not given on
+ * other routes, and on a streaming route whose consecutive5xxErrors is given above 0: that breaker counts 5xx, and
+ * the streaming gateway count would only fight it.
+ */
 function resolveOutlier(given: OutlierDetectionOptions | undefined, streaming: boolean) {
-  if (streaming) return withDefaults(STREAMING_ROUTE_DEFAULTS.outlierDetection, given);
-  return { ...withDefaults(TRITON_ROUTE_DEFAULTS.outlierDetection, given), consecutiveGatewayErrors: given?.consecutiveGatewayErrors };
+  if (!streaming) {
+    return { ...withDefaults(TRITON_ROUTE_DEFAULTS.outlierDetection, given), consecutiveGatewayErrors: given?.consecutiveGatewayErrors };
+  }
+  const S = STREAMING_ROUTE_DEFAULTS.outlierDetection;
+  const counts5xx = given?.consecutive5xxErrors !== undefined && given.consecutive5xxErrors > 0;
+  return {
+    ...withDefaults(S, given),
+    consecutiveGatewayErrors: given?.consecutiveGatewayErrors ?? (counts5xx ? undefined : S.consecutiveGatewayErrors),
+  };
 }
 
 /**
@@ -278,12 +299,11 @@ function resolveOutlier(given: OutlierDetectionOptions | undefined, streaming: b
  * ISTIO_MUTUAL so that sidecars and the gateway always talk mTLS to Triton. `grpcPort`: the Service has the gRPC
  * port, which gets the same policy at port level with `h2UpgradePolicy: UPGRADE` (port-level settings replace the
  * top-level ones for that port rather than merge, so everything is repeated there). `streaming`: the route streams
- * (see streamingPolicyInput), so STREAMING_ROUTE_DEFAULTS apply and the pool's idle timeout is written.
+ * (ResolvedRoute.streaming), so STREAMING_ROUTE_DEFAULTS apply.
  */
-export function trafficPolicy(options: TrafficPolicyOptions & { readonly grpcPort: boolean; readonly streaming?: StreamingPolicyInput }):
-TrafficPolicy {
-  const pool = resolvePool(options.connectionPool, options.streaming);
-  const outlier = resolveOutlier(options.outlierDetection, options.streaming !== undefined);
+export function trafficPolicy(options: TrafficPolicyOptions & { readonly grpcPort: boolean; readonly streaming?: boolean }): TrafficPolicy {
+  const pool = resolvePool(options.connectionPool);
+  const outlier = resolveOutlier(options.outlierDetection, options.streaming ?? false);
   const tcp = { maxConnections: pool.maxConnections };
   const http = {
     http1MaxPendingRequests: pool.http1MaxPendingRequests,
@@ -325,19 +345,23 @@ Record<K, number> {
   return out;
 }
 
+/** Checks what a route asks of one of its servers (for a release: of each version): gRPC needs a server with gRPC. */
+function checkRouteServer(p: Problems, route: ResolvedRoute, server: ITritonServer): void {
+  const { name, grpc } = server;
+  p.check(!(route.protocol === 'grpc' && !grpc), 'protocol', route.protocol,
+    `routes to port ${GRPC_PORT.port}, but server '${name}' has grpc: false (its Service has no gRPC port)`,
+    `use protocol 'http', or set grpc: true on server '${name}'`);
+}
 
 /**
- * Checks route options against the server they route to; problems go to `p` (prop names as in RouteOptions).
- * Refuses the metrics port and gRPC to a server without gRPC (CHECKLIST T02), nonsensical numbers, and a `streaming`
- * that contradicts the servers or retries and timeouts that would replay or cut streams. `servers`: every server the
- * route goes to (the versions of a release), which decide together whether it streams and how long it waits; the
- * per-server checks are made for `server` only.
+ * Checks a route resolved by resolveRoute, once per route (for a release, once for all its versions); problems go to
+ * `p` (prop names as in RouteOptions). Refuses the metrics port (CHECKLIST T02), gRPC to a server without gRPC (checked
+ * for each server), nonsensical numbers, a `streaming` that contradicts the servers, and retries and timeouts that
+ * would replay streams or cut the longest requests.
  */
-export function checkRouteOptions(p: Problems, server: ITritonServer, options: RouteOptions,
-  servers: readonly ITritonServer[] = [server]): void {
+export function checkRoute(p: Problems, route: ResolvedRoute, options: RouteOptions): void {
   const D = TRITON_ROUTE_DEFAULTS;
-  const { name, grpc } = server;
-  const protocol: string = options.protocol ?? D.protocol;
+  const protocol: string = route.protocol;
   if (protocol === METRICS_PORT.name || protocol === 'metrics') {
     p.check(false, 'protocol', protocol,
       `would route the metrics port (${METRICS_PORT.port}), which is never exposed through the mesh (CHECKLIST T02)`,
@@ -345,19 +369,16 @@ export function checkRouteOptions(p: Problems, server: ITritonServer, options: R
   } else {
     p.check(protocol === 'http' || protocol === 'grpc', 'protocol', protocol, 'is not a Triton serving protocol', "use 'http' or 'grpc'");
   }
-  p.check(!(protocol === 'grpc' && !grpc), 'protocol', protocol,
-    `routes to port ${GRPC_PORT.port}, but server '${name}' has grpc: false (its Service has no gRPC port)`,
-    `use protocol 'http', or set grpc: true on server '${name}'`);
+  for (const server of new Set(route.servers)) checkRouteServer(p, route, server);
 
-  const streaming = routeStreams(servers, options);
-  checkStreaming(p, servers, options);
-  const timeout = routeTimeoutSeconds(servers, options);
-  p.check(isWhole(timeout, 1), 'timeoutSeconds', timeout, 'must be a whole number >= 1',
-    `use e.g. ${streaming ? routeTimeoutSeconds(servers, { streaming }) : D.timeoutSeconds}`);
-  const attempts = options.retries?.attempts ?? (streaming ? STREAMING_ROUTE_DEFAULTS.retries.attempts : D.retries.attempts);
+  checkStreaming(p, route, options);
+  checkLongestRequest(p, route, options);
+  const { timeoutSeconds: timeout, retries: { attempts, perTryTimeoutSeconds: perTry } } = route;
+  p.check(isWhole(timeout, 1), 'timeoutSeconds', timeout, 'must be a whole number >= 1', `use e.g. ${route.defaultTimeoutSeconds}`);
   p.check(isWhole(attempts, 0), 'retries.attempts', attempts, 'must be a whole number >= 0', 'use 0 to turn retries off, or e.g. 2');
-  const perTry = options.retries?.perTryTimeoutSeconds ?? D.retries.perTryTimeoutSeconds;
-  if (options.retries?.perTryTimeoutSeconds !== undefined || attempts > 0) {
+  const perTryGiven = options.retries?.perTryTimeoutSeconds !== undefined;
+  // A per-try timeout derived from the route timeout is checked with the route timeout.
+  if (perTryGiven || (attempts > 0 && !route.waitsForLongest)) {
     p.check(isWhole(perTry, 1), 'retries.perTryTimeoutSeconds', perTry, 'must be a whole number >= 1',
       `use e.g. ${D.retries.perTryTimeoutSeconds}`);
     // A try longer than the whole request would be cut by the route timeout: no retry could ever start.
@@ -366,12 +387,12 @@ export function checkRouteOptions(p: Problems, server: ITritonServer, options: R
         `exceeds timeoutSeconds (${timeout}), so no retry could ever start`, `lower it to at most ${timeout}, or raise timeoutSeconds`);
     }
   }
-  if (options.retries?.perTryTimeoutSeconds !== undefined) {
+  if (perTryGiven) {
     // Istio writes no per-try timeout without retries: the value would be dropped without a word.
     p.check(attempts !== 0, 'retries.perTryTimeoutSeconds', perTry, 'has no effect with retries.attempts 0',
-      streaming ? 'remove it: a streaming route never retries' : 'remove it, or allow retries');
+      route.streaming ? 'remove it: a streaming route never retries' : 'remove it, or allow retries');
   }
-  checkTrafficPolicyOptions(p, options, streaming ? servers : []);
+  checkTrafficPolicyOptions(p, options, route.streaming);
 }
 
 /** `server 'a' (["x"])`, `servers 'a' (["x"]) and 'b' (["y"])`: servers with their models of `models`. */
@@ -382,10 +403,11 @@ function serversWith(servers: readonly ITritonServer[], models: (s: ITritonServe
 }
 
 /**
- * A streaming route goes where decoupled models are and nowhere else, never retries, and waits for the longest
- * request: a retry would replay a generation from its start, a shorter timeout would cut the longest ones.
+ * A streaming route goes where decoupled models are and nowhere else, and never retries: a retry would replay a
+ * generation from its start.
  */
-function checkStreaming(p: Problems, servers: readonly ITritonServer[], options: RouteOptions): void {
+function checkStreaming(p: Problems, route: ResolvedRoute, options: RouteOptions): void {
+  const { servers } = route;
   if (servers.length === 0) return;
   const decoupled = servers.filter((s) => s.decoupledModels.length > 0);
   p.check(!(options.streaming === true && decoupled.length === 0), 'streaming', options.streaming,
@@ -396,7 +418,7 @@ function checkStreaming(p: Problems, servers: readonly ITritonServer[], options:
     `but ${serversWith(decoupled, (s) => s.decoupledModels)} ${decoupled.length > 1 ? 'have' : 'has'} decoupled models, whose `
     + 'answers stream: retries would replay a generation from its start and the default timeout would cut long ones',
     "remove 'streaming' (a route to decoupled models streams by default)");
-  if (!routeStreams(servers, options)) return;
+  if (!route.streaming) return;
   const why = serversWith(decoupled.length > 0 ? decoupled : servers, (s) => s.decoupledModels);
   const attempts = options.retries?.attempts;
   if (attempts !== undefined && isWhole(attempts, 0)) {
@@ -404,46 +426,44 @@ function checkStreaming(p: Problems, servers: readonly ITritonServer[], options:
       `would retry a streaming route to ${why}: a retry replays the whole request, and the generation starts over`,
       "remove 'retries' (a streaming route never retries)");
   }
-  const longest = longestRequestServer(servers);
-  const seconds = longest.longestRequestSeconds;
+}
+
+/** A route that waits for the longest request neither times out nor cuts a try before it ends. */
+function checkLongestRequest(p: Problems, route: ResolvedRoute, options: RouteOptions): void {
+  const longest = route.longestServer;
+  if (!route.waitsForLongest || longest === undefined) return;
+  const seconds = route.longestRequestSeconds;
+  const what = route.streaming ? 'streams' : 'requests';
+  const of = `the longest request of server '${longest.name}' (longestRequestSeconds ${seconds})`;
   const timeout = options.timeoutSeconds;
   if (timeout !== undefined && isWhole(timeout, 1)) {
-    p.check(timeout >= seconds, 'timeoutSeconds', timeout,
-      `is below the longest request of server '${longest.name}' (longestRequestSeconds ${seconds}), so the route would cut the `
-      + 'longest streams', `raise it to at least ${seconds}, or leave it unset for ${routeTimeoutSeconds(servers, { streaming: true })}`);
+    p.check(timeout >= seconds, 'timeoutSeconds', timeout, `is below ${of}, so the route would cut the longest ${what}`,
+      `raise it to at least ${seconds}, or leave it unset for ${route.defaultTimeoutSeconds}`);
+  }
+  const perTry = options.retries?.perTryTimeoutSeconds;
+  if (perTry !== undefined && isWhole(perTry, 1) && !route.streaming && route.retries.attempts > 0) {
+    p.check(perTry >= seconds, 'retries.perTryTimeoutSeconds', perTry,
+      `is below ${of}, so each try would cut the longest requests and retry them from the start`,
+      `raise it to at least ${seconds}, or leave it unset for the route timeout (${route.timeoutSeconds})`);
   }
 }
 
-/**
- * Checks the traffic-policy options alone (CanaryRelease checks its DestinationRule with this). `streamingServers`:
- * the servers of a streaming route, whose longest request bounds the pool's idle timeout; empty on other routes.
- */
-export function checkTrafficPolicyOptions(p: Problems, options: TrafficPolicyOptions,
-  streamingServers: readonly ITritonServer[] = []): void {
-  const streaming = streamingServers.length > 0
-    ? { longestRequestSeconds: longestRequestServer(streamingServers).longestRequestSeconds } : undefined;
-  const poolDefaults: Readonly<Record<string, number>> = streaming !== undefined
-    ? STREAMING_ROUTE_DEFAULTS.connectionPool : TRITON_ROUTE_DEFAULTS.connectionPool;
-  const pool = resolvePool(options.connectionPool, streaming);
+/** Checks the traffic-policy options of a route; `streaming`: the route streams (ResolvedRoute.streaming). */
+function checkTrafficPolicyOptions(p: Problems, options: TrafficPolicyOptions, streaming: boolean): void {
+  const poolDefaults: Readonly<Record<string, number>> = TRITON_ROUTE_DEFAULTS.connectionPool;
+  const pool = resolvePool(options.connectionPool);
   for (const key of ['maxConnections', 'http2MaxRequests', 'http1MaxPendingRequests'] as const) {
     p.check(isWhole(pool[key], 1), `connectionPool.${key}`, pool[key], 'must be a whole number >= 1', `use e.g. ${poolDefaults[key]}`);
   }
-  const idle = options.connectionPool?.idleTimeoutSeconds;
+  const idle = pool.idleTimeoutSeconds;
   if (idle !== undefined) {
-    const idleDefault = STREAMING_ROUTE_DEFAULTS.connectionPool.idleTimeoutSeconds;
-    p.check(isWhole(idle, 1), 'connectionPool.idleTimeoutSeconds', idle, 'must be a whole number >= 1', `use e.g. ${idleDefault}`);
-    if (streaming !== undefined && isWhole(idle, 1)) {
-      const longest = longestRequestServer(streamingServers);
-      p.check(idle >= longest.longestRequestSeconds, 'connectionPool.idleTimeoutSeconds', idle,
-        `is below the longest request of server '${longest.name}' (longestRequestSeconds ${longest.longestRequestSeconds}) on a `
-        + 'streaming route',
-        `raise it to at least ${longest.longestRequestSeconds}, or leave it unset for ${Math.max(idleDefault, longest.longestRequestSeconds)}`);
-    }
+    p.check(isWhole(idle, 1), 'connectionPool.idleTimeoutSeconds', idle, 'must be a whole number >= 1',
+      "use e.g. 3600 (Istio's default), or leave it unset");
   }
 
-  const outlierDefaults: Readonly<Record<string, number>> = streaming !== undefined
+  const outlierDefaults: Readonly<Record<string, number>> = streaming
     ? STREAMING_ROUTE_DEFAULTS.outlierDetection : TRITON_ROUTE_DEFAULTS.outlierDetection;
-  const outlier = resolveOutlier(options.outlierDetection, streaming !== undefined);
+  const outlier = resolveOutlier(options.outlierDetection, streaming);
   const errors5xx = outlier.consecutive5xxErrors;
   const gateway = outlier.consecutiveGatewayErrors;
   p.check(isWhole(errors5xx, 0), 'outlierDetection.consecutive5xxErrors', errors5xx, 'must be a whole number >= 0',
@@ -451,8 +471,13 @@ export function checkTrafficPolicyOptions(p: Problems, options: TrafficPolicyOpt
   if (gateway !== undefined) {
     p.check(isWhole(gateway, 0), 'outlierDetection.consecutiveGatewayErrors', gateway, 'must be a whole number >= 0',
       `use e.g. ${STREAMING_ROUTE_DEFAULTS.outlierDetection.consecutiveGatewayErrors}`);
+    // Off is already the default of a route that does not stream: the 0 would be written and change nothing.
+    p.check(streaming || gateway !== 0, 'outlierDetection.consecutiveGatewayErrors', gateway,
+      'changes nothing: a route that does not stream counts no gateway errors unless told to',
+      'remove it, or give a count (e.g. 5) with consecutive5xxErrors 0 to eject on 502/503/504 only');
   }
-  if (isWhole(errors5xx, 0) && (gateway === undefined || isWhole(gateway, 0))) {
+  // maxEjectionPercent 0 turns ejection off on purpose: then nothing needs to be counted.
+  if (isWhole(errors5xx, 0) && (gateway === undefined || isWhole(gateway, 0)) && outlier.maxEjectionPercent !== 0) {
     p.check(errors5xx > 0 || (gateway ?? 0) > 0, 'outlierDetection.consecutive5xxErrors', errors5xx,
       `ejects on no error, and consecutiveGatewayErrors is ${gateway ?? 'not set'}`,
       'give consecutiveGatewayErrors (e.g. 5) to eject on 502/503/504 only, or set maxEjectionPercent 0 to turn ejection off');

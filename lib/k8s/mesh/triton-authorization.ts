@@ -2,7 +2,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import {
-  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, MODEL_CONFIG_GRPC_PATHS, MODEL_CONFIG_HTTP_PATHS,
+  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, PROFILER_GRPC_PATHS, PROFILER_HTTP_PATHS,
 } from '../../triton/server-apis';
 import { GRPC_PORT, HTTP_PORT, METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
@@ -97,24 +97,25 @@ export class TritonAuthorization extends Construct {
 
     const selector = { matchLabels: { ...props.server.selectorLabels } };
     const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, namespace, labels: { ...props.server.labels } });
+    // The serving ports with `httpPaths` and, when the server serves gRPC, `grpcPaths`.
+    const operations = (httpPaths: readonly string[], grpcPaths: readonly string[]) => [
+      { operation: { ports: [String(HTTP_PORT.port)], paths: [...httpPaths] } },
+      ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...grpcPaths] } }] : []),
+    ];
     const callerRule: AuthorizationRule = {
       from: [
         ...(this.principals.length > 0 ? [{ source: { principals: [...this.principals] } }] : []),
         ...(this.namespaces.length > 0 ? [{ source: { namespaces: [...this.namespaces] } }] : []),
       ],
-      to: [
-        { operation: { ports: [String(HTTP_PORT.port)], paths: [...INFERENCE_HTTP_PATHS] } },
-        ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...INFERENCE_GRPC_PATHS] } }] : []),
-      ],
+      to: operations(INFERENCE_HTTP_PATHS, INFERENCE_GRPC_PATHS),
     };
-    // Readers of the model-config API (a load test): the client APIs and model-config, nothing else.
+    // Readers of the model config and statistics (a load test's perf_analyzer): the client APIs and those two, nothing
+    // else. On HTTP `/v2/models/*` of the client paths already matches `.../config` and `.../stats`; the DENY policy
+    // below keeps them from everyone but the readers. gRPC names each method, so ModelConfig and ModelStatistics are added.
     const readers = [...props.server.modelConfigReaders];
     const readerRule: AuthorizationRule = {
       from: [{ source: { principals: readers } }],
-      to: [
-        { operation: { ports: [String(HTTP_PORT.port)], paths: [...INFERENCE_HTTP_PATHS] } },
-        ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...INFERENCE_GRPC_PATHS, ...MODEL_CONFIG_GRPC_PATHS] } }] : []),
-      ],
+      to: operations(INFERENCE_HTTP_PATHS, [...INFERENCE_GRPC_PATHS, ...PROFILER_GRPC_PATHS]),
     };
     const metricsRule: AuthorizationRule = {
       from: [{ source: { namespaces: [monitoringNamespace] } }],
@@ -132,18 +133,15 @@ export class TritonAuthorization extends Construct {
       }) }),
     });
 
-    const denyAll = (http: readonly string[], grpcPaths: readonly string[]) => [
-      { operation: { ports: [String(HTTP_PORT.port)], paths: [...http] } },
-      ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...grpcPaths] } }] : []),
-    ];
     const denySpec: AuthorizationPolicySpec = {
       selector,
       action: 'DENY',
-      // With readers, model-config is denied to everyone else (Triton no longer fences it with the key).
-      rules: readers.length === 0 ? [{ to: denyAll(ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) }] : [
-        { to: denyAll(ADMIN_HTTP_PATHS.filter((x) => !MODEL_CONFIG_HTTP_PATHS.includes(x)),
-          ADMIN_GRPC_PATHS.filter((x) => !MODEL_CONFIG_GRPC_PATHS.includes(x))) },
-        { from: [{ source: { notPrincipals: readers } }], to: denyAll(MODEL_CONFIG_HTTP_PATHS, MODEL_CONFIG_GRPC_PATHS) },
+      // With readers, model config and statistics are denied to everyone else (Triton no longer fences model-config
+      // with the key, and never fences statistics).
+      rules: readers.length === 0 ? [{ to: operations(ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) }] : [
+        { to: operations(ADMIN_HTTP_PATHS.filter((x) => !PROFILER_HTTP_PATHS.includes(x)),
+          ADMIN_GRPC_PATHS.filter((x) => !PROFILER_GRPC_PATHS.includes(x))) },
+        { from: [{ source: { notPrincipals: readers } }], to: operations(PROFILER_HTTP_PATHS, PROFILER_GRPC_PATHS) },
       ],
     };
     this.denyPolicy = new ApiObject(this, 'Deny', {

@@ -8,8 +8,7 @@ import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServ
 import { checkHosts } from './mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import {
-  checkRouteOptions, destination, retryPolicy, RouteOptions, RouteProtocol, routeMatches, routeStreams, routeTimeoutSeconds,
-  seconds, streamingPolicyInput, trafficPolicy, TRITON_ROUTE_DEFAULTS,
+  checkRoute, destination, resolveRoute, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
 } from './route-builders';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
@@ -63,7 +62,8 @@ export interface TritonRouteProps extends TritonRouteOptions {
  * - The VirtualService (named after the construct id, in the server's namespace) matches only the inference, health
  *   and metadata APIs of `protocol` and sends them to the server's Service with `destination.port` set; everything
  *   else, the model-repository, model-config and statistics APIs included, gets 404 (CHECKLIST T01, T02). Each
- *   request has a timeout and retries on connection failures, resets and 5xx, never on 4xx.
+ *   request has a timeout and retries on connection failures, resets and 5xx, never on 4xx; when the server declares
+ *   requests longer than 30 s (`longestRequestSeconds`), the timeout and each try cover the longest of them.
  * - Through a gateway, the VirtualService is bound to the gateway and to `mesh`, so callers inside the mesh that
  *   use the external host name get the same routes and policy instead of a hairpin through the load balancer.
  * - The DestinationRule (named after the server) sets the connection pool limits, outlier detection as the circuit
@@ -85,7 +85,7 @@ export class TritonRoute extends Construct {
   public readonly name: string;
   public readonly gateway?: MeshGateway;
   public readonly protocol: RouteProtocol;
-  /** The route carries streams of decoupled models: no retries, the longest request as timeout (RouteOptions.streaming). */
+  /** The route carries streams of decoupled models: no retries, the streaming breaker (RouteOptions.streaming). */
   public readonly streaming: boolean;
   /** Hosts of the VirtualService. */
   public readonly hosts: readonly string[];
@@ -100,14 +100,14 @@ export class TritonRoute extends Construct {
 
   public constructor(scope: Construct, id: string, props: TritonRouteProps) {
     super(scope, id);
-    const D = TRITON_ROUTE_DEFAULTS;
     const { server, gateway } = props;
     const { namespace } = server;
     this.server = server;
     this.name = props.name ?? id;
     this.gateway = gateway;
-    this.protocol = props.protocol ?? D.protocol;
-    this.streaming = routeStreams([server], props);
+    const route = resolveRoute([server], props);
+    this.protocol = route.protocol;
+    this.streaming = route.streaming;
     this.destinationHost = server.host;
     const hosts = [...new Set(props.hosts ?? (gateway !== undefined ? gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
@@ -119,10 +119,9 @@ export class TritonRoute extends Construct {
     const externalHosts = [...new Set(props.externalHosts ?? [])];
     externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
     gateway?.checkUse(p, this, 'route', hosts, [server]);
-    checkRouteOptions(p, server, props);
+    checkRoute(p, route, props);
     const policy = trafficPolicy({
-      connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.grpc,
-      streaming: streamingPolicyInput([server], props),
+      connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.grpc, streaming: route.streaming,
     });
     this.trafficPolicy = policy;
     // Istio applies one DestinationRule per host: the first route to the server writes it, later ones share it.
@@ -137,8 +136,8 @@ export class TritonRoute extends Construct {
         name: this.protocol,
         match: routeMatches(this.protocol),
         route: [{ destination: destination(server, this.protocol) }],
-        timeout: seconds(routeTimeoutSeconds([server], props)),
-        retries: retryPolicy(this.protocol, props.retries, this.streaming),
+        timeout: seconds(route.timeoutSeconds),
+        retries: retryPolicy(this.protocol, route.retries),
       }],
     };
     this.virtualService = new ApiObject(this, 'VirtualService', {

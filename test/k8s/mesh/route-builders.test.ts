@@ -14,6 +14,7 @@ describe('route builders', () => {
     expect(TRITON_ROUTE_DEFAULTS).toEqual({
       protocol: 'http',
       timeoutSeconds: 30,
+      timeoutMarginSeconds: 10,
       retries: { attempts: 2, perTryTimeoutSeconds: 10 },
       connectionPool: { maxConnections: 1000, http2MaxRequests: 1000, http1MaxPendingRequests: 100 },
       outlierDetection: { consecutive5xxErrors: 5, intervalSeconds: 10, baseEjectionTimeSeconds: 30, maxEjectionPercent: 50 },
@@ -33,7 +34,7 @@ describe('route builders', () => {
   test('retries: defaults, options, and attempts 0 turning them off', () => {
     expect(retryPolicy('http')).toEqual({ attempts: 2, perTryTimeout: '10s', retryOn: RETRY_ON.http });
     expect(retryPolicy('grpc', { attempts: 3, perTryTimeoutSeconds: 5 })).toEqual({ attempts: 3, perTryTimeout: '5s', retryOn: RETRY_ON.grpc });
-    expect(retryPolicy('http', { attempts: 0 })).toEqual({ attempts: 0 });
+    expect(retryPolicy('http', { attempts: 0, perTryTimeoutSeconds: 10 })).toEqual({ attempts: 0 });
   });
 
   test.each(PROTOCOLS)('destination of %s: the Service FQDN and always the port; subset only when given', (protocol) => {

@@ -4,7 +4,7 @@ import { FleetChart, FleetDescription, ModelConfig, ModelRepository, TritonServe
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { CanaryReleaseProps } from '../../../lib/k8s/mesh/canary-release-props';
 import {
-  routeMatches, STREAMING_ROUTE_DEFAULTS, trafficPolicy, TRITON_ROUTE_DEFAULTS,
+  RETRY_ON, routeMatches, STREAMING_ROUTE_DEFAULTS, trafficPolicy, TRITON_ROUTE_DEFAULTS,
 } from '../../../lib/k8s/mesh/route-builders';
 import { TritonRoute, TritonRouteProps } from '../../../lib/k8s/mesh/triton-route';
 import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/platform/fleet-description';
@@ -41,32 +41,30 @@ function release(serverProps: Partial<TritonServerProps>[], props: Partial<Canar
 const http0 = (m: Manifest) => byKind(m, 'VirtualService').spec.http[0];
 const policyOf = (m: Manifest) => byKind(m, 'DestinationRule').spec.trafficPolicy;
 
-const STREAMING_POOL = { tcp: { maxConnections: 1000 }, http: { http1MaxPendingRequests: 100, http2MaxRequests: 1000, idleTimeout: '3600s' } };
+const STREAMING_POOL = { tcp: { maxConnections: 1000 }, http: { http1MaxPendingRequests: 100, http2MaxRequests: 1000 } };
 const STREAMING_OUTLIER = { consecutive5xxErrors: 0, consecutiveGatewayErrors: 5, interval: '30s', baseEjectionTime: '60s', maxEjectionPercent: 50 };
 
 describe('streaming defaults', () => {
-  test('named constants: 10 s margin, no retries, the usual limits with a 1 h idle timeout, gateway errors over 30 s', () => {
+  test('named constants: only what differs from TRITON_ROUTE_DEFAULTS (no retries, gateway errors over 30 s)', () => {
     expect(STREAMING_ROUTE_DEFAULTS).toEqual({
-      timeoutMarginSeconds: 10,
       retries: { attempts: 0 },
-      connectionPool: { maxConnections: 1000, http2MaxRequests: 1000, http1MaxPendingRequests: 100, idleTimeoutSeconds: 3600 },
       outlierDetection: {
         consecutive5xxErrors: 0, consecutiveGatewayErrors: 5, intervalSeconds: 30, baseEjectionTimeSeconds: 60, maxEjectionPercent: 50,
       },
     });
+    // The rest is that of TRITON_ROUTE_DEFAULTS: the timeout margin, the pool limits and the ejection cap.
+    expect(TRITON_ROUTE_DEFAULTS.timeoutMarginSeconds).toBe(10);
+    expect(STREAMING_ROUTE_DEFAULTS.outlierDetection.maxEjectionPercent).toBe(TRITON_ROUTE_DEFAULTS.outlierDetection.maxEjectionPercent);
   });
 
-  test('the limits of a streaming route are those of any route: they count open streams', () => {
-    const { idleTimeoutSeconds, ...limits } = STREAMING_ROUTE_DEFAULTS.connectionPool;
-    expect(limits).toEqual(TRITON_ROUTE_DEFAULTS.connectionPool);
-    expect(idleTimeoutSeconds).toBe(3600);
+  test('the pool of a streaming route is that of any route (its limits count open streams); no idle timeout is written', () => {
+    expect(trafficPolicy({ grpcPort: false, streaming: true }).connectionPool).toEqual(trafficPolicy({ grpcPort: false }).connectionPool);
   });
 
-  test('the streaming traffic policy; the idle timeout grows with the longest request', () => {
-    expect(trafficPolicy({ grpcPort: false, streaming: { longestRequestSeconds: 300 } })).toEqual({
+  test('the streaming traffic policy', () => {
+    expect(trafficPolicy({ grpcPort: false, streaming: true })).toEqual({
       connectionPool: STREAMING_POOL, outlierDetection: STREAMING_OUTLIER, tls: { mode: 'ISTIO_MUTUAL' },
     });
-    expect(trafficPolicy({ grpcPort: false, streaming: { longestRequestSeconds: 7200 } }).connectionPool!.http!.idleTimeout).toBe('7200s');
   });
 });
 
@@ -82,7 +80,7 @@ describe('a TritonRoute to a server with decoupled models streams', () => {
     expect(http0(manifest).timeout).toBe('310s');
   });
 
-  test('the DestinationRule: pool with a 1 h idle timeout, a breaker on gateway errors only, every 30 s, 60 s out', () => {
+  test('the DestinationRule: the usual pool, a breaker on gateway errors only, every 30 s, 60 s out', () => {
     const policy = policyOf(manifest);
     expect(policy.connectionPool).toEqual(STREAMING_POOL);
     expect(policy.outlierDetection).toEqual(STREAMING_OUTLIER);
@@ -113,10 +111,10 @@ describe('a TritonRoute to a server with decoupled models streams', () => {
     expect(http0(grpc)).toMatchObject({ timeout: '310s', retries: { attempts: 0 } });
   });
 
-  test('a longer generation raises the timeout and the idle timeout', () => {
+  test('a longer generation raises the timeout; the pool idle timeout stays unwritten (it never cuts a stream)', () => {
     const long = route({}, { ...LLM_SERVER, longestRequestSeconds: 7200 }).manifest;
     expect(http0(long).timeout).toBe('7210s');
-    expect(policyOf(long).connectionPool.http.idleTimeout).toBe('7200s');
+    expect(policyOf(long).connectionPool.http.idleTimeout).toBeUndefined();
   });
 
   test('without longestRequestSeconds the server exit timeout (30 s) is the longest request', () => {
@@ -159,7 +157,7 @@ describe('a route to a server without decoupled models does not stream', () => {
   test('no streaming fields: the output of every other route stays as it was', () => {
     const { manifest, route: r } = route({}, {});
     expect(r.streaming).toBe(false);
-    expect(http0(manifest)).toMatchObject({ timeout: '30s', retries: { attempts: 2 } });
+    expect(http0(manifest)).toMatchObject({ timeout: '30s', retries: { attempts: 2, perTryTimeout: '10s' } });
     expect(policyOf(manifest).connectionPool.http).toEqual({ http1MaxPendingRequests: 100, http2MaxRequests: 1000 });
     expect(policyOf(manifest).outlierDetection).toEqual({ consecutive5xxErrors: 5, interval: '10s', baseEjectionTime: '30s', maxEjectionPercent: 50 });
   });
@@ -172,6 +170,74 @@ describe('a route to a server without decoupled models does not stream', () => {
     expect(policyOf(manifest).outlierDetection).toEqual({
       consecutive5xxErrors: 0, consecutiveGatewayErrors: 3, interval: '10s', baseEjectionTime: '30s', maxEjectionPercent: 50,
     });
+  });
+});
+
+describe('a route to a server with long requests waits for them, streaming or not (issue 12)', () => {
+  /** A server without decoupled models whose requests take up to 300 s. */
+  const LONG: Partial<TritonServerProps> = { longestRequestSeconds: 300 };
+
+  test('the timeout covers the longest request plus the margin, and each try the whole route timeout', () => {
+    const { manifest, route: r } = route({}, LONG);
+    expect(r.streaming).toBe(false);
+    expect(http0(manifest)).toMatchObject({ timeout: '310s', retries: { attempts: 2, perTryTimeout: '310s', retryOn: RETRY_ON.http } });
+    // Streaming decides the breaker only: this one is the usual one.
+    expect(policyOf(manifest).outlierDetection).toEqual({ consecutive5xxErrors: 5, interval: '10s', baseEjectionTime: '30s', maxEjectionPercent: 50 });
+  });
+
+  test('a given timeout of at least the longest request is the per-try default too', () => {
+    expect(http0(route({ timeoutSeconds: 400 }, LONG).manifest)).toMatchObject({ timeout: '400s', retries: { attempts: 2, perTryTimeout: '400s' } });
+    expect(http0(route({ retries: { perTryTimeoutSeconds: 300 } }, LONG).manifest).retries.perTryTimeout).toBe('300s');
+  });
+
+  test('servers that keep the default 30 s route exactly as before: 30 s, 2 tries of 10 s', () => {
+    expect(http0(route({}, {}).manifest)).toMatchObject({ timeout: '30s', retries: { attempts: 2, perTryTimeout: '10s' } });
+    expect(http0(route({}, { exitTimeoutSeconds: 30 }).manifest)).toMatchObject({ timeout: '30s', retries: { perTryTimeout: '10s' } });
+  });
+
+  test('a release waits for the longest request over its versions', () => {
+    const { manifest } = release([{ longestRequestSeconds: 300 }, { longestRequestSeconds: 600 }]);
+    expect(byKind(manifest, 'VirtualService').spec.http[0]).toMatchObject({
+      timeout: '610s', retries: { attempts: 2, perTryTimeout: '610s' },
+    });
+  });
+
+  test.each<[string, Omit<TritonRouteProps, 'server'>, string]>([
+    ['a timeout below the longest request', { timeoutSeconds: 120 },
+      "test/route: 'timeoutSeconds' (120) is below the longest request of server 'ranker' (longestRequestSeconds 300), so the route "
+      + 'would cut the longest requests; raise it to at least 300, or leave it unset for 310'],
+    ['a per-try timeout below the longest request', { retries: { perTryTimeoutSeconds: 10 } },
+      "test/route: 'retries.perTryTimeoutSeconds' (10) is below the longest request of server 'ranker' (longestRequestSeconds 300), "
+      + 'so each try would cut the longest requests and retry them from the start; raise it to at least 300, or leave it unset for '
+      + 'the route timeout (310)'],
+  ])('refuses %s', (_, props, message) => {
+    expect(messageOf(() => route(props, LONG))).toBe(message);
+  });
+});
+
+describe('pool and breaker options', () => {
+  test('an idle timeout is written when given, on a streaming route too, whatever the longest request', () => {
+    expect(policyOf(route({ connectionPool: { idleTimeoutSeconds: 120 } }).manifest).connectionPool.http.idleTimeout).toBe('120s');
+  });
+
+  test('maxEjectionPercent 0 turns ejection off without counting errors', () => {
+    const { manifest } = route({ outlierDetection: { consecutive5xxErrors: 0, maxEjectionPercent: 0 } }, {});
+    expect(policyOf(manifest).outlierDetection).toMatchObject({ consecutive5xxErrors: 0, maxEjectionPercent: 0 });
+  });
+
+  test('a streaming route given consecutive5xxErrors counts 5xx, without the streaming gateway count', () => {
+    const { manifest } = route({ outlierDetection: { consecutive5xxErrors: 3 } });
+    expect(policyOf(manifest).outlierDetection).toEqual({
+      consecutive5xxErrors: 3, interval: '30s', baseEjectionTime: '60s', maxEjectionPercent: 50,
+    });
+    const both = route({ outlierDetection: { consecutive5xxErrors: 5, consecutiveGatewayErrors: 2 } }).manifest;
+    expect(policyOf(both).outlierDetection).toMatchObject({ consecutive5xxErrors: 5, consecutiveGatewayErrors: 2 });
+  });
+
+  test('consecutiveGatewayErrors 0 on a route that does not stream is refused: it changes nothing', () => {
+    expect(messageOf(() => route({ outlierDetection: { consecutiveGatewayErrors: 0 } }, {}))).toBe(
+      "test/route: 'outlierDetection.consecutiveGatewayErrors' (0) changes nothing: a route that does not stream counts no gateway "
+      + 'errors unless told to; remove it, or give a count (e.g. 5) with consecutive5xxErrors 0 to eject on 502/503/504 only');
   });
 });
 
@@ -196,9 +262,6 @@ describe('streaming refusals', () => {
     ['a timeout below the longest request', { timeoutSeconds: 60 }, LLM_SERVER,
       "test/route: 'timeoutSeconds' (60) is below the longest request of server 'ranker' (longestRequestSeconds 300), so the route "
       + 'would cut the longest streams; raise it to at least 300, or leave it unset for 310'],
-    ['an idle timeout below the longest request', { connectionPool: { idleTimeoutSeconds: 120 } }, LLM_SERVER,
-      "test/route: 'connectionPool.idleTimeoutSeconds' (120) is below the longest request of server 'ranker' "
-      + '(longestRequestSeconds 300) on a streaming route; raise it to at least 300, or leave it unset for 3600'],
     ['gateway errors that 5xx errors always eject first', { outlierDetection: { consecutive5xxErrors: 5, consecutiveGatewayErrors: 5 } }, {},
       "test/route: 'outlierDetection.consecutiveGatewayErrors' (5) has no effect: gateway errors are 5xx too, so consecutive5xxErrors "
       + '(5) ejects first; lower it below 5, or set consecutive5xxErrors 0 to eject on gateway errors only'],
