@@ -3,10 +3,6 @@
  * Imports no cdk8s: the infra stack reads it too.
  */
 import { FleetDescription } from 'triton-ops/fleet';
-import { LLM_FLEET as LLM } from '../examples/llm-fleet';
 import { VISION_FLEET } from '../examples/vision-fleet';
 
 export const DEFAULT_FLEET: FleetDescription = VISION_FLEET;
-
-/** The LLM fleet: YAML and its own Terraform stacks (`llm-infra`, `llm-addons`, `llm-serving`). */
-export const LLM_FLEET: FleetDescription = LLM;

@@ -6,7 +6,8 @@ import { rmSync } from 'fs';
 import { App, YamlOutputType } from 'cdk8s';
 import { FleetChart, FleetDescription, writeModelRepositories, writePromtoolFiles } from 'triton-ops';
 import { SEARCH_FLEET } from '../examples/search-ranking';
-import { DEFAULT_FLEET, LLM_FLEET } from './fleet';
+import { LLM_FLEET } from '../examples/llm-fleet';
+import { DEFAULT_FLEET } from './fleet';
 import { OutputDirs, outputDirs, promtoolDir } from './outputs';
 import { runReported, summarizeCharts } from './report';
 

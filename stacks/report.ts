@@ -64,10 +64,11 @@ export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | '
   }
   const modelRepository = modelRepositoryDir(dirs.artifacts);
   const promtool = promtoolDir(dirs.artifacts);
-  const configs = countFiles(modelRepository, (name) => name === 'config.pbtxt');
-  const others = countFiles(modelRepository, (name) => name !== 'config.pbtxt');
+  const files = fileNames(modelRepository);
+  const configs = files.filter((name) => name === 'config.pbtxt').length;
+  const others = files.length - configs;
   lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model files` : ''}; `
-    + `${promtool}: ${countFiles(promtool)} rule and test files`);
+    + `${promtool}: ${fileNames(promtool).length} rule and test files`);
   for (const chart of charts) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
@@ -95,8 +96,9 @@ export function summarizeStacks(terraform: string, stackIds: readonly string[]):
   return `  ${join(terraform, 'stacks')}: ${stackIds.join(', ')}`;
 }
 
-function countFiles(dir: string, counted: (name: string) => boolean = () => true): number {
-  if (!existsSync(dir)) return 0;
+/** The names of every file under `dir`, recursively; none when it does not exist. */
+function fileNames(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .reduce((n, entry) => n + (entry.isDirectory() ? countFiles(join(dir, entry.name), counted) : Number(counted(entry.name))), 0);
+    .flatMap((entry) => (entry.isDirectory() ? fileNames(join(dir, entry.name)) : [entry.name]));
 }

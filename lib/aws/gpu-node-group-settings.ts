@@ -128,7 +128,12 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
     + 'image during an upgrade, next to the OS, the NVIDIA driver and logs',
     `use ${defaults.rootVolumeGiB} (the default) or more`);
 
-  if (props.instanceStore !== undefined) checkInstanceStore(p, 'instanceStore', props.instanceStore, amiType);
+  if (props.instanceStore !== undefined) {
+    checkInstanceStore(p, 'instanceStore', props.instanceStore);
+    p.check(amiType === 'AL2023_x86_64_NVIDIA', 'instanceStore', props.instanceStore,
+      `is configured through nodeadm, which runs on AL2023 nodes only, and the group runs ${amiType}`,
+      "use amiType 'AL2023_x86_64_NVIDIA', a Karpenter pool (which sets up Bottlerocket's too), or leave instanceStore unset");
+  }
   const labels = checkLabels(p, props.labels ?? {});
   p.throwIfAny();
   return {

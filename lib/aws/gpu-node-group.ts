@@ -4,7 +4,8 @@ import { EksNodeGroup } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { LaunchTemplate, LaunchTemplateBlockDeviceMappings } from '@cdktf/provider-aws/lib/launch-template';
-import { InstanceStorePolicy, RAID0_USER_DATA } from '../triton/instance-store';
+import type { InstanceStorePolicy } from '../triton/instance-store';
+import { RAID0_USER_DATA } from './node-local-storage';
 import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { nameFromPath } from '../private/construct-names';
@@ -125,7 +126,7 @@ export interface GpuNodeGroupProps {
   readonly rootVolumeGiB?: number;
   /**
    * `raid0`: the instance-store NVMe disks become the node's ephemeral storage (nodeadm's RAID0 `localStorage`), so a
-   * server's local copy of its models (`localRepository`) and images load from NVMe. AL2023 only.
+   * server's local copy of its models (`localRepository`) and images load from NVMe. AL2023 only (nodeadm).
    * @default - ephemeral storage on the EBS root volume
    */
   readonly instanceStore?: InstanceStorePolicy;

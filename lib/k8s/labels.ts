@@ -5,6 +5,9 @@ export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'triton-ops' } as co
 /** `app.kubernetes.io/name` of every Triton pod. */
 export const TRITON_SERVER_APP_NAME = 'triton-server';
 
+/** `app.kubernetes.io/name` of every load-test pod (TritonLoadTest). */
+export const LOAD_TEST_APP_NAME = 'triton-load-test';
+
 /** Labels that select a server's pods: stable for the life of the Deployment. */
 export function selectorLabels(serverName: string): Record<string, string> {
   return { 'app.kubernetes.io/name': TRITON_SERVER_APP_NAME, 'app.kubernetes.io/instance': serverName };

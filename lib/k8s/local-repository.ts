@@ -8,11 +8,16 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { AWS_CLI_IMAGE } from '../private/aws-names';
 import { isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
+import { AWS_CLI_IMAGE } from './aws-cli-image';
 import { checkImage } from '../private/image-reference';
-import { MODEL_MOUNT_PATH } from './model-repository';
+import { ModelControl } from '../triton/model-control';
+import { MODEL_MOUNT_PATH, RepositoryBinding } from './model-repository';
+import { excludeOutbound } from './monitoring/istio-sidecar-bypass';
+import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
+
+const HTTPS_PORT = 443;
 
 /** Defaults of LocalRepositoryOptions, one named constant each (asserted by the tests). */
 export const LOCAL_REPOSITORY_DEFAULTS = {
@@ -31,36 +36,45 @@ export interface LocalRepositoryOptions {
   readonly image?: string;
 }
 
-/** Checks the options; problems go to `p` under `localRepository`. */
-export function checkLocalRepository(p: Problems, options: LocalRepositoryOptions, s3: boolean): void {
-  p.check(s3, 'localRepository', options.sizeGiB, 'copies an S3 repository, but the server reads a PersistentVolumeClaim',
+/** Checks the options against the server's repository and model control; problems go to `p` under `localRepository`. */
+export function checkLocalRepository(p: Problems, options: LocalRepositoryOptions, repositoryUri: string, control: ModelControl): void {
+  p.check(repositoryUri.startsWith('s3://'), 'localRepository', options,
+    'copies an S3 repository, but the server reads a PersistentVolumeClaim',
     'remove localRepository (a volume is already local to the pod) or read the models from S3');
+  p.check(control.mode !== 'poll', 'localRepository', options,
+    "is copied once before Triton starts, so ModelControl.poll() would poll a copy that never changes",
+    'use ModelControl.none() or explicit() (a new model version is a rollout), or remove localRepository');
   p.check(isWhole(options.sizeGiB, 1), 'localRepository.sizeGiB', options.sizeGiB, 'must be a whole number of GiB >= 1',
     'give at least the size of every model of the repository, weights included, e.g. 200');
   if (options.image !== undefined) checkImage(p, 'localRepository.image', options.image);
 }
 
 /**
- * Adds the copy step to `deployment`: an emptyDir at MODEL_MOUNT_PATH and an init container that syncs `source` into
- * it with the pod's own AWS credentials (IRSA or Pod Identity). Returns the volume for Triton to mount read-only.
+ * Adds the copy step to `deployment`: an emptyDir at MODEL_MOUNT_PATH and an init container that syncs the
+ * repository into it with the pod's own AWS credentials (IRSA or Pod Identity) and the user's environment (proxies,
+ * endpoints). Returns the volume for Triton to mount read-only.
+ *
+ * A classic Istio sidecar redirects outbound traffic from the start, but starts after the init containers, so the
+ * copy could reach nothing: its HTTPS (S3, STS) and the Pod Identity Agent bypass the sidecar (the pod's other
+ * outbound ports stay in the mesh; Triton reads the copy, not S3).
  */
 export function addLocalRepository(scope: Construct, deployment: kplus.Deployment, options: LocalRepositoryOptions,
-  source: string, env: Record<string, string>, securityContext: kplus.ContainerSecurityContextProps, tmp: kplus.Volume): kplus.Volume {
+  binding: RepositoryBinding, userEnv: Record<string, string>, tmp: kplus.Volume): kplus.Volume {
   const volume = kplus.Volume.fromEmptyDir(scope, 'LocalRepository', 'local-repository', { sizeLimit: Size.gibibytes(options.sizeGiB) });
   const D = LOCAL_REPOSITORY_DEFAULTS;
-  const literal: Record<string, string> = { HOME: '/tmp', ...env };
+  excludeOutbound(deployment.podMetadata, [HTTPS_PORT], (binding.egress ?? []).flatMap((target) => target.cidrs));
   deployment.addInitContainer({
     name: 'copy-models',
     image: options.image ?? D.image,
     imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
-    command: ['aws', 's3', 'sync', '--only-show-errors', '--no-progress', source, MODEL_MOUNT_PATH],
-    envVariables: Object.fromEntries(Object.keys(literal).sort().map((k) => [k, kplus.EnvValue.fromValue(literal[k])])),
+    command: ['aws', 's3', 'sync', '--only-show-errors', '--no-progress', binding.uri, MODEL_MOUNT_PATH],
+    envVariables: literalEnvironment(binding.env, userEnv),
     resources: {
       cpu: { request: kplus.Cpu.millis(D.cpuMillis), limit: kplus.Cpu.millis(D.cpuMillis) },
       memory: { request: Size.mebibytes(D.memoryMiB), limit: Size.mebibytes(D.memoryMiB) },
       ephemeralStorage: { request: Size.gibibytes(options.sizeGiB) },
     },
-    securityContext,
+    securityContext: RESTRICTED_CONTAINER,
     volumeMounts: [{ path: MODEL_MOUNT_PATH, volume }, { path: '/tmp', volume: tmp }],
   });
   return volume;

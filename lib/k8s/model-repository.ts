@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
-import { AWS_REGION, IAM_ROLE_ARN } from '../private/aws-names';
+import { checkBucketRegion, checkRoleArn } from '../private/aws-names';
 
 /** Where a mounted repository appears inside the Triton container. */
 export const MODEL_MOUNT_PATH = '/models';
@@ -143,8 +143,7 @@ class S3Repository extends ModelRepository {
       'is not a valid S3 bucket name', 'give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens');
     problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,
       'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
-    problems.check(isReference(region) || AWS_REGION.test(region), 'repository.region', region,
-      'is not an AWS region', "give the bucket's region, e.g. 'us-west-2'");
+    checkBucketRegion(problems, 'repository.region', region);
     if (podIdentity) {
       problems.check(roleArn === undefined, 'repository.roleArn', roleArn,
         'is set together with podIdentity, which binds the role outside Kubernetes and writes no annotation',
@@ -153,8 +152,8 @@ class S3Repository extends ModelRepository {
       problems.check(false, 'repository.roleArn', roleArn, 'is needed: the server has no way to get AWS credentials',
         "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models', or set podIdentity: true");
     } else {
-      problems.check(isReference(roleArn) || IAM_ROLE_ARN.test(roleArn), 'repository.roleArn', roleArn,
-        'is not an IAM role ARN', "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
+      checkRoleArn(problems, 'repository.roleArn', roleArn,
+        "give the ARN of the IRSA role, e.g. 'arn:aws:iam::123456789012:role/triton-models'");
     }
     problems.throwIfAny();
     return {

@@ -18,10 +18,19 @@ export interface TritonNetworkPolicyOptions {
   readonly egress?: readonly EgressTarget[];
 }
 
-const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
+/** A TCP port of a NetworkPolicy rule. */
+export const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
 const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
   namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: name } },
 });
+
+/** Egress to the cluster DNS (kube-dns in kube-system, UDP and TCP 53): every pod of the library resolves names. */
+export function dnsEgress(): k8s.NetworkPolicyEgressRule {
+  return {
+    to: [{ ...inNamespace('kube-system'), podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+    ports: [{ protocol: 'UDP', port: k8s.IntOrString.fromNumber(53) }, tcp(53)],
+  };
+}
 
 /**
  * Default-deny for the server's pods, then exactly what Triton needs (CHECKLIST S10): serving ports from
@@ -30,10 +39,7 @@ const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
  */
 export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetworkPolicyOptions): k8s.KubeNetworkPolicy {
   const servingPorts = [tcp(HTTP_PORT.port), ...(o.grpc ? [tcp(GRPC_PORT.port)] : [])];
-  const egress: k8s.NetworkPolicyEgressRule[] = [{
-    to: [{ ...inNamespace('kube-system'), podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
-    ports: [{ protocol: 'UDP', port: k8s.IntOrString.fromNumber(53) }, tcp(53)],
-  }];
+  const egress: k8s.NetworkPolicyEgressRule[] = [dnsEgress()];
   if (o.httpsEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] });
   for (const target of o.egress ?? []) {
     // No CIDRs: the port to any destination (a host known only by its DNS name, such as a Redis cache).

@@ -147,17 +147,18 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     'must be a whole number >= 1, or the PodDisruptionBudget blocks every node drain',
     'use 1 (one pod at a time) or more');
 
-  const readers = props.modelConfigReaders ?? [];
-  readers.forEach((account, i) => {
-    if (checkServiceAccount(p, `modelConfigReaders[${i}]`, account)) {
-      p.check(account.namespace === namespace, `modelConfigReaders[${i}].namespace`, account.namespace,
-        `is not the server's namespace ('${namespace}'), which alone its NetworkPolicy admits for this`,
-        `run the reader (the load test) in '${namespace}'`);
-    }
-  });
   const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
   const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
   for (const ns of clientNamespaces) checkNamespaceName(p, 'clientNamespaces', ns);
+  const readers = props.modelConfigReaders ?? [];
+  const admitted = [namespace, ...clientNamespaces];
+  readers.forEach((account, i) => {
+    if (checkServiceAccount(p, `modelConfigReaders[${i}]`, account)) {
+      p.check(admitted.includes(account.namespace), `modelConfigReaders[${i}].namespace`, account.namespace,
+        `is not admitted by the server's NetworkPolicy (${show(admitted)})`,
+        `run the reader (the load test) in '${namespace}', or add its namespace to clientNamespaces`);
+    }
+  });
   checkNamespaceName(p, 'monitoringNamespace', monitoringNamespace);
   if (props.priorityClassName !== undefined) {
     p.check(DNS_1035_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,

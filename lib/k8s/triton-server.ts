@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { Problems, TritonOpsError } from '../private/errors';
+import { Problems, show, TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
 import { llmBackendsOf, LlmBackend } from '../triton/llm-backends';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
@@ -19,6 +19,7 @@ import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { registerMeshService } from './mesh/mesh-services';
 import { addLocalRepository, checkLocalRepository } from './local-repository';
+import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
 import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
@@ -29,17 +30,6 @@ import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { resolveSettings, TritonServerSettings } from './triton-server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from './mesh/canary-plan';
-
-/** The restricted security context of every container of the pod. */
-const CONTAINER_SECURITY: kplus.ContainerSecurityContextProps = {
-  ensureNonRoot: true,
-  user: TRITON_SERVER_DEFAULTS.runAsUser,
-  group: TRITON_SERVER_DEFAULTS.runAsUser,
-  readOnlyRootFilesystem: true,
-  allowPrivilegeEscalation: false,
-  privileged: false,
-  capabilities: { drop: [kplus.Capability.ALL] },
-};
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';
@@ -70,6 +60,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly modelNames: readonly string[];
   public readonly llmBackends: readonly LlmBackend[];
   public readonly decoupledModels: readonly string[];
+  public readonly firstResponseHistogram: boolean;
   public readonly longestRequestSeconds: number;
   public readonly modelConfigReaders: readonly string[];
   public readonly fixedReplicas?: number;
@@ -117,8 +108,17 @@ export class TritonServer extends Construct implements ITritonServer {
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
     this.llmBackends = llmBackendsOf(props.models);
     this.decoupledModels = Object.freeze(props.models.filter((m) => m.decoupled === true).map((m) => m.name).sort());
+    // Triton keeps the first-response histogram for decoupled models only.
+    this.firstResponseHistogram = this.decoupledModels.length > 0;
     this.longestRequestSeconds = s.longestRequestSeconds;
     this.modelConfigReaders = Object.freeze(s.modelConfigReaders);
+    if (s.modelConfigReaders.length > 0) {
+      // Triton no longer fences model-config; only the mesh's authorization keeps it to the readers.
+      this.node.addValidation({ validate: () => (TritonAuthorization.all(this.node.root).some((a) => a.server === this) ? [] : [
+        `${this.node.path}: 'modelConfigReaders' (${show(s.modelConfigReaders)}) opens the model-config API, which only a `
+        + `TritonAuthorization keeps to these identities, and none protects server '${s.name}'; call server.authorize() `
+        + '(the fleet does so with its mesh), or remove modelConfigReaders (and the load test)'] ) });
+    }
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;
@@ -141,7 +141,7 @@ export class TritonServer extends Construct implements ITritonServer {
     const local = props.localRepository;
     if (local !== undefined) {
       const p = new Problems(this.node.path);
-      checkLocalRepository(p, local, binding.uri.startsWith('s3://'));
+      checkLocalRepository(p, local, binding.uri, s.modelControl);
       p.throwIfAny();
     }
     const flags = renderServerFlags({
@@ -153,7 +153,7 @@ export class TritonServer extends Construct implements ITritonServer {
       backendConfig: props.backendConfig ?? {},
       responseCache: s.responseCache,
       // Time to first token of streaming models: the one latency an LLM's users feel.
-      latencyHistograms: this.decoupledModels.length > 0,
+      latencyHistograms: this.firstResponseHistogram,
       openModelConfig: s.modelConfigReaders.length > 0,
     });
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
@@ -202,7 +202,7 @@ export class TritonServer extends Construct implements ITritonServer {
           cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
           memory: { request: memory, limit: memory },
         },
-        securityContext: CONTAINER_SECURITY,
+        securityContext: RESTRICTED_CONTAINER,
         startup: kplus.Probe.fromHttpGet(READY_PATH, {
           port: HTTP_PORT.port,
           periodSeconds: Duration.seconds(s.startupProbePeriodSeconds),
@@ -221,7 +221,7 @@ export class TritonServer extends Construct implements ITritonServer {
     });
     this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
     if (local !== undefined) {
-      const copy = addLocalRepository(this, this.deployment, local, binding.uri, binding.env, CONTAINER_SECURITY, tmp);
+      const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
       this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
     }
     this.scaleTarget = { apiVersion: this.deployment.apiVersion, kind: this.deployment.kind, name: this.deployment.name };
@@ -348,10 +348,7 @@ export class TritonServer extends Construct implements ITritonServer {
   }
 
   private environment(s: TritonServerSettings, repositoryEnv: Record<string, string>, userEnv: Record<string, string>) {
-    const env: Record<string, kplus.EnvValue> = {};
-    // The root filesystem is read-only; caches that default to $HOME go to the /tmp emptyDir.
-    const literal = { HOME: '/tmp', ...repositoryEnv, ...userEnv };
-    for (const key of Object.keys(literal).sort()) env[key] = kplus.EnvValue.fromValue(literal[key as keyof typeof literal]);
+    const env = literalEnvironment(repositoryEnv, userEnv);
     const password = s.responseCache?.redis?.passwordSecret;
     if (password !== undefined) {
       env[REDIS_PASSWORD_ENV] = kplus.EnvValue.fromSecretValue({

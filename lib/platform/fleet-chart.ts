@@ -15,6 +15,7 @@ import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
+import { loadTestName } from '../k8s/load-test/load-test-props';
 import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
@@ -126,9 +127,9 @@ export class FleetChart extends Chart {
         ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
         : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
-      gpuMemoryGiB: plan.pool?.gpuMemoryGiB,
+      gpuMemoryGiB: plan.gpuMemoryGiB,
       // The load test reads each model's config first: its service account is the one reader.
-      modelConfigReaders: loadTest && [{ namespace: plan.namespace, name: loadTest.name ?? `${plan.name}-load-test` }],
+      modelConfigReaders: loadTest && [{ namespace: plan.namespace, name: loadTestName(plan.name, loadTest.name) }],
       nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,
@@ -156,7 +157,7 @@ export class FleetChart extends Chart {
       const { exposed, ...options } = route;
       p.attempt(() => server.route({ ...options, gateway: exposed ? this.gateway : undefined }));
     }
-    if (loadTest) p.attempt(() => server.loadTest({ ...loadTest, istiodNamespace: loadTest.istiodNamespace ?? this.plan.mesh?.istiodNamespace }));
+    if (loadTest) p.attempt(() => server.loadTest(loadTest));
     return server;
   }
 }

@@ -41,7 +41,7 @@ export interface NodePoolDescription {
   readonly amiType?: GpuAmiType;
   /**
    * `raid0`: the instance-store NVMe disks become the nodes' ephemeral storage, where servers' local model copies
-   * (`localRepository`) live. AL2023 only.
+   * (`localRepository`) live. A managed node group needs AL2023 for it; a Karpenter pool takes either AMI.
    * @default - ephemeral storage on the EBS root volume
    */
   readonly instanceStore?: InstanceStorePolicy;

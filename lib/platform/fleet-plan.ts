@@ -52,6 +52,8 @@ export interface ServerPlan {
   readonly path: string;
   /** The node pool of a GPU server, with its planned sizes. @default - none: a CPU server */
   readonly pool?: GpuPool;
+  /** Memory of each GPU of the pool, the smallest of its types (LLM weights must fit it). @default - none: a CPU server */
+  readonly gpuMemoryGiB?: number;
   /** Replicas at rest and at peak: the autoscaler's range, or the fixed count twice. */
   readonly replicas: ReplicaRange;
   /** What scales the server. @default - none: a fixed replica count */
@@ -139,14 +141,13 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   const poolDescriptions = fleet.nodePools ?? {};
   const poolNames = Object.keys(poolDescriptions);
   const basePools: GpuPool[] = [];
+  const gpuMemory = new Map<string, number>();
   for (const [name, pool] of Object.entries(poolDescriptions)) {
     const spec = checkGpuInstanceTypes(p, `nodePools.${name}.instanceTypes`, pool.instanceTypes);
     if (spec !== undefined) {
       // Named after the first type, as capacity messages name it; every type has the same GPU count.
-      basePools.push({
-        name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, gpuMemoryGiB: spec.gpuMemoryGiB,
-        minSize: pool.minSize, maxSize: pool.maxSize,
-      });
+      basePools.push({ name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
+      gpuMemory.set(name, spec.gpuMemoryGiB);
     }
   }
 
@@ -256,7 +257,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
   const servers = Object.fromEntries(drafts.map((d) => {
     const pool = poolOf.get(d.name);
-    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool] }];
+    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
   }));
 
   const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;

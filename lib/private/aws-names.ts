@@ -1,5 +1,5 @@
 /**
- * AWS naming rules (S3 buckets and prefixes, IAM roles, regions), checked at synth, and the AWS CLI image the pods run. No cdktf here: the Kubernetes side checks
+ * AWS naming rules (S3 buckets and prefixes, IAM roles, regions), checked at synth. No cdktf here: the Kubernetes side checks
  * buckets too. Names derived from construct paths are in construct-names.ts.
  */
 import { isReference } from './checks';
@@ -11,11 +11,17 @@ export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 /** An IAM role ARN, e.g. `arn:aws:iam::123456789012:role/triton-models`. */
 export const IAM_ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
-/**
- * The AWS CLI v2 image AWS publishes on ECR Public, pinned to one build: the copy of a model repository to local disk
- * and the upload of load-test results. Its `aws` reads IRSA and Pod Identity credentials.
- */
-export const AWS_CLI_IMAGE = 'public.ecr.aws/aws-cli/aws-cli:2.25.4';
+/** Checks the region of a bucket; an unresolved Terraform reference passes. */
+export function checkBucketRegion(problems: Problems, prop: string, region: string): void {
+  problems.check(isReference(region) || AWS_REGION.test(region), prop, region, 'is not an AWS region',
+    "give the bucket's region, e.g. 'us-west-2'");
+}
+
+/** Checks an IAM role ARN; `example` is the ARN the fix suggests. */
+export function checkRoleArn(problems: Problems, prop: string, arn: string, example: string): void {
+  problems.check(isReference(arn) || IAM_ROLE_ARN.test(arn), prop, arn, 'is not an IAM role ARN', example);
+}
+
 
 
 const BUCKET_CHARS = /^[a-z0-9.-]*$/;

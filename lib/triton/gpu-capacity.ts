@@ -8,8 +8,6 @@ export interface GpuPool {
   readonly name: string;
   readonly instanceType: string;
   readonly gpusPerInstance: number;
-  /** Memory of one GPU in GiB, the smallest of the pool's types (LLM weights must fit it). @default - unknown */
-  readonly gpuMemoryGiB?: number;
   /** @default - sized from the demand */
   readonly minSize?: number;
   /** @default - sized from the demand */

@@ -4,7 +4,7 @@ import { TerraformStack, Testing } from 'cdktf';
 import { IEksCluster } from '../../lib/aws/eks-cluster-ref';
 import { GpuNodeGroup, GpuNodeGroupProps } from '../../lib/aws/gpu-node-group';
 import { KarpenterGpuNodePool, KarpenterGpuNodePoolProps } from '../../lib/k8s/karpenter/karpenter-gpu-node-pool';
-import { RAID0_USER_DATA } from '../../lib/triton/instance-store';
+import { RAID0_USER_DATA } from '../../lib/aws/node-local-storage';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
 
 const CLUSTER: IEksCluster = {
@@ -57,10 +57,12 @@ describe("instance-store NVMe as the nodes' ephemeral storage", () => {
     expect(nodeClass({}).spec.instanceStorePolicy).toBeUndefined();
   });
 
-  test('Bottlerocket pools and unknown policies are refused', () => {
+  test('a Bottlerocket managed group and unknown policies are refused; a Bottlerocket Karpenter pool is not', () => {
     expect(errorOf(() => launchTemplate({ instanceStore: 'raid0', amiType: 'BOTTLEROCKET_x86_64_NVIDIA' }))).toBe(
-      "infra/gpu: 'instanceStore' ('raid0') is configured for AL2023 nodes only, and the pool runs BOTTLEROCKET_x86_64_NVIDIA; "
-      + "use amiType 'AL2023_x86_64_NVIDIA' or leave instanceStore unset");
+      "infra/gpu: 'instanceStore' ('raid0') is configured through nodeadm, which runs on AL2023 nodes only, and the group "
+      + "runs BOTTLEROCKET_x86_64_NVIDIA; use amiType 'AL2023_x86_64_NVIDIA', a Karpenter pool (which sets up Bottlerocket's "
+      + 'too), or leave instanceStore unset');
+    expect(nodeClass({ instanceStore: 'raid0', amiType: 'BOTTLEROCKET_x86_64_NVIDIA' }).spec.instanceStorePolicy).toBe('RAID0');
     expect(errorOf(() => nodeClass({ instanceStore: 'raid5' as 'raid0' }))).toBe(
       "test/gpu: 'instanceStore' ('raid5') is not an instance-store policy; use 'raid0' or leave it unset for EBS");
   });

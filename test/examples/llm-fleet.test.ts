@@ -4,6 +4,7 @@ import { FleetChart } from 'triton-ops';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { reviewable } from './digest';
+import { messageOf } from '../helpers';
 
 const objects = Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet: LLM_FLEET }));
 const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
@@ -62,6 +63,13 @@ describe('the LLM fleet example', () => {
       const deny = find('AuthorizationPolicy', `${server}-deny-admin`);
       expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: [`cluster.local/ns/llm/sa/${server}-load-test`] } }]);
     }
+  });
+
+  test('without the mesh a load test would open model-config to every admitted pod: refused', () => {
+    const servers = Object.fromEntries(Object.entries(LLM_FLEET.servers).map(([name, server]) => [name, { ...server, route: undefined }]));
+    const fleet = { ...LLM_FLEET, mesh: false as const, gateway: undefined, servers };
+    expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet })))).toContain(
+      "llm/chat-8b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-8b-load-test\"]) opens the model-config API");
   });
 
   test('the serving stack holds the same objects', () => {

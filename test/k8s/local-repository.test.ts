@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { ModelRepository, TritonServer } from '../../lib';
+import { ModelControl, ModelRepository, TritonServer } from '../../lib';
 import { LOCAL_REPOSITORY_DEFAULTS } from '../../lib/k8s/local-repository';
 import { args, IMAGE, messageOf, MODEL, podSpec, serverChart } from '../helpers';
 
@@ -12,6 +12,8 @@ function synthLocal(localRepository: { sizeGiB: number; image?: string }) {
   new TritonServer(chart, 'chat', { image: IMAGE, repository: s3, models: [MODEL], localRepository });
   return Testing.synth(chart);
 }
+
+const podAnnotations = (manifest: any[]) => manifest.find((o) => o.kind === 'Deployment').spec.template.metadata.annotations ?? {};
 
 describe('a local copy of the S3 repository', () => {
   const m = synthLocal({ sizeGiB: 200 });
@@ -45,9 +47,29 @@ describe('a local copy of the S3 repository', () => {
     expect(podSpec(plain).initContainers).toBeUndefined();
   });
 
+  test('the copy reaches S3 past a classic Istio sidecar, which starts after the init containers', () => {
+    expect(podAnnotations(m)).toMatchObject({ 'traffic.sidecar.istio.io/excludeOutboundPorts': '443' });
+    expect(podAnnotations(m)['traffic.sidecar.istio.io/excludeOutboundIPRanges']).toBeUndefined();
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'inference' });
+    const podIdentity = ModelRepository.fromS3({ bucket: 'acme-models', prefix: 'llm/chat', region: 'us-west-2', podIdentity: true });
+    new TritonServer(chart, 'chat', { image: IMAGE, repository: podIdentity, models: [MODEL], localRepository: { sizeGiB: 10 } });
+    expect(podAnnotations(Testing.synth(chart))).toMatchObject({
+      'traffic.sidecar.istio.io/excludeOutboundPorts': '443',
+      'traffic.sidecar.istio.io/excludeOutboundIPRanges': '169.254.170.23/32,fd00:ec2::23/128',
+    });
+  });
+
+  test('a copy that never changes is refused with poll mode', () => {
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'inference' });
+    expect(messageOf(() => new TritonServer(chart, 'chat', {
+      image: IMAGE, repository: s3, models: [MODEL], localRepository: { sizeGiB: 10 }, modelControl: ModelControl.poll({ intervalSeconds: 30, acceptLiveReloads: true }),
+    }))).toBe("test/chat: 'localRepository' ({\"sizeGiB\":10}) is copied once before Triton starts, so ModelControl.poll() would "
+      + 'poll a copy that never changes; use ModelControl.none() or explicit() (a new model version is a rollout), or remove localRepository');
+  });
+
   test('a claim repository, a bad size and an unpinned image are refused', () => {
     expect(messageOf(() => serverChart({ localRepository: { sizeGiB: 10 } }))).toBe(
-      "test/ranker: 'localRepository' (10) copies an S3 repository, but the server reads a PersistentVolumeClaim; "
+      "test/ranker: 'localRepository' ({\"sizeGiB\":10}) copies an S3 repository, but the server reads a PersistentVolumeClaim; "
       + 'remove localRepository (a volume is already local to the pod) or read the models from S3');
     expect(messageOf(() => synthLocal({ sizeGiB: 0.5, image: 'amazon/aws-cli' }))).toBe([
       '2 problems:',

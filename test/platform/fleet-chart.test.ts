@@ -137,7 +137,7 @@ describe('each fact is said once: the chart and the infra stack follow the same 
     const big = withPool({ instanceTypes: ['g5.12xlarge'] });
     expect(Object.values(infra(big).resource.aws_eks_node_group)[0])
       .toEqual(expect.objectContaining({ instance_types: ['g5.12xlarge'], scaling_config: { min_size: 1, desired_size: 1, max_size: 2 } }));
-    expect(chartOf(big).plan.pools['gpu-a']).toEqual({ name: 'gpu-a', instanceType: 'g5.12xlarge', gpusPerInstance: 4, gpuMemoryGiB: 24, minSize: 1, maxSize: 2 });
+    expect(chartOf(big).plan.pools['gpu-a']).toEqual({ name: 'gpu-a', instanceType: 'g5.12xlarge', gpusPerInstance: 4, minSize: 1, maxSize: 2 });
   });
 
   test('a renamed pool renames the node group and the pods\' node affinity', () => {

@@ -20,7 +20,7 @@ describe('planFleet derives every fact once', () => {
   test('per server: namespace, pool, replica range, role and prefix (the fleet name by default)', () => {
     expect(plan.servers.gpu).toEqual(expect.objectContaining({
       namespace: 'shop', path: 'shop/gpu', replicas: { min: 2, max: 3 },
-      pool: { name: 'gpu-a', instanceType: 'g5.xlarge', gpusPerInstance: 1, gpuMemoryGiB: 24, minSize: 2, maxSize: 4 },
+      pool: { name: 'gpu-a', instanceType: 'g5.xlarge', gpusPerInstance: 1, minSize: 2, maxSize: 4 }, gpuMemoryGiB: 24,
       s3: { bucket: 'shop-models', prefix: 'shop/gpu', region: 'eu-west-1', roleName: 'shop-gpu-models', roleArn: 'arn:aws:iam::111122223333:role/shop-gpu-models' },
     }));
     expect(plan.servers.cpu.pool).toBeUndefined();

@@ -85,7 +85,8 @@ export interface KarpenterGpuNodePoolProps {
   readonly volumeGiB?: number;
   /**
    * `raid0`: the instance-store NVMe disks become the node's ephemeral storage (`instanceStorePolicy: RAID0`), so a
-   * server's local copy of its models (`localRepository`) and images load from NVMe. AL2023 only.
+   * server's local copy of its models (`localRepository`) and images load from NVMe; Karpenter sets it up on AL2023 and
+   * Bottlerocket alike.
    * @default - ephemeral storage on the EBS volume
    */
   readonly instanceStore?: InstanceStorePolicy;
@@ -132,7 +133,7 @@ export class KarpenterGpuNodePool extends Construct {
     const capacityType = props.capacityType ?? D.capacityType;
     p.check(GPU_CAPACITY_TYPES.includes(capacityType), 'capacityType', capacityType, 'is not a capacity type',
       `use ${GPU_CAPACITY_TYPES.map((t) => `'${t}'`).join(' or ')}`);
-    if (props.instanceStore !== undefined) checkInstanceStore(p, 'instanceStore', props.instanceStore, amiType);
+    if (props.instanceStore !== undefined) checkInstanceStore(p, 'instanceStore', props.instanceStore);
     const volumeGiB = props.volumeGiB ?? D.volumeGiB;
     p.check(isWhole(volumeGiB, MIN_ROOT_VOLUME_GIB, MAX_GP3_GIB), 'volumeGiB', volumeGiB,
       `must be a whole number of GiB >= ${MIN_ROOT_VOLUME_GIB} and <= ${MAX_GP3_GIB} (the gp3 maximum); Triton images are ~10-20 GiB and a node holds two during an upgrade`,

@@ -26,18 +26,18 @@ export const RESULTS_PATH = '/results';
 /** Env var holding the pod name (downward API): each run writes to `RESULTS_PATH/<pod name>`. */
 export const POD_NAME_ENV = 'POD_NAME';
 /** File the load generator writes its exit status to when it is done; the S3 uploader waits for it. */
-export const EXIT_CODE_FILE = 'exit-code';
+const EXIT_CODE_FILE = 'exit-code';
 /** File the uploader writes its exit status to; the load generator waits for it before ending the sidecar. */
-export const UPLOAD_EXIT_CODE_FILE = 'upload-exit-code';
+const UPLOAD_EXIT_CODE_FILE = 'upload-exit-code';
 /** perf_analyzer's latency report, in the run directory. */
-export const PERF_ANALYZER_REPORT = 'perf_analyzer.csv';
+const PERF_ANALYZER_REPORT = 'perf_analyzer.csv';
 
 /**
  * Istio's pilot-agent endpoint that stops the sidecar (Istio >= 1.3, port 15020 of the pod): without it a Job's pod
  * never completes while its sidecar runs (istio/istio#6324, #11045). Called with Python, which every SDK image has
  * (genai-perf is a Python tool); without a sidecar the call fails at once and is ignored.
  */
-export const ISTIO_QUIT_URL = 'http://127.0.0.1:15020/quitquitquit';
+const ISTIO_QUIT_URL = 'http://127.0.0.1:15020/quitquitquit';
 
 /** Flags the construct writes, per tool: `extraArgs` must not repeat them. */
 export const OWNED_FLAGS: Readonly<Record<LoadTestTool, readonly string[]>> = Object.freeze({
@@ -72,7 +72,7 @@ export interface LoadCommandSpec {
 }
 
 /** One shell word: bare when it holds only safe characters, else single-quoted. */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[A-Za-z0-9_.:/=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -35,6 +35,8 @@ export const TRITON_LOAD_TEST_DEFAULTS = {
   maxMeasurementIntervalMs: 600_000,
   /** perf_analyzer's `--max-trials` default: the most windows it measures per level before it gives up on stability. */
   maxTrialsPerLevel: 10,
+  /** perf_analyzer waits 1.2 measurement windows per trial (inference_profiler.cc: `measurement_window_ms * 1.2`). */
+  trialWindowFactor: 1.2,
   /** Pulling the SDK image (several GB), downloading genai-perf's tokenizer and uploading results. */
   startupMarginSeconds: 900,
   /** A Job is created suspended: it runs only when asked. */
@@ -52,8 +54,12 @@ export const TRITON_LOAD_TEST_DEFAULTS = {
   uploaderCpuRequestMillis: 100,
   uploaderCpuLimitMillis: 500,
   uploaderMemoryMiB: 256,
-  istiodNamespace: 'istio-system',
 } as const;
+
+/** The name of a server's load test, its Job, ServiceAccount and NetworkPolicy: `name`, else `<server>-load-test`. */
+export function loadTestName(serverName: string, name?: string): string {
+  return name ?? `${serverName}-load-test`;
+}
 
 export interface TritonLoadTestOptions {
   /** The model to load; one of the server's models. */
@@ -126,7 +132,7 @@ export interface TritonLoadTestOptions {
   readonly run?: boolean;
   /**
    * Hard limit on the Job's run time (`spec.activeDeadlineSeconds`), counted from when it is unsuspended.
-   * @default - startupMarginSeconds (900) + levels x (maxTrialsPerLevel (10) x the measurement interval + the
+   * @default - startupMarginSeconds (900) + levels x (maxTrialsPerLevel (10) x 1.2 x the measurement interval + the
    * server's longestRequestSeconds)
    */
   readonly activeDeadlineSeconds?: number;
@@ -148,12 +154,6 @@ export interface TritonLoadTestOptions {
   readonly cpuLimitMillis?: number;
   /** Memory request and limit of the load generator. @default 4096 */
   readonly memoryMiB?: number;
-  /**
-   * Namespace of istiod: the Job's NetworkPolicy lets an Istio sidecar reach it (port 15012), so that the sidecar of
-   * an injected namespace becomes ready; without a mesh the rule is unused.
-   * @default 'istio-system'
-   */
-  readonly istiodNamespace?: string;
 }
 
 export interface TritonLoadTestProps extends TritonLoadTestOptions {

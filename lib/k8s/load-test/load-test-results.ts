@@ -2,22 +2,12 @@
  * Where a load test writes its results: a PersistentVolumeClaim or an S3 prefix, exactly one. There is no default:
  * a load test whose results vanish with its pod would have been run for nothing.
  */
-import { AWS_CLI_IMAGE, AWS_REGION, checkBucketName, checkS3Prefix, IAM_ROLE_ARN } from '../../private/aws-names';
-import { isReference } from '../../private/checks';
+import { checkBucketName, checkBucketRegion, checkRoleArn, checkS3Prefix } from '../../private/aws-names';
+import { AWS_CLI_IMAGE } from '../aws-cli-image';
 import { Problems } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
 import { DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
-/**
- * The aws-cli image that uploads results to S3, pinned (CHECKLIST I01). AWS's own image on ECR Public, the same
- * build as Docker Hub's `amazon/aws-cli`; its `aws s3 cp` reads IRSA credentials (AWS_ROLE_ARN and
- * AWS_WEB_IDENTITY_TOKEN_FILE, injected by the EKS Pod Identity Webhook).
- * @see https://gallery.ecr.aws/aws-cli/aws-cli
- */
-export { AWS_CLI_IMAGE };
-
-/** An S3 region, as the model repository checks it. */
-/** An IAM role ARN, as the model repository checks it. */
 
 export interface S3ResultsOptions {
   /** Bucket the results go to (bare name, no `s3://`). */
@@ -79,10 +69,8 @@ export class LoadTestResults {
     }
     checkBucketName(p, `${prop}.bucket`, d.bucket);
     checkS3Prefix(p, `${prop}.prefix`, d.prefix);
-    p.check(isReference(d.region) || AWS_REGION.test(d.region), `${prop}.region`, d.region, 'is not an AWS region',
-      "give the bucket's region, e.g. 'us-west-2'");
-    p.check(isReference(d.roleArn) || IAM_ROLE_ARN.test(d.roleArn), `${prop}.roleArn`, d.roleArn, 'is not an IAM role ARN',
-      "give the role's ARN, e.g. 'arn:aws:iam::123456789012:role/load-test-results'");
+    checkBucketRegion(p, `${prop}.region`, d.region);
+    checkRoleArn(p, `${prop}.roleArn`, d.roleArn, "give the role's ARN, e.g. 'arn:aws:iam::123456789012:role/load-test-results'");
     checkImage(p, `${prop}.awsCliImage`, d.awsCliImage);
   }
 }

@@ -4,27 +4,26 @@ import { principalOf } from '../mesh/mesh-identity';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
-import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
-import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
+import { DNS_LABEL } from '../../private/kubernetes-names';
+import { LlmBackend } from '../../triton/llm-backends';
 import { GRPC_PORT, HTTP_PORT } from '../../triton/server-ports';
-import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
+import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
-import { TRITON_SERVER_DEFAULTS } from '../triton-server-props';
+import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
+import { dnsEgress, tcp } from '../triton-network-policy';
 import { LoadSweep } from './load-sweep';
 import {
   LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, uploadScript,
 } from './load-test-command';
 import {
-  LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, TokenLengths, TRITON_LOAD_TEST_DEFAULTS,
+  LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS,
   TritonLoadTestProps,
 } from './load-test-props';
 
-/** `app.kubernetes.io/name` of every load-test pod. */
-export const LOAD_TEST_APP_NAME = 'triton-load-test';
 /** Name of the load generator container (the first container). */
-export const LOAD_TEST_CONTAINER = 'load-test';
+const LOAD_TEST_CONTAINER = 'load-test';
 /** Name of the S3 uploader container. */
-export const UPLOAD_CONTAINER = 'upload';
+const UPLOAD_CONTAINER = 'upload';
 /**
  * Pod annotation that makes Istio start the load generator only once its sidecar is ready (Istio >= 1.8, the
  * `proxy.istio.io/config` ProxyConfig override); without it the first requests fail while the sidecar starts.
@@ -34,8 +33,6 @@ export const ISTIO_PROXY_CONFIG: Readonly<Record<string, string>> = Object.freez
   'proxy.istio.io/config': '{"holdApplicationUntilProxyStarts":true}',
 });
 
-const ISTIOD_PORT = 15012;
-const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
 
 /**
  * A Kubernetes Job that load-tests one model of a TritonServer with the Triton SDK image: perf_analyzer
@@ -61,22 +58,22 @@ const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k
  * generator waits for the upload, so the pod fails when the test or the upload failed. Two containers instead of an
  * init container: an init container has no network under a classic Istio sidecar.
  *
- * The pod runs in the server's namespace, which the server's NetworkPolicy admits; under Istio,
- * TritonAuthorization must also admit the Job's ServiceAccount (`serviceAccount`) or namespace, and perf_analyzer
- * (genai-perf too, through it) reads the model configuration (`ModelConfig`, `GET /v2/models/<m>/config`), an API
- * TritonAuthorization denies to every caller.
+ * The pod runs in the server's namespace, which the server's NetworkPolicy admits. perf_analyzer (genai-perf too,
+ * through it) reads the model's configuration and statistics before and during a run, which the server fences: the
+ * server must list the Job's ServiceAccount in `modelConfigReaders` (a fleet does so for its `loadTest`), so that
+ * Triton leaves model-config unfenced and TritonAuthorization admits this identity alone to both.
  *
  * Istio: a Job's pod never completes while a classic sidecar runs. The pod asks Istio to start the load generator
  * after the sidecar (`holdApplicationUntilProxyStarts`), and the last container to finish, the load generator,
  * ends the sidecar with a POST to pilot-agent's `/quitquitquit` (port 15020). This works on every Istio since 1.8
  * and on Kubernetes 1.28, where native sidecar containers are still alpha; with Istio's native sidecars the call is
- * harmless, and without Istio it fails at once and is ignored. The Job's NetworkPolicy lets a sidecar reach istiod.
+ * harmless, and without Istio it fails at once and is ignored. MeshSecurity's NetworkPolicy lets the sidecar reach
+ * istiod, as it does for the servers.
  *
  * Security (CHECKLIST): no GPU is requested; uid/gid 10000 like the server, runAsNonRoot, read-only root filesystem
  * with a /tmp emptyDir (HOME), every capability dropped, no privilege escalation, seccomp RuntimeDefault, a dedicated
  * ServiceAccount without token, CPU and memory requests and limits, a NetworkPolicy with no ingress and egress only
- * to DNS, the server's serving port, istiod and, for genai-perf (its tokenizer comes from huggingface.co) or S3,
- * HTTPS.
+ * to DNS, the server's serving port and, for genai-perf (its tokenizer comes from huggingface.co) or S3, HTTPS.
  */
 export class TritonLoadTest extends Construct {
   /** Name of the Job, ServiceAccount and NetworkPolicy. */
@@ -88,7 +85,7 @@ export class TritonLoadTest extends Construct {
   public readonly sweep: LoadSweep;
   /** The deadline written to the Job. */
   public readonly activeDeadlineSeconds: number;
-  /** The identity the pod presents to the mesh: admit it in TritonAuthorization's `callers.serviceAccounts`. */
+  /** The identity the pod presents to the mesh; the server's `modelConfigReaders` must list it. */
   public readonly serviceAccountRef: { readonly namespace: string; readonly name: string };
   /** Escape hatches: the underlying objects. */
   public readonly job: k8s.KubeJob;
@@ -102,7 +99,7 @@ export class TritonLoadTest extends Construct {
     const p = new Problems(this.node.path);
 
     this.namespace = server.namespace;
-    this.name = props.name ?? `${server.name}-load-test`;
+    this.name = loadTestName(server.name, props.name);
     this.model = props.model;
     this.tool = props.tool ?? (server.llmBackends.length > 0 ? 'genai-perf' : 'perf_analyzer');
     this.protocol = props.protocol ?? (this.tool === 'genai-perf' || server.grpc ? 'grpc' : 'http');
@@ -114,7 +111,6 @@ export class TritonLoadTest extends Construct {
     const cpuRequest = props.cpuRequestMillis ?? D.cpuRequestMillis;
     const cpuLimit = props.cpuLimitMillis ?? D.cpuLimitMillis;
     const memory = props.memoryMiB ?? D.memoryMiB;
-    const istiodNamespace = props.istiodNamespace ?? D.istiodNamespace;
 
     p.check(DNS_LABEL.test(this.name), 'name', this.name,
       props.name === undefined ? `(the default, '<server name>-load-test') is not a valid Job name (an RFC 1123 label of at most 63 characters)`
@@ -145,10 +141,9 @@ export class TritonLoadTest extends Construct {
         `lower it to at most ${cpuLimit} or raise cpuLimitMillis`);
     }
     p.check(isWhole(memory, 1), 'memoryMiB', memory, 'must be a whole number >= 1', `use e.g. ${D.memoryMiB}`);
-    checkNamespaceName(p, 'istiodNamespace', istiodNamespace);
     const defaultDeadline = sweepOk
       ? D.startupMarginSeconds + this.sweep.levels.length
-        * (D.maxTrialsPerLevel * Math.ceil(interval / 1000) + server.longestRequestSeconds)
+        * (Math.ceil(D.maxTrialsPerLevel * D.trialWindowFactor * interval / 1000) + server.longestRequestSeconds)
       : 0;
     this.activeDeadlineSeconds = props.activeDeadlineSeconds ?? defaultDeadline;
     p.check(props.activeDeadlineSeconds === undefined || isWhole(props.activeDeadlineSeconds, 1), 'activeDeadlineSeconds',
@@ -180,11 +175,6 @@ export class TritonLoadTest extends Construct {
       automountServiceAccountToken: false,
     });
 
-    const uid = TRITON_SERVER_DEFAULTS.runAsUser;
-    const containerSecurity: k8s.SecurityContext = {
-      runAsNonRoot: true, runAsUser: uid, runAsGroup: uid, readOnlyRootFilesystem: true,
-      allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ['ALL'] },
-    };
     const env: k8s.EnvVar[] = [
       { name: 'HOME', value: '/tmp' },
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -203,7 +193,7 @@ export class TritonLoadTest extends Construct {
       workingDir: '/tmp',
       env,
       resources: resources(cpuRequest, cpuLimit, memory),
-      securityContext: containerSecurity,
+      securityContext: RESTRICTED_CONTAINER_SPEC,
       volumeMounts: mounts,
     }];
     if (results.kind === 's3') {
@@ -215,7 +205,7 @@ export class TritonLoadTest extends Construct {
         workingDir: '/tmp',
         env: [...env, { name: 'AWS_REGION', value: results.region }, { name: 'AWS_DEFAULT_REGION', value: results.region }],
         resources: resources(D.uploaderCpuRequestMillis, D.uploaderCpuLimitMillis, D.uploaderMemoryMiB),
-        securityContext: containerSecurity,
+        securityContext: RESTRICTED_CONTAINER_SPEC,
         volumeMounts: mounts,
       });
     }
@@ -232,10 +222,7 @@ export class TritonLoadTest extends Construct {
             restartPolicy: 'Never',
             serviceAccountName: this.name,
             automountServiceAccountToken: false,
-            securityContext: {
-              runAsNonRoot: true, runAsUser: uid, runAsGroup: uid, fsGroup: uid, fsGroupChangePolicy: 'OnRootMismatch',
-              seccompProfile: { type: 'RuntimeDefault' },
-            },
+            securityContext: RESTRICTED_POD_SPEC,
             containers,
             volumes: [
               { name: 'tmp', emptyDir: { sizeLimit: k8s.Quantity.fromString(`${D.tmpSizeMiB}Mi`) } },
@@ -255,15 +242,8 @@ export class TritonLoadTest extends Construct {
         podSelector: { matchLabels: selector },
         policyTypes: ['Ingress', 'Egress'],
         egress: [
-          {
-            to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
-            ports: [{ protocol: 'UDP', port: k8s.IntOrString.fromNumber(53) }, tcp(53)],
-          },
+          dnsEgress(),
           { to: [{ podSelector: { matchLabels: { ...server.selectorLabels } } }], ports: [tcp(servingPort.port)] },
-          {
-            to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: istiodNamespace } }, podSelector: { matchLabels: { app: 'istiod' } } }],
-            ports: [tcp(ISTIOD_PORT)],
-          },
           ...(https ? [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] }] : []),
         ],
       },
@@ -327,7 +307,7 @@ export class TritonLoadTest extends Construct {
         `set it to the backend of model '${props.model}', one of ${show(backends)}`);
       return backends[0];
     }
-    p.check(LLM_BACKENDS.includes(given) && backends.includes(given), 'llmBackend', given,
+    p.check(backends.includes(given), 'llmBackend', given,
       `is not an LLM backend of server '${server.name}'`, `use one of ${show(backends)} or leave it unset`);
     return given;
   }

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems } from '../../private/errors';
 import { k8s } from 'cdk8s-plus-28';
-import { MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
+import { LOAD_TEST_APP_NAME, MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
 import { checkDedicatedNamespace } from '../../private/kubernetes-names';
 
@@ -92,13 +92,14 @@ export class MeshSecurity extends Construct {
       spec,
     });
 
-    // NetworkPolicies add up: this one only opens the sidecars' path to istiod for pods whose egress TritonServer's
-    // policy already restricts (it selects the Triton pods only, so other pods of the namespace keep theirs).
+    // NetworkPolicies add up: this one only opens the sidecars' path to istiod for pods whose egress the library's own
+    // policies already restrict (Triton and load-test pods only, so other pods of the namespace keep theirs).
     const istiodNamespace = props.istiodNamespace ?? MESH_SECURITY_DEFAULTS.istiodNamespace;
     this.istiodEgress = new k8s.KubeNetworkPolicy(this, 'IstiodEgress', {
       metadata: { name: 'triton-istiod-egress', namespace: this.namespace, labels: { ...MANAGED_BY } },
       spec: {
-        podSelector: { matchLabels: { 'app.kubernetes.io/name': TRITON_SERVER_APP_NAME } },
+        // The pods whose own NetworkPolicies restrict egress: Triton servers and their load tests.
+        podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [TRITON_SERVER_APP_NAME, LOAD_TEST_APP_NAME] }] },
         policyTypes: ['Egress'],
         egress: [{
           to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: istiodNamespace } }, podSelector: { matchLabels: { app: 'istiod' } } }],

@@ -25,6 +25,8 @@ export function loadTest(options: Partial<TritonLoadTestOptions> = {}, serverPro
   // A name the Job refuses is no service account name either: the server is left without a reader then.
   const valid = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(reader.name);
   const { chart, server } = serverChart({ modelConfigReaders: valid ? [reader] : [], ...serverProps });
+  // The readers' model-config API is kept to them by the mesh authorization, which a server with readers needs.
+  if (server.modelConfigReaders.length > 0) server.authorize({ callers: { namespaces: ['inference'] } });
   const test = new TritonLoadTest(chart, 'perf', {
     server, model: server.modelNames[0], sdkImage: SDK_IMAGE, results: CLAIM, ...options,
   });

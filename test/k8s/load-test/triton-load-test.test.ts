@@ -1,7 +1,8 @@
 import { JsonPatch, Testing } from 'cdk8s';
 import { LOAD_SWEEP_DEFAULTS, LoadSweep } from '../../../lib/k8s/load-test/load-sweep';
 import { TRITON_LOAD_TEST_DEFAULTS } from '../../../lib/k8s/load-test/load-test-props';
-import { AWS_CLI_IMAGE, LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
+import { AWS_CLI_IMAGE } from '../../../lib/k8s/aws-cli-image';
+import { LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
 import { ISTIO_PROXY_CONFIG, TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { byKind, MODEL, serverChart } from '../../helpers';
 import { CLAIM, LLM, LLM_SERVER, loadTest, S3, SDK_IMAGE } from './load-test-helpers';
@@ -23,9 +24,9 @@ describe('defaults', () => {
     expect(TRITON_LOAD_TEST_DEFAULTS).toEqual({
       sweep: { mode: 'concurrency', start: 1, end: 4, step: 1 },
       measurementIntervalMs: 10_000, minMeasurementIntervalMs: 1_000, maxMeasurementIntervalMs: 600_000,
-      maxTrialsPerLevel: 10, startupMarginSeconds: 900, run: false, backoffLimit: 0,
+      maxTrialsPerLevel: 10, trialWindowFactor: 1.2, startupMarginSeconds: 900, run: false, backoffLimit: 0,
       cpuRequestMillis: 2_000, cpuLimitMillis: 4_000, memoryMiB: 4_096, tmpSizeMiB: 2_048, resultsSizeMiB: 1_024,
-      uploaderCpuRequestMillis: 100, uploaderCpuLimitMillis: 500, uploaderMemoryMiB: 256, istiodNamespace: 'istio-system',
+      uploaderCpuRequestMillis: 100, uploaderCpuLimitMillis: 500, uploaderMemoryMiB: 256,
     });
     expect(LOAD_SWEEP_DEFAULTS).toEqual({ step: 1, maxLevels: 64, rateDecimals: 3 });
     expect(AWS_CLI_IMAGE).toBe('public.ecr.aws/aws-cli/aws-cli:2.25.4');
@@ -45,9 +46,9 @@ describe('defaults', () => {
     expect(job.metadata).toMatchObject({ name: 'ranker-load-test', namespace: 'inference' });
     expect(job.spec.suspend).toBe(true);
     expect(job.spec.backoffLimit).toBe(0);
-    // 900 + 4 levels x (10 trials x 10 s + longestRequestSeconds 30)
-    expect(job.spec.activeDeadlineSeconds).toBe(1420);
-    expect(t.activeDeadlineSeconds).toBe(1420);
+    // 900 + 4 levels x (10 trials x 1.2 x 10 s + longestRequestSeconds 30)
+    expect(job.spec.activeDeadlineSeconds).toBe(1500);
+    expect(t.activeDeadlineSeconds).toBe(1500);
     expect(job.spec.ttlSecondsAfterFinished).toBeUndefined();
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
   });
@@ -78,7 +79,7 @@ describe('defaults', () => {
     expect(sa.metadata.annotations).toBeUndefined();
   });
 
-  test('a NetworkPolicy: no ingress; egress to DNS, the serving port of the server pods and istiod only', () => {
+  test('a NetworkPolicy: no ingress; egress to DNS and the serving port of the server pods only (MeshSecurity opens istiod)', () => {
     const { manifest } = loadTest();
     const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
     expect(policy.spec.podSelector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'triton-load-test', 'app.kubernetes.io/instance': 'ranker-load-test' } });
@@ -86,7 +87,6 @@ describe('defaults', () => {
     expect(policy.spec.ingress).toBeUndefined();
     expect(policy.spec.egress.slice(1)).toEqual([
       { to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': 'ranker' } } }], ports: [{ protocol: 'TCP', port: 8001 }] },
-      { to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'istio-system' } }, podSelector: { matchLabels: { app: 'istiod' } } }], ports: [{ protocol: 'TCP', port: 15012 }] },
     ]);
     // The server's own NetworkPolicy admits every pod of its namespace on the serving ports.
     const serverPolicy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker');
@@ -108,13 +108,7 @@ describe('Istio', () => {
     expect(lines.indexOf(QUIT)).toBeGreaterThan(lines.indexOf('until [ -f "$run_dir/upload-exit-code" ]; do sleep 2; done'));
   });
 
-  test('istiodNamespace moves the egress rule', () => {
-    const { manifest } = loadTest({ istiodNamespace: 'mesh' });
-    const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
-    expect(policy.spec.egress[2].to[0].namespaceSelector).toEqual({ matchLabels: { 'kubernetes.io/metadata.name': 'mesh' } });
-  });
-
-  test('serviceAccountRef names the identity to admit in TritonAuthorization', () => {
+  test('serviceAccountRef names the identity the server admits as a model-config reader', () => {
     expect(loadTest().test.serviceAccountRef).toEqual({ namespace: 'inference', name: 'ranker-load-test' });
   });
 });
@@ -153,8 +147,8 @@ describe('perf_analyzer', () => {
 
   test('a deadline from the sweep, the interval and the longest request; or the one given', () => {
     const sweep = LoadSweep.requestRate({ start: 10, end: 100, step: 10 });
-    // 900 + 10 levels x (10 x 20 s + 60 s)
-    expect(loadTest({ sweep, measurementIntervalMs: 20_000 }, { longestRequestSeconds: 60, exitTimeoutSeconds: 60 }).job.spec.activeDeadlineSeconds).toBe(3500);
+    // 900 + 10 levels x (10 x 1.2 x 20 s + 60 s)
+    expect(loadTest({ sweep, measurementIntervalMs: 20_000 }, { longestRequestSeconds: 60, exitTimeoutSeconds: 60 }).job.spec.activeDeadlineSeconds).toBe(3900);
     expect(loadTest({ activeDeadlineSeconds: 600 }).job.spec.activeDeadlineSeconds).toBe(600);
   });
 });
@@ -171,7 +165,7 @@ describe('genai-perf', () => {
       ...TAIL]);
     // The tokenizer comes from huggingface.co: HTTPS egress.
     const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
-    expect(policy.spec.egress[3]).toEqual({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 443 }] });
+    expect(policy.spec.egress[2]).toEqual({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 443 }] });
   });
 
   test('request rates, token lengths, tokenizer, stability and extra arguments', () => {
@@ -208,7 +202,7 @@ describe('results', () => {
     expect(pod.volumes[1]).toEqual({ name: 'results', persistentVolumeClaim: { claimName: 'perf-results', readOnly: false } });
     expect(pod.containers).toHaveLength(1);
     const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
-    expect(policy.spec.egress).toHaveLength(3);
+    expect(policy.spec.egress).toHaveLength(2);
   });
 
   test('S3: an emptyDir, an aws-cli uploader under the same restrictions, IRSA on the ServiceAccount, HTTPS egress', () => {
@@ -236,7 +230,7 @@ describe('results', () => {
     const sa = manifest.find((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'ranker-load-test');
     expect(sa.metadata.annotations).toEqual({ 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/load-test-results' });
     const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
-    expect(policy.spec.egress[3]).toEqual({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 443 }] });
+    expect(policy.spec.egress[2]).toEqual({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 443 }] });
   });
 
   test('S3 at the bucket root, with another aws-cli image', () => {
@@ -265,6 +259,7 @@ describe('other props', () => {
       models: [MODEL, { ...MODEL, name: 'other' }],
       modelConfigReaders: [{ namespace: 'inference', name: 'a' }, { namespace: 'inference', name: 'b' }],
     });
+    server.authorize({ callers: { namespaces: ['inference'] } });
     new TritonLoadTest(chart, 'a', { server, model: 'resnet50', sdkImage: SDK_IMAGE, results: CLAIM, name: 'a' });
     new TritonLoadTest(chart, 'b', { server, model: 'other', sdkImage: SDK_IMAGE, results: CLAIM, name: 'b' });
     expect(Testing.synth(chart).filter((o) => o.kind === 'Job').map((j) => j.metadata.name)).toEqual(['a', 'b']);
@@ -272,6 +267,7 @@ describe('other props', () => {
 
   test('the escape hatch reaches the output', () => {
     const { chart, server } = serverChart({ modelConfigReaders: [{ namespace: 'inference', name: 'ranker-load-test' }] });
+    server.authorize({ callers: { namespaces: ['inference'] } });
     const t = new TritonLoadTest(chart, 'perf', { server, model: 'resnet50', sdkImage: SDK_IMAGE, results: CLAIM });
     t.job.addJsonPatch(JsonPatch.add('/spec/template/spec/priorityClassName', 'batch-low'));
     expect(byKind(Testing.synth(chart), 'Job').spec.template.spec.priorityClassName).toBe('batch-low');

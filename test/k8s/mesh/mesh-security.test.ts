@@ -88,13 +88,13 @@ describe('metrics scraping keeps working under STRICT mTLS', () => {
 });
 
 describe('MeshSecurity and the Triton NetworkPolicy', () => {
-  test('the sidecars of the Triton pods, and only they, get a path to istiod', () => {
+  test('the sidecars of the Triton and load-test pods, and only they, get a path to istiod', () => {
     const { chart } = serverChart();
     new MeshSecurity(chart, 'Mesh', { istiodNamespace: 'istio-control' });
     const policy = Testing.synth(chart).find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'triton-istiod-egress');
     expect(MESH_SECURITY_DEFAULTS.istiodNamespace).toBe('istio-system');
     expect(policy.spec).toEqual({
-      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'triton-server' } },
+      podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['triton-server', 'triton-load-test'] }] },
       policyTypes: ['Egress'],
       egress: [{
         to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'istio-control' } }, podSelector: { matchLabels: { app: 'istiod' } } }],
