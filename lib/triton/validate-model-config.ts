@@ -51,7 +51,7 @@ export interface ModelValidationContext {
  * @returns every problem found, errors and warnings, in a stable order; empty when the config is sound
  */
 export function validateModelConfig(config: ModelConfig, context: ModelValidationContext = {}): ModelConfigProblem[] {
-  const out = new ProblemCollector(typeof config.name === 'string' ? config.name : String(config.name));
+  const out = new ProblemCollector(config.name);
   checkName(config, out);
   checkPlatformAndBackend(config, out);
   if (config.maxBatchSize !== undefined && (!isInt(config.maxBatchSize, 0) || config.maxBatchSize > INT32_MAX)) {
