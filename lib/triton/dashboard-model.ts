@@ -108,8 +108,9 @@ const LAYOUT: readonly (readonly PanelSpec[])[] = [
 export const LLM_PANEL_QUANTILES = [0.5, 0.95] as const;
 
 /** The LLM rows for what the servers export: only panels that one of their series feeds, only rows with a panel. */
-function llmLayout(exports: LlmExports): PanelSpec[][] {
-  const scope: LlmQueryScope = { ...MODEL_PANEL_SCOPE, ...exports };
+function llmLayout(exported: LlmExports): PanelSpec[][] {
+  // Not named `exports`: in CommonJS output that name is the module's own exports object.
+  const scope: LlmQueryScope = { ...MODEL_PANEL_SCOPE, ...exported };
   const targets = (list: readonly { readonly expr: string | undefined; readonly legend: string }[]) =>
     list.filter((t): t is { expr: string; legend: string } => t.expr !== undefined);
   const quantiles = (build: (q: number) => string | undefined) =>
