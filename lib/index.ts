@@ -16,7 +16,7 @@ export { validateModelConfig, validateModelSet, ModelConfigError, ModelConfigPro
 export * from './triton/llm-engine';
 export { LlmBackend } from './triton/llm-backends';
 export {
-  vllmModel, VllmModelOptions, VllmEngineOptions, VllmDtype, VllmQuantization,
+  vllmModel, VllmModelOptions, VllmEngineOptions, VllmDtype, VllmQuantization, VllmExecutorBackend,
 } from './triton/vllm-model';
 export {
   tensorrtLlmModels, tensorrtLlmModelNames, TensorRtLlmModelsOptions, TensorRtLlmModelNames, TensorRtLlmBatchingStrategy,

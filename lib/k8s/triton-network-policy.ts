@@ -16,6 +16,12 @@ export interface TritonNetworkPolicyOptions {
   readonly httpsEgress: boolean;
   /** Further addresses the repository needs (the EKS Pod Identity Agent). @default - none */
   readonly egress?: readonly EgressTarget[];
+  /**
+   * The pods form groups (a multi-node replica) that talk among themselves on ports their engine picks at run time
+   * (Ray, NCCL): any port, to and from the server's own pods only.
+   * @default false
+   */
+  readonly group?: boolean;
 }
 
 /** A TCP port of a NetworkPolicy rule. */
@@ -45,6 +51,8 @@ export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetwo
     // No CIDRs: the port to any destination (a host known only by its DNS name, such as a Redis cache).
     egress.push({ ...(target.cidrs.length > 0 ? { to: target.cidrs.map((cidr) => ({ ipBlock: { cidr } })) } : {}), ports: [tcp(target.port)] });
   }
+  const peers: k8s.NetworkPolicyPeer[] = [{ podSelector: { matchLabels: o.podSelector } }];
+  if (o.group) egress.push({ to: peers });
   return new k8s.KubeNetworkPolicy(scope, id, {
     metadata: { name: o.name, labels: o.labels },
     spec: {
@@ -53,6 +61,7 @@ export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetwo
       ingress: [
         { from: [{ podSelector: {} }, ...o.clientNamespaces.map(inNamespace)], ports: servingPorts },
         { from: [inNamespace(o.monitoringNamespace)], ports: [tcp(METRICS_PORT.port)] },
+        ...(o.group ? [{ from: peers }] : []),
       ],
       egress,
     },

@@ -9,16 +9,17 @@ import type { ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D } from './triton-server-props';
 
 /**
- * The smallest /dev/shm the models need: the base, a region per Python-backend instance (triton#4869), and room for
- * NCCL when an LLM engine spans several GPUs.
+ * The smallest /dev/shm the models need: the base, a region per Python-backend instance (triton#4869), room for
+ * NCCL when an LLM engine spans several GPUs, and Ray's object store when a replica spans several nodes.
  */
-export function minimumShm(models: readonly ModelConfig[], gpus: number): {
-  readonly sizeMiB: number; readonly pythonInstances: number; readonly ncclMiB: number;
+export function minimumShm(models: readonly ModelConfig[], gpus: number, nodes = 1): {
+  readonly sizeMiB: number; readonly pythonInstances: number; readonly ncclMiB: number; readonly rayMiB: number;
 } {
   const pythonInstances = models.filter((m) => m.backend === 'python').reduce((sum, m) => sum + countInstances(m, gpus), 0);
   const multiGpu = models.some((m) => m.llm !== undefined && m.llm.tensorParallelSize * m.llm.pipelineParallelSize > 1);
   const ncclMiB = multiGpu ? D.shmNcclMiB : 0;
-  return { sizeMiB: D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances + ncclMiB, pythonInstances, ncclMiB };
+  const rayMiB = nodes > 1 ? D.rayObjectStoreMiB : 0;
+  return { sizeMiB: D.shmBaseMiB + D.shmPerPythonInstanceMiB * pythonInstances + ncclMiB + rayMiB, pythonInstances, ncclMiB, rayMiB };
 }
 
 /** Memory request and limit of the container: Triton's memory, /dev/shm and a local cache all count against it. */

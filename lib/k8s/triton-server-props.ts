@@ -34,6 +34,14 @@ export const TRITON_SERVER_DEFAULTS = {
    */
   shmNcclMiB: 2048,
   tmpSizeMiB: 1024,
+  nodesPerReplica: 1,
+  /**
+   * Ray's object store of a multi-node replica lives in /dev/shm; Ray's default (30% of the memory) would take the
+   * node, while vLLM moves tensors over NCCL and only control messages through the store.
+   */
+  rayObjectStoreMiB: 2048,
+  /** Ray's session directory (logs, sockets) under /tmp on every pod of a multi-node replica. */
+  rayTmpMiB: 4096,
   pdbMaxUnavailable: 1,
   monitoringNamespace: 'monitoring',
   nodeGroupProvisioner: 'managed-node-group' as NodePoolProvisioner,
@@ -66,6 +74,14 @@ export interface TritonServerProps {
    * @default 0
    */
   readonly gpus?: number;
+  /**
+   * Nodes (pods of `gpus` GPUs each) that one replica spans: above 1, a model too large for one node runs tensor
+   * and pipeline parallel over a group of pods, a LeaderWorkerSet instead of a Deployment. The leader runs Triton
+   * and the engine's launcher, the workers join it, and the group is the unit of scaling, rollout and disruption.
+   * Needs the LeaderWorkerSet controller in the cluster (a fleet installs it).
+   * @default 1
+   */
+  readonly nodesPerReplica?: number;
   /** @default ModelControl.none() */
   readonly modelControl?: ModelControl;
   /** `--strict-readiness`: ready only when every model is ready. @default true */
@@ -156,10 +172,14 @@ export interface TritonServerProps {
   readonly memoryMiB?: number;
   /**
    * Size of the memory-backed /dev/shm in MiB.
-   * @default - 64 + 64 per Python-backend model instance, + 2048 when an LLM engine spans several GPUs (NCCL)
+   * @default - 64 + 64 per Python-backend model instance, + 2048 when an LLM engine spans several GPUs (NCCL),
+   * + 2048 for Ray's object store when nodesPerReplica > 1
    */
   readonly shmSizeMiB?: number;
-  /** Size of the /tmp emptyDir in MiB (the root filesystem is read-only). @default 1024 */
+  /**
+   * Size of the /tmp emptyDir in MiB (the root filesystem is read-only).
+   * @default - 1024, + 4096 for Ray's session directory when nodesPerReplica > 1
+   */
   readonly tmpSizeMiB?: number;
   /**
    * PodDisruptionBudget maxUnavailable; at least 1 so that node drains never block.

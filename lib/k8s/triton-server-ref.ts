@@ -42,6 +42,8 @@ export interface ITritonServer extends IConstruct {
   readonly grpc: boolean;
   /** GPUs per pod. */
   readonly gpus: number;
+  /** Nodes (pods of `gpus` GPUs) one replica spans: 1, or the size of a LeaderWorkerSet group. */
+  readonly nodesPerReplica: number;
   /** Triton exports GPU metrics (`--allow-gpu-metrics`). */
   readonly gpuMetrics: boolean;
   /** Names of the models the server serves, sorted. */

@@ -21,6 +21,8 @@ export interface TritonServerSettings {
   /** `replicas` was given (not defaulted): an autoscaler refuses it, since it would no longer reach the output. */
   readonly replicasGiven: boolean;
   readonly gpus: number;
+  /** Pods of one replica: above 1, a LeaderWorkerSet group. */
+  readonly nodesPerReplica: number;
   readonly modelControl: ModelControl;
   readonly loadModels: string[];
   readonly strictReadiness: boolean;
@@ -73,6 +75,15 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   p.check(isWhole(replicas, 1), 'replicas', replicas, 'must be a whole number >= 1', 'use 2 or more for availability');
   const gpus = props.gpus ?? D.gpus;
   p.check(isWhole(gpus, 0), 'gpus', gpus, 'must be a whole number >= 0', 'use 0 for a CPU server or the GPUs per pod');
+  const nodesPerReplica = props.nodesPerReplica ?? D.nodesPerReplica;
+  p.check(isWhole(nodesPerReplica, 1), 'nodesPerReplica', nodesPerReplica, 'must be a whole number >= 1',
+    'use 1, or the nodes one replica of a model too large for one node spans, e.g. 2');
+  p.check(nodesPerReplica === 1 || gpus > 0, 'nodesPerReplica', nodesPerReplica,
+    'spans several nodes, which only an engine split over GPUs can use, but the server has gpus: 0',
+    "give the server the GPUs of each node (e.g. gpus: 8), or set nodesPerReplica to 1");
+  p.check(nodesPerReplica === 1 || props.models.some((m) => m.llm !== undefined), 'nodesPerReplica', nodesPerReplica,
+    'spans several nodes, but no model is an LLM engine, the only kind of model that can span them',
+    "serve a vllmModel() with engine.distributedExecutorBackend: 'ray', or set nodesPerReplica to 1");
 
   const longestGiven = props.longestRequestSeconds;
   if (longestGiven !== undefined) {
@@ -139,7 +150,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     `is below cpuRequestMillis (${cpuRequestMillis})`, `raise it to at least ${cpuRequestMillis}`);
   const memoryMiB = props.memoryMiB ?? D.memoryMiB;
   p.check(isWhole(memoryMiB, 1), 'memoryMiB', memoryMiB, 'must be a whole number >= 1', 'use e.g. 8192');
-  const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB;
+  const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB + (nodesPerReplica > 1 ? D.rayTmpMiB : 0);
   p.check(isWhole(tmpSizeMiB, 1), 'tmpSizeMiB', tmpSizeMiB, 'must be a whole number >= 1', 'use e.g. 1024');
 
   const pdbMaxUnavailable = props.pdbMaxUnavailable ?? D.pdbMaxUnavailable;
@@ -183,10 +194,10 @@ export function resolveSettings(path: string, name: string, namespace: string | 
       'is set, but no model enables responseCache, so the cache holds nothing',
       'set responseCache: true on the models to cache, or remove the prop');
   }
-  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus);
+  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica);
   p.throwIfAny();
   return {
-    name, namespace: namespace!, replicas, replicasGiven: props.replicas !== undefined, gpus, loadModels, warnings, grpc, gpuMetrics,
+    name, namespace: namespace!, replicas, replicasGiven: props.replicas !== undefined, gpus, nodesPerReplica, loadModels, warnings, grpc, gpuMetrics,
     modelControl: props.modelControl ?? ModelControl.none(),
     strictReadiness: props.strictReadiness ?? D.strictReadiness,
     exitOnError: props.exitOnError ?? D.exitOnError,
@@ -203,7 +214,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 }
 
 /** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
-function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number) {
+function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number, nodes: number) {
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
   if (props.gpuMemoryGiB !== undefined) {
@@ -212,7 +223,7 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
       'must be a number of GiB > 0', "give the memory of one GPU of the server's instance type, e.g. 24 for an A10G");
   }
   const problems = validateModelSet(models, {
-    gpuCount: gpus, serverResponseCache: props.responseCache !== undefined, gpuMemoryGiB: props.gpuMemoryGiB,
+    gpuCount: gpus, serverResponseCache: props.responseCache !== undefined, gpuMemoryGiB: props.gpuMemoryGiB, nodeCount: nodes,
   });
   const errors = problems.filter((x) => x.severity === 'error');
   if (errors.length > 0) new ModelConfigError(errors, path).problems.forEach((line) => p.add(line));
@@ -230,11 +241,12 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
       'must be a whole number >= 1', 'use e.g. 30');
   }
 
-  const shm = minimumShm(models, gpus);
+  const shm = minimumShm(models, gpus, nodes);
   const shmSizeMiB = props.shmSizeMiB ?? shm.sizeMiB;
   p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= shm.sizeMiB, 'shmSizeMiB', shmSizeMiB,
     `is below the ${shm.sizeMiB} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${shm.pythonInstances} here`
-    + `${shm.ncclMiB > 0 ? ` + ${shm.ncclMiB} for NCCL between the GPUs of an LLM engine` : ''})`,
+    + `${shm.ncclMiB > 0 ? ` + ${shm.ncclMiB} for NCCL between the GPUs of an LLM engine` : ''}`
+    + `${shm.rayMiB > 0 ? ` + ${shm.rayMiB} for Ray's object store` : ''})`,
     `raise it to at least ${shm.sizeMiB} or leave it unset`);
   const warnings = problems.filter((x) => x.severity === 'warning').map((x) => `${path}: ${formatProblem(x)}`);
   if (errors.length === 0) {

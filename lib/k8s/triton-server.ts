@@ -19,6 +19,8 @@ import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { registerMeshService } from './mesh/mesh-services';
 import { addLocalRepository, checkLocalRepository } from './local-repository';
+import { GROUP_ROLE_LABEL, LEADER_WORKER_SET, renderAsLeaderWorkerSet } from './leader-worker-set';
+import { rayLeaderCommand, rayWorkerCommand } from '../triton/ray-launcher';
 import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
 import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
@@ -56,6 +58,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly ports: readonly TritonPort[];
   public readonly grpc: boolean;
   public readonly gpus: number;
+  public readonly nodesPerReplica: number;
   public readonly gpuMetrics: boolean;
   public readonly modelNames: readonly string[];
   public readonly llmBackends: readonly LlmBackend[];
@@ -79,8 +82,13 @@ export class TritonServer extends Construct implements ITritonServer {
    * count of a group that lists several GPUs) and GPUs of the pod that no model instance uses.
    */
   public readonly warnings: readonly string[];
-  /** Escape hatches: the underlying objects. */
+  /**
+   * Escape hatches: the underlying objects. On a server of several nodes (`nodesPerReplica` > 1) the Deployment is
+   * not synthesized: it is the pod the LeaderWorkerSet's templates are rendered from.
+   */
   public readonly deployment: kplus.Deployment;
+  /** The LeaderWorkerSet of a server of several nodes; patches to its templates go here. */
+  public readonly leaderWorkerSet?: ApiObject;
   public readonly service: kplus.k8s.KubeService;
   public readonly serviceAccount: kplus.ServiceAccount;
   public readonly podDisruptionBudget: kplus.k8s.KubePodDisruptionBudget;
@@ -104,6 +112,7 @@ export class TritonServer extends Construct implements ITritonServer {
     registerMeshService(this, s.name, s.namespace);
     this.grpc = s.grpc;
     this.gpus = s.gpus;
+    this.nodesPerReplica = s.nodesPerReplica;
     this.gpuMetrics = s.gpuMetrics;
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
     this.llmBackends = llmBackendsOf(props.models);
@@ -224,14 +233,25 @@ export class TritonServer extends Construct implements ITritonServer {
       const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
       this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
     }
-    this.scaleTarget = { apiVersion: this.deployment.apiVersion, kind: this.deployment.kind, name: this.deployment.name };
     this.schedule(s, selector);
+    const group = s.nodesPerReplica > 1;
+    if (group) {
+      const shape = { gpusPerPod: s.gpus, pods: s.nodesPerReplica, objectStoreMiB: TRITON_SERVER_DEFAULTS.rayObjectStoreMiB };
+      this.leaderWorkerSet = renderAsLeaderWorkerSet(this, this.deployment, {
+        labels,
+        size: s.nodesPerReplica, leaderCommand: rayLeaderCommand(shape), workerCommand: rayWorkerCommand(shape),
+        meshPorts: ports.map((p) => p.port),
+      });
+    }
+    const workload = group ? LEADER_WORKER_SET : this.deployment;
+    this.scaleTarget = { apiVersion: workload.apiVersion, kind: workload.kind, name: this.deployment.name };
 
     this.service = new kplus.k8s.KubeService(this, 'Service', {
       metadata: { name: s.name, labels },
       spec: {
         type: 'ClusterIP',
-        selector,
+        // A group's leader runs Triton; its workers serve nothing.
+        selector: group ? { ...selector, [GROUP_ROLE_LABEL]: 'leader' } : selector,
         ports: ports.map((p) => ({
           name: p.name, port: p.port, targetPort: kplus.k8s.IntOrString.fromString(p.name), protocol: 'TCP', appProtocol: p.appProtocol,
         })),
@@ -251,7 +271,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
       name: s.name, labels, podSelector: selector, grpc: s.grpc,
       clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
-      httpsEgress: binding.needsHttpsEgress,
+      httpsEgress: binding.needsHttpsEgress, group,
       // The Redis host is a DNS name, so the rule admits its port to any destination.
       egress: [...binding.egress ?? [], ...(redis ? [{ cidrs: [], port: redis.port }] : [])],
     });

@@ -221,7 +221,9 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
     const path = `${fleet.name}/${name}`;
     const pool = poolOf.get(name);
-    if (pool !== undefined) demands.push({ server: path, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus });
+    if (pool !== undefined) {
+      demands.push({ server: path, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica });
+    }
 
     const callers = [fleet.callers ?? {}, s.callers ?? {}];
     const callerNamespaces = callers.flatMap((c) => c.namespaces ?? []);

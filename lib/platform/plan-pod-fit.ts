@@ -17,7 +17,7 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
  * reports that).
  */
 export function serverPodRequests(s: ServerDescription, gpus: number): ResourceRequests | undefined {
-  const shm = s.shmSizeMiB ?? minimumShm(s.models ?? [], gpus).sizeMiB;
+  const shm = s.shmSizeMiB ?? minimumShm(s.models ?? [], gpus, s.nodesPerReplica).sizeMiB;
   const cpuMillis = s.cpuRequestMillis ?? D.cpuRequestMillis;
   const memoryMiB = containerMemoryMiB(s.memoryMiB ?? D.memoryMiB, shm, s.responseCache);
   const valid = [cpuMillis, memoryMiB].every((n) => Number.isFinite(n) && n > 0);

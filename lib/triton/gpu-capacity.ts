@@ -24,6 +24,8 @@ export interface GpuDemand {
   /** Replicas at peak, for autoscaled servers. @default - replicas */
   readonly maxReplicas?: number;
   readonly gpusPerPod: number;
+  /** Pods of one replica (a multi-node group), each on its own node. @default 1 */
+  readonly nodesPerReplica?: number;
 }
 
 export interface PoolSize {
@@ -37,14 +39,18 @@ export interface CapacityPlan {
   readonly problems: readonly string[];
 }
 
-/** A rolling update starts one extra pod before it stops one (maxSurge 1), so each pool keeps room for it. */
+/**
+ * A rolling update starts one extra replica before it stops one (maxSurge 1), so each pool keeps room for it: one pod,
+ * or the nodes of one group of a multi-node server.
+ */
 export const ROLLOUT_SURGE_PODS = 1;
 
 /**
  * Sizes every pool for the servers that target it and checks that they fit. A pool's default minimum holds every
  * replica at rest; its default maximum holds every replica at peak (autoscaled servers at their maximum) plus one
  * surge pod, so rollouts never wait for a node.
- * Pods are counted per node (a 2-GPU pod on 4-GPU nodes packs two to a node), not as a GPU sum.
+ * Pods are counted per node (a 2-GPU pod on 4-GPU nodes packs two to a node), not as a GPU sum; a replica of several
+ * nodes takes whole nodes, one pod each.
  */
 export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly GpuDemand[]): CapacityPlan {
   const problems: string[] = [];
@@ -62,11 +68,18 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
         + `has (${pool.gpusPerInstance}), so no pod can ever be scheduled; lower gpus or use larger instances`);
       continue;
     }
+    const group = d.nodesPerReplica ?? 1;
+    if (group > 1 && d.gpusPerPod !== pool.gpusPerInstance) {
+      problems.push(`${d.server}: 'gpus' (${d.gpusPerPod}) is less than a ${pool.instanceType} of node group '${pool.name}' has `
+        + `(${pool.gpusPerInstance}), but a replica of ${group} nodes needs each pod on a whole node, or its pods would share `
+        + `nodes instead of spanning them; set gpus to ${pool.gpusPerInstance}`);
+      continue;
+    }
     const podsPerNode = Math.floor(pool.gpusPerInstance / d.gpusPerPod);
     const need = nodes.get(pool.name)!;
-    need.steady += Math.ceil(d.replicas / podsPerNode);
-    need.peak += Math.ceil((d.maxReplicas ?? d.replicas) / podsPerNode);
-    need.surge = Math.max(need.surge, ROLLOUT_SURGE_PODS);
+    need.steady += Math.ceil((d.replicas * group) / podsPerNode);
+    need.peak += Math.ceil(((d.maxReplicas ?? d.replicas) * group) / podsPerNode);
+    need.surge = Math.max(need.surge, ROLLOUT_SURGE_PODS * group);
   }
 
   const sizes: Record<string, PoolSize> = {};
@@ -78,7 +91,8 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
     sizes[pool.name] = { minSize, desiredSize: Math.max(minSize, Math.min(steady, maxSize)), maxSize };
     const servers = demands.filter((d) => d.pool === pool.name);
     if (peak + surge > maxSize) {
-      const what = servers.map((d) => `${d.maxReplicas ?? d.replicas} x ${d.gpusPerPod} GPU`).join(' + ');
+      const what = servers.map((d) => `${d.maxReplicas ?? d.replicas} x ${(d.nodesPerReplica ?? 1) > 1 ? `${d.nodesPerReplica} nodes of ` : ''}`
+        + `${d.gpusPerPod} GPU`).join(' + ');
       problems.push(`node group '${pool.name}': its servers need ${peak} nodes at peak (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) `
         + `plus ${surge} for a rolling update, more than 'maxSize' (${maxSize}) = ${maxSize * pool.gpusPerInstance} GPUs; `
         + `raise maxSize to at least ${peak + surge} or lower the replicas of ${servers.map((d) => d.server).join(', ')}`);

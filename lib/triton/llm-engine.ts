@@ -44,4 +44,10 @@ export interface LlmEngine {
   readonly gpuMemoryFraction: number;
   /** The weights' size, when known: weights that cannot fit the pod's GPUs are refused. @default - not checked */
   readonly weights?: LlmWeights;
+  /**
+   * How the engine starts its workers on other nodes: `ray` joins the GPUs of every pod of a multi-node replica
+   * into one Ray cluster (vLLM's `distributed_executor_backend: ray`).
+   * @default - one node only (vLLM's multiprocessing on the pod's own GPUs; TensorRT-LLM's MPI within the pod)
+   */
+  readonly multiNode?: 'ray';
 }

@@ -3,7 +3,7 @@
  * parallelism against the GPUs of the pod, its batch against the config, its weights against the GPUs' memory.
  */
 import { show } from '../private/errors';
-import { isWeightDtype, WEIGHT_BYTES, type LlmWeights } from './llm-engine';
+import { isWeightDtype, WEIGHT_BYTES, type LlmEngine, type LlmWeights } from './llm-engine';
 import type { ModelConfig } from './model-config';
 import { checkFraction, checkWholeAtLeastOne, isInt, type ProblemCollector } from './model-config-problem';
 
@@ -15,6 +15,8 @@ export interface LlmPodContext {
   readonly gpuCount?: number;
   /** Memory of each GPU of the pod in GiB (the smallest of its node pool's types). @default - weights not checked */
   readonly gpuMemoryGiB?: number;
+  /** Nodes (pods of `gpuCount` GPUs) one replica spans. @default 1 */
+  readonly nodeCount?: number;
 }
 
 /** Checks `config.llm` alone and against the pod; problems go to `out`. */
@@ -38,14 +40,35 @@ export function validateLlm(config: ModelConfig, context: LlmPodContext, out: Pr
   if (!sizesOk) return;
   const engineGpus = llm.tensorParallelSize * llm.pipelineParallelSize;
   const { gpuCount, gpuMemoryGiB } = context;
-  if (gpuCount !== undefined && engineGpus !== gpuCount) {
+  const nodes = context.nodeCount ?? 1;
+  if (gpuCount !== undefined && engineGpus !== gpuCount * nodes) {
+    const offered = nodes === 1 ? `the pod has ${gpuCount}` : `${nodes} pods of ${gpuCount} have ${gpuCount * nodes}`;
     out.error('llm', `tensor parallel ${llm.tensorParallelSize} x pipeline parallel ${llm.pipelineParallelSize} = ` +
-      `${engineGpus} GPUs, but the pod has ${gpuCount}; ` + (engineGpus > gpuCount
-      ? `give the server gpus: ${engineGpus} on instances with at least ${engineGpus} GPUs, or build the engine for fewer`
-      : `give the server gpus: ${engineGpus}, or use the other GPUs with a larger tensor parallel size`));
+      `${engineGpus} GPUs, but ${offered}; ` + (nodes > 1
+      ? `build the engine for ${gpuCount * nodes} GPUs (e.g. tensor parallel ${gpuCount} x pipeline parallel ${nodes}), or change gpus or nodesPerReplica`
+      : engineGpus > gpuCount
+        ? `give the server gpus: ${engineGpus} on instances with at least ${engineGpus} GPUs, or build the engine for fewer`
+        : `give the server gpus: ${engineGpus}, or use the other GPUs with a larger tensor parallel size`));
   }
+  if (nodes > 1) checkMultiNode(llm.backend, llm.multiNode, nodes, out);
   if (llm.weights !== undefined && weightsOk && gpuMemoryGiB !== undefined) {
     checkWeightsFit(llm.weights, engineGpus, gpuMemoryGiB, fractionOk ? llm.gpuMemoryFraction : 1, out);
+  }
+}
+
+/**
+ * A replica of several nodes needs a launcher that joins their GPUs into one engine: Ray for vLLM. TensorRT-LLM
+ * spans nodes with MPI, whose reference setup on Kubernetes execs into the worker pods (pods/exec rights on the
+ * namespace and kubectl in a custom image), which this library does not grant.
+ */
+function checkMultiNode(backend: LlmEngine['backend'], launcher: LlmEngine['multiNode'], nodes: number, out: ProblemCollector): void {
+  if (backend === 'tensorrtllm') {
+    out.error('llm', `runs on TensorRT-LLM, which spans the ${nodes} nodes of a replica only through MPI launched over ` +
+      'pods/exec, which triton-ops does not grant; serve it on one node (nodesPerReplica: 1, up to 8 GPUs of a p5 or ' +
+      "p4d), or on vLLM with engine.distributedExecutorBackend: 'ray'");
+  } else if (launcher !== 'ray') {
+    out.error('llm', `runs on ${nodes} nodes, but vLLM reaches the GPUs of other pods only through Ray; set ` +
+      "engine.distributedExecutorBackend: 'ray' in vllmModel()");
   }
 }
 

@@ -44,6 +44,11 @@ export interface ModelValidationContext {
    * @default - not checked
    */
   readonly gpuMemoryGiB?: number;
+  /**
+   * Nodes (pods of `gpuCount` GPUs) one replica spans; an LLM engine's parallelism covers all of their GPUs.
+   * @default 1
+   */
+  readonly nodeCount?: number;
 }
 
 /**
@@ -84,7 +89,7 @@ export function validateModelConfig(config: ModelConfig, context: ModelValidatio
  * appear twice, and each ensemble against the configs of its step models.
  */
 export function validateModelSet(models: readonly ModelConfig[],
-  context: Pick<ModelValidationContext, 'gpuCount' | 'serverResponseCache' | 'gpuMemoryGiB'> = {}): ModelConfigProblem[] {
+  context: Pick<ModelValidationContext, 'gpuCount' | 'serverResponseCache' | 'gpuMemoryGiB' | 'nodeCount'> = {}): ModelConfigProblem[] {
   const knownModels = models.map((m) => m.name);
   const byName = new Map<string, ModelConfig>();
   const problems: ModelConfigProblem[] = [];

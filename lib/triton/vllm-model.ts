@@ -26,6 +26,10 @@ const QUANTIZATIONS: Record<VllmQuantization, true> = {
   'compressed-tensors': true, 'bitsandbytes': true, 'gguf': true, 'mxfp4': true,
 };
 
+/** vLLM's executors of the engine's workers: multiprocessing on the pod's GPUs, or a Ray cluster across pods. */
+export type VllmExecutorBackend = 'mp' | 'ray';
+const EXECUTOR_BACKENDS: Record<VllmExecutorBackend, true> = { mp: true, ray: true };
+
 /** `tensorParallelSize` when none is given: the whole model on one GPU (vLLM's default). */
 export const DEFAULT_VLLM_TENSOR_PARALLEL_SIZE = 1;
 /** `pipelineParallelSize` when none is given (vLLM's default). */
@@ -94,6 +98,13 @@ export interface VllmEngineOptions {
    */
   readonly enforceEager?: boolean;
   /**
+   * `distributed_executor_backend`: `ray` runs the engine's workers in a Ray cluster, which a server of several nodes
+   * (`nodesPerReplica` > 1) needs, since vLLM's multiprocessing reaches the GPUs of its own pod only; `mp` keeps them
+   * in the pod.
+   * @default - vLLM's choice: multiprocessing when the pod has the GPUs
+   */
+  readonly distributedExecutorBackend?: VllmExecutorBackend;
+  /**
    * Further engine arguments written into model.json as given (snake_case keys of vLLM's AsyncEngineArgs), for what
    * the typed options do not cover, e.g. `{ enable_prefix_caching: true }`. Keys of the typed options and
    * `disable_log_stats` are refused: the backend's metrics need vLLM's stats.
@@ -148,6 +159,7 @@ const TYPED_ARGS: Readonly<Record<string, keyof VllmEngineOptions>> = {
   dtype: 'dtype',
   quantization: 'quantization',
   enforce_eager: 'enforceEager',
+  distributed_executor_backend: 'distributedExecutorBackend',
 };
 
 /**
@@ -191,6 +203,11 @@ export function vllmModel(options: VllmModelOptions): ModelConfig {
   if (engine.enforceEager !== undefined && typeof engine.enforceEager !== 'boolean') {
     out.error('engine.enforceEager', `(${show(engine.enforceEager)}) must be true or false`);
   }
+  const executor = engine.distributedExecutorBackend;
+  if (executor !== undefined && !member(EXECUTOR_BACKENDS, executor)) {
+    out.error('engine.distributedExecutorBackend', `(${show(executor)}) is not a vLLM executor backend; use 'ray' for a ` +
+      "server of several nodes, 'mp' for one node, or leave it unset");
+  }
   checkAdditionalArgs(out, engine.additionalArgs ?? {});
   ModelConfigError.throwIfErrors(out.problems);
 
@@ -207,6 +224,7 @@ export function vllmModel(options: VllmModelOptions): ModelConfig {
   if (engine.dtype !== undefined) args.dtype = engine.dtype;
   if (engine.quantization !== undefined) args.quantization = engine.quantization;
   if (engine.enforceEager !== undefined) args.enforce_eager = engine.enforceEager;
+  if (executor !== undefined) args.distributed_executor_backend = executor;
 
   return {
     name,
@@ -225,6 +243,7 @@ export function vllmModel(options: VllmModelOptions): ModelConfig {
       maxBatchSize: maxNumSeqs,
       gpuMemoryFraction: gpuMemoryUtilization,
       ...(options.weights !== undefined ? { weights: options.weights } : {}),
+      ...(executor === 'ray' ? { multiNode: 'ray' as const } : {}),
     },
   };
 }

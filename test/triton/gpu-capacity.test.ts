@@ -14,6 +14,21 @@ describe('planGpuCapacity', () => {
     expect(plan.sizes['gpu-a10g']).toEqual({ minSize: 5, desiredSize: 5, maxSize: 6 });
   });
 
+  test('a replica of several nodes takes whole nodes, and its rollout surge is a whole group', () => {
+    const pool = { name: 'h100', instanceType: 'p5.48xlarge', gpusPerInstance: 8 };
+    const plan = planGpuCapacity([pool], [{ server: 'f/big', pool: 'h100', replicas: 2, maxReplicas: 3, gpusPerPod: 8, nodesPerReplica: 2 }]);
+    expect(plan.problems).toEqual([]);
+    expect(plan.sizes.h100).toEqual({ minSize: 4, desiredSize: 4, maxSize: 8 });
+    expect(planGpuCapacity([pool], [{ server: 'f/big', pool: 'h100', replicas: 1, gpusPerPod: 4, nodesPerReplica: 2 }]).problems).toEqual([
+      "f/big: 'gpus' (4) is less than a p5.48xlarge of node group 'h100' has (8), but a replica of 2 nodes needs each pod on "
+      + 'a whole node, or its pods would share nodes instead of spanning them; set gpus to 8',
+    ]);
+    expect(planGpuCapacity([{ ...pool, maxSize: 5 }], [{ server: 'f/big', pool: 'h100', replicas: 2, gpusPerPod: 8, nodesPerReplica: 2 }]).problems).toEqual([
+      "node group 'h100': its servers need 4 nodes at peak (2 x 2 nodes of 8 GPU on 8-GPU p5.48xlarge) plus 2 for a rolling "
+      + "update, more than 'maxSize' (5) = 40 GPUs; raise maxSize to at least 6 or lower the replicas of f/big",
+    ]);
+  });
+
   test('packs pods per node, not GPUs in sum', () => {
     // Three 3-GPU pods on 4-GPU nodes need three nodes, although 9 GPUs would fit in three nodes' 12 GPUs.
     const plan = planGpuCapacity([quad], [{ server: 'f/llm', pool: 'gpu-quad', replicas: 3, gpusPerPod: 3 }]);

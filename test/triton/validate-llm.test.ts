@@ -27,6 +27,27 @@ describe('LLM engine facts against the pod', () => {
     ]);
   });
 
+  test('on a replica of several nodes, the engine spans the GPUs of every pod, through Ray', () => {
+    const spanning = llm({ tensorParallelSize: 8, pipelineParallelSize: 2, multiNode: 'ray', weights: { parameterBillions: 405, dtype: 'bf16' } });
+    expect(errors(spanning, { gpuCount: 8, nodeCount: 2, gpuMemoryGiB: 80 })).toEqual([]);
+    expect(errors(spanning, { gpuCount: 8, nodeCount: 3 })).toEqual([
+      "model 'llama' llm: tensor parallel 8 x pipeline parallel 2 = 16 GPUs, but 3 pods of 8 have 24; build the engine for "
+      + '24 GPUs (e.g. tensor parallel 8 x pipeline parallel 3), or change gpus or nodesPerReplica',
+    ]);
+    expect(errors(llm({ tensorParallelSize: 8, pipelineParallelSize: 2 }), { gpuCount: 8, nodeCount: 2 })).toEqual([
+      "model 'llama' llm: runs on 2 nodes, but vLLM reaches the GPUs of other pods only through Ray; set "
+      + "engine.distributedExecutorBackend: 'ray' in vllmModel()",
+    ]);
+    const trtllm = llmModel('tensorrtllm', 'engine', {
+      llm: { backend: 'tensorrtllm', tensorParallelSize: 8, pipelineParallelSize: 2, maxBatchSize: 64, gpuMemoryFraction: 0.9 },
+    });
+    expect(errors(trtllm, { gpuCount: 8, nodeCount: 2 })).toEqual([
+      "model 'engine' llm: runs on TensorRT-LLM, which spans the 2 nodes of a replica only through MPI launched over "
+      + 'pods/exec, which triton-ops does not grant; serve it on one node (nodesPerReplica: 1, up to 8 GPUs of a p5 or '
+      + "p4d), or on vLLM with engine.distributedExecutorBackend: 'ray'",
+    ]);
+  });
+
   test('weights that cannot fit the GPUs are refused with the numbers', () => {
     // 70B in bf16 = 130.4 GiB; on 4 x 24 GiB A10G at 0.9 that is 32.6 GiB per GPU against 21.6 usable.
     expect(errors(llm({ weights: { parameterBillions: 70, dtype: 'bf16' } }), { gpuCount: 4, gpuMemoryGiB: 24 })).toEqual([

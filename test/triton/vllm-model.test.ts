@@ -142,6 +142,19 @@ describe('vllmModel', () => {
     expect(messageOf(() => llama(engine))).toBe(message);
   });
 
+  test('a Ray executor is written to model.json and makes the engine able to span nodes', () => {
+    expect(engineArgs({ distributedExecutorBackend: 'ray' }).distributed_executor_backend).toBe('ray');
+    expect(llama({ distributedExecutorBackend: 'ray' }).llm!.multiNode).toBe('ray');
+    expect(engineArgs({ distributedExecutorBackend: 'mp' }).distributed_executor_backend).toBe('mp');
+    expect(llama({ distributedExecutorBackend: 'mp' }).llm!.multiNode).toBeUndefined();
+    expect(engineArgs()).not.toHaveProperty('distributed_executor_backend');
+    expect(messageOf(() => llama({ distributedExecutorBackend: 'thread' as never }))).toBe(
+      "model 'llama' engine.distributedExecutorBackend: ('thread') is not a vLLM executor backend; use 'ray' for a server "
+      + "of several nodes, 'mp' for one node, or leave it unset");
+    expect(messageOf(() => llama({ additionalArgs: { distributed_executor_backend: 'ray' } }))).toBe(
+      `model 'llama' engine.additionalArgs["distributed_executor_backend"]: repeats a typed option; set engine.distributedExecutorBackend instead`);
+  });
+
   test('takes an additional argument named like an Object property as any other, not as a typed option', () => {
     expect(Object.getOwnPropertyDescriptor(engineArgs({ additionalArgs: { constructor: 1 } }), 'constructor')?.value).toBe(1);
   });

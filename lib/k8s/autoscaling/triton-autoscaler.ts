@@ -156,10 +156,12 @@ export class TritonAutoscaler extends Construct {
         `pass the GpuPool of node group ${show(server.nodeGroup)}`);
       return;
     }
-    const demand = (maxReplicas: number) => ({ server: server.node.path, pool: pool.name, replicas: min, maxReplicas, gpusPerPod: server.gpus });
+    const demand = (maxReplicas: number) => ({
+      server: server.node.path, pool: pool.name, replicas: min, maxReplicas, gpusPerPod: server.gpus, nodesPerReplica: server.nodesPerReplica,
+    });
     const plan = planGpuCapacity([pool], [demand(max)]);
     if (plan.problems.length === 0) return;
-    if (server.gpus > pool.gpusPerInstance) {
+    if (server.gpus > pool.gpusPerInstance || (server.nodesPerReplica > 1 && server.gpus !== pool.gpusPerInstance)) {
       plan.problems.forEach((x) => p.add(x));
       return;
     }
@@ -169,7 +171,7 @@ export class TritonAutoscaler extends Construct {
     while (fits > 0 && planGpuCapacity([pool], [demand(fits)]).problems.length > 0) fits--;
     const lower = fits > min ? `lower maxReplicas to ${fits} or ` : '';
     p.check(false, 'maxReplicas', max,
-      `x ${server.gpus} GPU per pod needs ${needed} nodes of node group '${pool.name}' (${pool.gpusPerInstance}-GPU ${pool.instanceType}, `
+      `x ${server.nodesPerReplica > 1 ? `${server.nodesPerReplica} nodes of ` : ''}${server.gpus} GPU per pod needs ${needed} nodes of node group '${pool.name}' (${pool.gpusPerInstance}-GPU ${pool.instanceType}, `
       + `rolling-update surge included), more than its maxSize (${pool.maxSize})`,
       `${lower}raise the node group's maxSize to ${needed}`);
   }
