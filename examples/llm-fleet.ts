@@ -1,13 +1,14 @@
 /**
  * A fleet of large language models, described once: an 8B-class chat model on vLLM over the four GPUs of a
- * g5.12xlarge and a 70B-class model on TensorRT-LLM over the eight H100 of a p5.48xlarge. Each streams through the
+ * g5.12xlarge, a 70B-class model on TensorRT-LLM over the eight H100 of a p5.48xlarge, and a 405B-class model on vLLM
+ * over two p5.48xlarge (a LeaderWorkerSet group per replica, with the LeaderWorkerSet controller as an add-on). Each streams through the
  * HTTPS gateway (server-sent events and gRPC streams, no retries, timeouts sized for the longest generation), scales
  * on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token above its SLO),
  * copies its weights to instance-store NVMe before Triton starts, and has a load-test Job that runs when asked.
  * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
  */
 import { AutoscalingMetric, FleetDescription, LoadSweep, LoadTestResults, TritonLoadTestOptions } from 'triton-ops/fleet';
-import { LLAMA_70B, LLAMA_8B } from './llm-models';
+import { LLAMA_405B, LLAMA_70B, LLAMA_8B } from './llm-models';
 
 const SUBNETS = ['subnet-0f1e2d3c4b5a60001', 'subnet-0f1e2d3c4b5a60002'];
 
@@ -65,7 +66,23 @@ export const LLM_FLEET: FleetDescription = {
       route: { exposed: true, hosts: ['chat-large.llm.example.com'], protocol: 'grpc' },
       loadTest: loadTest('llama-70b'),
     },
+    'chat-405b': {
+      models: [LLAMA_405B],
+      gpus: 8,
+      // Two whole p5.48xlarge per replica: the leader runs Triton and Ray's head, the worker joins it.
+      nodesPerReplica: 2,
+      nodePool: 'gpu-h100-x8',
+      cpuRequestMillis: 96000,
+      memoryMiB: 524288,
+      localRepository: { sizeGiB: 800 },
+      modelLoadSeconds: 2400,
+      // 4096 new tokens at ~15 tokens/s.
+      longestRequestSeconds: 300,
+      autoscale: { metric: AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 1 }), minReplicas: 2, maxReplicas: 3 },
+      route: { exposed: true, hosts: ['chat-xl.llm.example.com'] },
+      loadTest: loadTest('llama-405b'),
+    },
   },
-  gateway: { hosts: ['chat.llm.example.com', 'chat-large.llm.example.com'], credentialName: 'llm-tls' },
+  gateway: { hosts: ['chat.llm.example.com', 'chat-large.llm.example.com', 'chat-xl.llm.example.com'], credentialName: 'llm-tls' },
   callers: { namespaces: ['web'] },
 };

@@ -1,5 +1,6 @@
 /**
- * What the LLM fleet serves, as plain data: an 8B-class chat model on vLLM and a 70B-class model on TensorRT-LLM.
+ * What the LLM fleet serves, as plain data: an 8B-class chat model on vLLM, a 70B-class model on TensorRT-LLM, and a
+ * 405B-class model on vLLM over two nodes.
  * Each server copies its S3 prefix to instance-store NVMe before Triton starts (`localRepository`), so the engines
  * find their weights at fixed paths under /models. Imports only 'triton-ops/fleet' (neither cdk8s nor cdktf).
  *
@@ -7,6 +8,8 @@
  * - chat-8b: `llama-8b/1/weights/` (the Hugging Face checkpoint); config.pbtxt and 1/model.json from artifacts/.
  * - chat-70b: `llama-70b-tensorrt-llm/1/engine/` (trtllm-build output, tp 8, fp8), `llama-70b-preprocessing/1/tokenizer/`,
  *   and the backend's `preprocessing/1/model.py` and `postprocessing/1/model.py` of the image's TensorRT-LLM version.
+ * - chat-405b: `llama-405b/1/weights/` (the Hugging Face checkpoint); every pod of a group copies it, since each loads
+ *   the layers of its pipeline stage.
  */
 import { ModelConfig, tensorrtLlmModels, vllmModel } from 'triton-ops/fleet';
 
@@ -33,4 +36,23 @@ export const LLAMA_70B: ModelConfig[] = tensorrtLlmModels({
   maxBatchSize: 64,
   kvCacheFreeGpuMemFraction: 0.9,
   weights: { parameterBillions: 70, dtype: 'fp8' },
+});
+
+/**
+ * Llama-3.1-405B-Instruct in bf16 (810 GB of weights) over two p5.48xlarge: tensor parallel 8 within each node,
+ * pipeline parallel 2 across them, one Ray cluster per replica.
+ */
+export const LLAMA_405B: ModelConfig = vllmModel({
+  name: 'llama-405b',
+  engine: {
+    model: '/models/llama-405b/1/weights',
+    tensorParallelSize: 8,
+    pipelineParallelSize: 2,
+    distributedExecutorBackend: 'ray',
+    dtype: 'bfloat16',
+    maxModelLen: 16384,
+    maxNumSeqs: 64,
+    gpuMemoryUtilization: 0.92,
+  },
+  weights: { parameterBillions: 405, dtype: 'bf16' },
 });

@@ -84,7 +84,7 @@ function gpuPeaks(chart: FleetChart): string {
   const { plan } = chart;
   const peaks = Object.values(plan.pools).map((pool) => {
     const gpus = Object.values(plan.servers).filter((s) => s.pool?.name === pool.name)
-      .reduce((sum, s) => sum + s.replicas.max * chart.servers[s.name].gpus, 0);
+      .reduce((sum, s) => sum + s.replicas.max * chart.servers[s.name].nodesPerReplica * chart.servers[s.name].gpus, 0);
     const nodes = plan.poolSizes[pool.name].maxSize;
     return `${pool.name} ${gpus} of ${nodes * pool.gpusPerInstance} (${nodes} x ${pool.instanceType})`;
   });

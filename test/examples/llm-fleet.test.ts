@@ -28,6 +28,22 @@ describe('the LLM fleet example', () => {
     expect(shm('chat-8b')).toBe('2112Mi');
   });
 
+  test('405B on vLLM over two p5.48xlarge: a LeaderWorkerSet of leader and worker, scaled and served by group', () => {
+    const group = find('LeaderWorkerSet', 'chat-405b');
+    expect(find('Deployment', 'chat-405b')).toBeUndefined();
+    expect(group.spec.leaderWorkerTemplate.size).toBe(2);
+    const { leaderTemplate, workerTemplate } = group.spec.leaderWorkerTemplate;
+    expect(leaderTemplate.spec.containers[0].command[2]).toContain('ray start --head');
+    expect(workerTemplate.spec.containers[0].command[2]).toContain('ray start --address="$LWS_LEADER_ADDRESS:6379"');
+    for (const template of [leaderTemplate, workerTemplate]) {
+      expect(template.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe(8);
+      expect(template.spec.initContainers[0].command.slice(0, 3)).toEqual(['aws', 's3', 'sync']);
+    }
+    expect(find('Service', 'chat-405b').spec.selector['triton-ops.io/group-role']).toBe('leader');
+    expect(find('HorizontalPodAutoscaler', 'chat-405b').spec.scaleTargetRef.kind).toBe('LeaderWorkerSet');
+    expect(find('VirtualService', 'chat-405b').spec.hosts).toEqual(['chat-xl.llm.example.com']);
+  });
+
   test('weights are copied to local disk before Triton starts, and Triton serves the copy', () => {
     for (const server of ['chat-8b', 'chat-70b']) {
       const pod = find('Deployment', server).spec.template.spec;
@@ -37,11 +53,13 @@ describe('the LLM fleet example', () => {
   });
 
   test('each route streams: no retries, a timeout over the longest generation', () => {
-    for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300]] as const) {
+    const tritonArgs = (server: string): string[] => (find('Deployment', server)?.spec.template
+      ?? find('LeaderWorkerSet', server).spec.leaderWorkerTemplate.leaderTemplate).spec.containers[0].args;
+    for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300], ['chat-405b', 300]] as const) {
       const route = find('VirtualService', server).spec.http[0];
       expect(route.retries).toEqual({ attempts: 0 });
       expect(parseInt(route.timeout, 10)).toBeGreaterThanOrEqual(longest);
-      expect(container(server).args).toContain(`--exit-timeout-secs=${longest}`);
+      expect(tritonArgs(server)).toContain(`--exit-timeout-secs=${longest}`);
     }
   });
 
@@ -56,7 +74,7 @@ describe('the LLM fleet example', () => {
   });
 
   test('each server has a suspended genai-perf Job, admitted to model-config alone', () => {
-    for (const server of ['chat-8b', 'chat-70b']) {
+    for (const server of ['chat-8b', 'chat-70b', 'chat-405b']) {
       const job = find('Job', `${server}-load-test`);
       expect(job.spec.suspend).toBe(true);
       expect(job.spec.template.spec.containers[0].command[2]).toContain('genai-perf profile');

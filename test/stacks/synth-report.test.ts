@@ -55,13 +55,13 @@ describe('npm run synth reports what it did', () => {
       '  dist/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
         + 'HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
         + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
-      '  dist/llm.yaml: 40 objects (AuthorizationPolicy 4, ConfigMap 2, DaemonSet 1, Deployment 2, DestinationRule 2, Gateway 1, '
-        + 'HorizontalPodAutoscaler 2, Job 2, Namespace 2, NetworkPolicy 6, PeerAuthentication 1, PodDisruptionBudget 2, PrometheusRule 2, '
-        + 'Service 2, ServiceAccount 5, ServiceMonitor 2, VirtualService 2)',
-      '  artifacts/model-repository: 12 config.pbtxt and 3 other model files; artifacts/promtool: 18 rule and test files',
+      '  dist/llm.yaml: 55 objects (AuthorizationPolicy 6, ConfigMap 2, DaemonSet 1, Deployment 2, DestinationRule 3, Gateway 1, '
+        + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 2, NetworkPolicy 8, PeerAuthentication 1, PodDisruptionBudget 3, '
+        + 'PrometheusRule 3, Service 3, ServiceAccount 7, ServiceMonitor 3, VirtualService 3)',
+      '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 20 rule and test files',
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  search: 4 servers (0 on GPUs)',
-      '  llm: 2 servers (2 on GPUs); GPUs at peak: gpu-a10g-x4 16 of 20 (5 x g5.12xlarge), gpu-h100-x8 24 of 32 (4 x p5.48xlarge)',
+      '  llm: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g-x4 16 of 20 (5 x g5.12xlarge), gpu-h100-x8 72 of 88 (11 x p5.48xlarge)',
       '  warnings: none',
       '  cdktf.out/stacks: infra, addons, serving, llm-infra, llm-addons, llm-serving',
     ]);
