@@ -64,6 +64,10 @@ export function renderAsLeaderWorkerSet(scope: Construct, deployment: kplus.Depl
       return {
         ...(replicas !== undefined ? { replicas } : {}),
         startupPolicy: 'LeaderCreated',
+        // The shared policy's headless Service would be named like the LeaderWorkerSet, i.e. the server's own Service,
+        // which LWS then takes for it: not headless, so `$LWS_LEADER_ADDRESS` would not resolve. One headless Service
+        // per group (`<server>-<group index>`) names no one else's.
+        networkConfig: { subdomainPolicy: 'UniquePerReplica' },
         // As a Deployment's: a whole new group comes up before an old one goes (the pool keeps room for it).
         rolloutStrategy: { type: 'RollingUpdate', rollingUpdateConfiguration: { maxUnavailable: 0, maxSurge: 1 } },
         leaderWorkerTemplate: {

@@ -29,6 +29,8 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(set.metadata).toMatchObject({ name: 'ranker', namespace: 'inference' });
     expect(set.spec.replicas).toBe(TRITON_SERVER_DEFAULTS.replicas);
     expect(set.spec.startupPolicy).toBe('LeaderCreated');
+    // Not the shared headless Service, which would be named like (and so taken for) the server's ClusterIP Service.
+    expect(set.spec.networkConfig).toEqual({ subdomainPolicy: 'UniquePerReplica' });
     expect(set.spec.rolloutStrategy).toEqual({ type: 'RollingUpdate', rollingUpdateConfiguration: { maxUnavailable: 0, maxSurge: 1 } });
     expect(set.spec.leaderWorkerTemplate.size).toBe(2);
     expect(set.spec.leaderWorkerTemplate.restartPolicy).toBe('RecreateGroupOnPodRestart');
