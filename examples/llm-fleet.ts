@@ -1,10 +1,11 @@
 /**
  * A fleet of large language models, described once: an 8B-class chat model on vLLM over the four GPUs of a
  * g5.12xlarge, a 70B-class model on TensorRT-LLM over the eight H100 of a p5.48xlarge, and a 405B-class model on vLLM
- * over two p5.48xlarge (a LeaderWorkerSet group per replica, with the LeaderWorkerSet controller as an add-on). Each streams through the
- * HTTPS gateway (server-sent events and gRPC streams, no retries, timeouts sized for the longest generation), scales
- * on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token above its SLO),
- * copies its weights to instance-store NVMe before Triton starts, and has a load-test Job that runs when asked.
+ * over two p5.48xlarge (a LeaderWorkerSet group per replica, with the LeaderWorkerSet controller as an add-on). Each
+ * streams through the HTTPS gateway (server-sent events and gRPC streams, no retries, timeouts sized for the longest
+ * generation), scales on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token
+ * above its SLO), and has a load-test Job that runs when asked. The 8B model copies its weights to instance-store NVMe
+ * before Triton starts; the larger two read them from an FSx for Lustre file system over the model bucket.
  * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
  */
 import { AutoscalingMetric, FleetDescription, LoadSweep, LoadTestResults, TritonLoadTestOptions } from 'triton-ops/fleet';
@@ -32,7 +33,12 @@ export const LLM_FLEET: FleetDescription = {
     'gpu-a10g-x4': { instanceTypes: ['g5.12xlarge'], subnetIds: SUBNETS, instanceStore: 'raid0' },
     'gpu-h100-x8': { instanceTypes: ['p5.48xlarge'], subnetIds: SUBNETS, instanceStore: 'raid0' },
   },
-  modelBucket: { name: 'acme-llm-models' },
+  // An FSx for Lustre file system over the bucket's `llm/` prefix: the two H100 servers read their directories of it
+  // (no copy per pod), the 8B server copies its prefix to instance-store NVMe.
+  modelBucket: {
+    name: 'acme-llm-models',
+    lustre: { storageCapacityGiB: 2400, subnetId: SUBNETS[0], securityGroupIds: ['sg-0f1e2d3c4b5a60003'] },
+  },
   image: 'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3',
   servers: {
     'chat-8b': {
@@ -58,7 +64,7 @@ export const LLM_FLEET: FleetDescription = {
       nodePool: 'gpu-h100-x8',
       cpuRequestMillis: 48000,
       memoryMiB: 262144,
-      localRepository: { sizeGiB: 200 },
+      weightsFrom: 'lustre',
       modelLoadSeconds: 1200,
       // 4096 new tokens at ~20 tokens/s.
       longestRequestSeconds: 300,
@@ -74,7 +80,7 @@ export const LLM_FLEET: FleetDescription = {
       nodePool: 'gpu-h100-x8',
       cpuRequestMillis: 96000,
       memoryMiB: 524288,
-      localRepository: { sizeGiB: 800 },
+      weightsFrom: 'lustre',
       modelLoadSeconds: 2400,
       // 4096 new tokens at ~15 tokens/s.
       longestRequestSeconds: 300,

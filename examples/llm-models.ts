@@ -1,14 +1,14 @@
 /**
  * What the LLM fleet serves, as plain data: an 8B-class chat model on vLLM, a 70B-class model on TensorRT-LLM, and a
- * 405B-class model on vLLM over two nodes.
- * Each server copies its S3 prefix to instance-store NVMe before Triton starts (`localRepository`), so the engines
- * find their weights at fixed paths under /models. Imports only 'triton-ops/fleet' (neither cdk8s nor cdktf).
+ * 405B-class model on vLLM over two nodes. Each server finds its S3 prefix at /models, either copied to instance-store
+ * NVMe before Triton starts (`localRepository`) or imported by FSx for Lustre (`weightsFrom: 'lustre'`), so the
+ * engines find their weights at fixed paths. Imports only 'triton-ops/fleet' (neither cdk8s nor cdktf).
  *
  * Upload layout (`s3://acme-llm-models/llm/<server>/`):
  * - chat-8b: `llama-8b/1/weights/` (the Hugging Face checkpoint); config.pbtxt and 1/model.json from artifacts/.
  * - chat-70b: `llama-70b-tensorrt-llm/1/engine/` (trtllm-build output, tp 8, fp8), `llama-70b-preprocessing/1/tokenizer/`,
  *   and the backend's `preprocessing/1/model.py` and `postprocessing/1/model.py` of the image's TensorRT-LLM version.
- * - chat-405b: `llama-405b/1/weights/` (the Hugging Face checkpoint); every pod of a group copies it, since each loads
+ * - chat-405b: `llama-405b/1/weights/` (the Hugging Face checkpoint); every pod of a group reads it, since each loads
  *   the layers of its pipeline stage.
  */
 import { ModelConfig, tensorrtLlmModels, vllmModel } from 'triton-ops/fleet';

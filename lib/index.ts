@@ -38,8 +38,13 @@ export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps, TRITON_SERVER_DEFAULTS } from './k8s/triton-server-props';
 export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
-  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, EgressTarget,
+  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
+export { FsxLustreFileSystem, FsxLustreFileSystemProps } from './k8s/fsx-lustre-file-system';
+export {
+  FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
+  FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER,
+} from './k8s/fsx-lustre-options';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
 export { TritonLoadTest } from './k8s/load-test/triton-load-test';

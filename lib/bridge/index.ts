@@ -5,3 +5,4 @@ export * from '../platform/fleet-serving-stack';
 export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addons-stack';
 export { ADDON_CHARTS, PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
 export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';
+export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-values';

@@ -3,23 +3,38 @@
  * triton-scrape.ts, the autoscalers, disruption budgets and canary subsets), checked on files so that they also hold
  * for output that was edited, patched or assembled from several apps. Objects are compared within one pool: all YAML
  * files together (an app writes one file per chart, and a route may name a Service of another chart), and all
- * Terraform `kubernetes_manifest` resources together.
+ * Terraform `kubernetes_manifest` resources together. Pods are those of the workloads' templates (lib/cli/pod-templates.ts:
+ * a LeaderWorkerSet's leaders and workers, with the labels its controller adds) and bare Pods; Services, monitors,
+ * disruption budgets and subsets must select some (CHECKLIST R05).
  */
 import { classifyServiceHost, serviceHost } from '../k8s/mesh/mesh-hosts';
 import { FoundObject, objectId, CheckCase } from './check-types';
+import { Labels, podTemplates } from './pod-templates';
 
-type Labels = Readonly<Record<string, string>>;
 interface Selector { matchLabels?: Labels; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }
 interface Obj { kind: string; name: string; namespace: string; labels: Labels; raw: any; found: FoundObject }
-/** A set of pods: a workload's pod template, or a bare Pod. */
-interface Pods { kind: string; name: string; namespace: string; labels: Labels }
+/** A set of pods: a workload's pod template (a LeaderWorkerSet has two: its leaders and its workers), or a bare Pod. */
+interface Pods {
+  kind: string; name: string; namespace: string; labels: Labels;
+  /** Labels the pods carry with values set per pod or group (see PodTemplateOf.varying). */
+  varying?: readonly string[];
+  /** `leader` or `workers` of a LeaderWorkerSet. */
+  part?: string;
+}
 
-const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'ReplicationController']);
-
-/** Whether a Kubernetes label selector selects `labels`; an empty selector selects everything. */
-export function selects(selector: Selector | undefined, labels: Labels): boolean {
-  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v) return false;
+/**
+ * Whether a Kubernetes label selector selects `labels`; an empty selector selects everything. A key of `varying` is on
+ * every pod with a value known only at run time: a selector on it may select some of the pods, so it counts as a match
+ * (except `DoesNotExist`).
+ */
+export function selects(selector: Selector | undefined, labels: Labels, varying: readonly string[] = []): boolean {
+  const unknown = (key: string) => varying.includes(key) && !Object.prototype.hasOwnProperty.call(labels, key);
+  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v && !unknown(k)) return false;
   for (const e of selector?.matchExpressions ?? []) {
+    if (unknown(e.key)) {
+      if (e.operator === 'DoesNotExist') return false;
+      continue;
+    }
     const has = Object.prototype.hasOwnProperty.call(labels, e.key);
     const inValues = has && (e.values ?? []).includes(labels[e.key]);
     if ((e.operator === 'In' && !inValues) || (e.operator === 'NotIn' && inValues)
@@ -27,6 +42,11 @@ export function selects(selector: Selector | undefined, labels: Labels): boolean
   }
   return true;
 }
+
+/** Whether `selector` selects pods of `pods`. */
+const selectsPods = (selector: Selector | undefined, pods: Pods): boolean => selects(selector, pods.labels, pods.varying);
+/** How a report names a set of pods: `Deployment ml/ranker`, `LeaderWorkerSet ml/chat (leader)`. */
+const podsName = (p: Pods, namespace = true): string => `${p.kind} ${namespace ? `${p.namespace}/` : ''}${p.name}${p.part ? ` (${p.part})` : ''}`;
 
 const showSelector = (s: Selector | undefined) => {
   const parts = Object.entries(s?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -54,8 +74,9 @@ class Output {
       if (o.kind === 'Namespace') this.namespaces.add(o.name);
       if (o.kind === 'Service') this.services.push(o);
       if (o.kind === 'Pod') this.pods.push({ kind: 'Pod', name: o.name, namespace: o.namespace, labels: o.labels });
-      if (WORKLOADS.has(o.kind)) this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: raw.spec?.template?.metadata?.labels ?? {} });
-      if (o.kind === 'CronJob') this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: raw.spec?.jobTemplate?.spec?.template?.metadata?.labels ?? {} });
+      for (const t of podTemplates(raw)) {
+        this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: t.labels, varying: t.varying, part: t.part });
+      }
       if (o.kind === 'ServiceEntry') for (const h of raw.spec?.hosts ?? []) this.entryHosts.add(h);
     }
   }
@@ -151,9 +172,9 @@ function monitorProblems(o: Obj, out: Output): string[] {
       + `Services there: ${list(candidates.map((s) => `${s.namespace}/${s.name}`))}`];
   }
   const candidates = out.pods.filter((p) => inScope(p.namespace));
-  if (candidates.some((p) => selects(selector, p.labels))) return [];
+  if (candidates.some((p) => selectsPods(selector, p))) return [];
   return [`.spec.selector (${showSelector(selector)}) selects no pods of the output in ${whereText}, so nothing is scraped; `
-    + `pod templates there: ${list(candidates.map((p) => `${p.kind} ${p.namespace}/${p.name}`))}`];
+    + `pod templates there: ${list(candidates.map((p) => podsName(p)))}`];
 }
 
 function scaleTargetProblems(o: Obj, out: Output): string[] {
@@ -173,9 +194,19 @@ function pdbProblems(o: Obj, out: Output): string[] {
   if (!selector || (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length)) {
     return ['.spec.selector is empty, so the budget covers every pod of the namespace'];
   }
-  if (candidates.some((p) => selects(selector, p.labels))) return [];
+  if (candidates.some((p) => selectsPods(selector, p))) return [];
   return [`.spec.selector (${showSelector(selector)}) selects no pods of the output in namespace '${o.namespace}', so the budget protects nothing; `
-    + `pod templates there: ${list(candidates.map((p) => `${p.kind} ${p.name}`))}`];
+    + `pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`];
+}
+
+/** A Service's selector (when it has one) must select pods of the output in its namespace (CHECKLIST R05). */
+function serviceProblems(o: Obj, out: Output): string[] {
+  const selector: Labels | undefined = o.raw.spec?.selector;
+  if (o.raw.spec?.type === 'ExternalName' || !selector || !Object.keys(selector).length) return [];
+  const candidates = out.pods.filter((p) => p.namespace === o.namespace);
+  if (candidates.some((p) => selectsPods({ matchLabels: selector }, p))) return [];
+  return [`.spec.selector (${showSelector({ matchLabels: selector })}) selects no pods of the output in namespace '${o.namespace}', `
+    + `so the Service has no endpoints; pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`];
 }
 
 function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<string>): string[] {
@@ -186,14 +217,14 @@ function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<stri
   const svc = hostService(host, o.namespace, out);
   if (!svc) return [];
   const base: Labels = svc.raw.spec?.selector ?? {};
-  const pods = out.pods.filter((p) => p.namespace === svc.namespace && selects({ matchLabels: base }, p.labels));
+  const pods = out.pods.filter((p) => p.namespace === svc.namespace && selectsPods({ matchLabels: base }, p));
   const problems: string[] = [];
   (o.raw.spec?.subsets ?? []).forEach((s: any, i: number) => {
     const labels: Labels = s.labels ?? {};
-    if (pods.some((p) => selects({ matchLabels: labels }, p.labels))) return;
+    if (pods.some((p) => selectsPods({ matchLabels: labels }, p))) return;
     problems.push(`.spec.subsets[${i}] '${s.name}' labels (${showSelector({ matchLabels: labels })}) match no pods of Service `
       + `${svc.namespace}/${svc.name}, so traffic to the subset fails (no healthy upstream); its pods: `
-      + `${list(pods.map((p) => `${p.kind} ${p.name} (${showSelector({ matchLabels: p.labels })})`))}`);
+      + `${list(pods.map((p) => `${podsName(p, false)} (${showSelector({ matchLabels: p.labels })})`))}`);
   });
   return problems;
 }
@@ -210,6 +241,7 @@ export function crossObjectCases(found: readonly FoundObject[], external: Readon
         case 'ServiceMonitor': case 'PodMonitor': problems = monitorProblems(o, out); break;
         case 'HorizontalPodAutoscaler': case 'ScaledObject': problems = scaleTargetProblems(o, out); break;
         case 'PodDisruptionBudget': problems = pdbProblems(o, out); break;
+        case 'Service': problems = serviceProblems(o, out); break;
         case 'DestinationRule': problems = destinationRuleProblems(o, out, external); break;
         default: continue;
       }

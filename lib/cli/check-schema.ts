@@ -3,8 +3,11 @@
  * @kubernetes-models packages of the custom resources triton-ops writes), then the structural rules a schema cannot
  * express. The schema packages are ESM-only optional peer dependencies of triton-ops, needed only by
  * `triton-ops check`: they are loaded with `import()`, and a missing one skips the schema check of the objects it
- * covers (the structural rules still run) with the command that installs it.
+ * covers (the structural rules still run) with the command that installs it. Kinds no package covers (LeaderWorkerSet)
+ * are validated against a schema vendored in this package with kubernetes-models' validator (check-vendored-schemas.ts).
  */
+import { LWS_LABEL_PREFIX } from '../private/leader-worker-set-labels';
+import { vendoredModel, vendoredSchemaFile } from './check-vendored-schemas';
 
 /** API group -> package holding its schemas; a model lives at `${package}/${apiVersion}/${kind}`. */
 const SCHEMA_PACKAGES: Readonly<Record<string, string>> = {
@@ -16,7 +19,10 @@ const SCHEMA_PACKAGES: Readonly<Record<string, string>> = {
   'karpenter.sh': '@kubernetes-models/karpenter',
   'karpenter.k8s.aws': '@kubernetes-models/karpenter',
 };
-/** Groups not listed fall back to kubernetes-models (every built-in group); a CRD group there has no schema: a failure. */
+/**
+ * Groups not listed fall back to kubernetes-models (every built-in group, and the kinds of VENDORED_SCHEMAS, validated
+ * with its validator); any other CRD group there has no schema: a failure.
+ */
 const DEFAULT_SCHEMA_PACKAGE = 'kubernetes-models';
 
 /** The schema packages with their ranges: optional peer dependencies, listed with cdktf's in lib/private/optional-peers.ts. */
@@ -57,21 +63,29 @@ export class SchemaLoader {
     const key = `${apiVersion} ${kind}`;
     let found = this.models.get(key);
     if (found === undefined) {
-      const pkg = SchemaLoader.packageFor(apiVersion);
-      // The shape check keeps a malformed apiVersion/kind from becoming an arbitrary module path.
-      const ok = /^([a-z0-9.-]+\/)?v\d+[a-z0-9]*$/.test(apiVersion) && /^[A-Z][A-Za-z0-9]*$/.test(kind);
-      found = !ok ? Promise.resolve({ none: true as const }) : this.importer(`${pkg}/${apiVersion}/${kind}`).then((m): Loaded => {
-        const model = m[kind] as Model | undefined;
-        // The apiVersion/kind check rejects helper types (e.g. kind: DeploymentSpec).
-        return model?.apiVersion === apiVersion && model?.kind === kind ? { model } : { none: true };
-      }, (e: NodeJS.ErrnoException): Loaded => {
-        if (e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(`Cannot find package '${pkg}'`)) return { missing: pkg };
-        if (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return { none: true };
-        throw e;
-      });
+      found = this.find(apiVersion, kind);
       this.models.set(key, found);
     }
     return found;
+  }
+
+  private async find(apiVersion: string, kind: string): Promise<Loaded> {
+    const pkg = SchemaLoader.packageFor(apiVersion);
+    // The shape check keeps a malformed apiVersion/kind from becoming an arbitrary module path.
+    if (!/^([a-z0-9.-]+\/)?v\d+[a-z0-9]*$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return { none: true };
+    const vendored = vendoredSchemaFile(apiVersion, kind);
+    try {
+      if (vendored !== undefined) return { model: await vendoredModel(apiVersion, kind, vendored, this.importer) };
+      const model = (await this.importer(`${pkg}/${apiVersion}/${kind}`))[kind] as Model | undefined;
+      // The apiVersion/kind check rejects helper types (e.g. kind: DeploymentSpec).
+      return model?.apiVersion === apiVersion && model?.kind === kind ? { model } : { none: true };
+    } catch (e) {
+      const { code, message } = e as NodeJS.ErrnoException;
+      if (code === 'ERR_MODULE_NOT_FOUND' && String(message).includes(`Cannot find package '${pkg}'`)) return { missing: pkg };
+      // A vendored schema's modules of kubernetes-models must exist: only a kind of a package can have no schema.
+      if (vendored === undefined && (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED')) return { none: true };
+      throw e;
+    }
   }
 }
 
@@ -99,6 +113,23 @@ function alertmanagerConfigProblems(spec: any): string[] {
   (spec.receivers ?? []).forEach((r: any, i: number) => (r.webhookConfigs ?? []).forEach((w: any, j: number) => {
     if (w.url !== undefined) problems.push(`.spec.receivers[${i}].webhookConfigs[${j}].url is inline; reference a Secret with urlSecret`);
   }));
+  return problems;
+}
+
+/**
+ * A LeaderWorkerSet's templates leave LeaderWorkerSet's own labels (`leaderworkerset.sigs.k8s.io/...`) to it: it sets
+ * them on each pod, and its pod webhook keeps a group index or key it finds, so one given by a template would put
+ * every pod in the same group.
+ */
+function leaderWorkerSetProblems(spec: any): string[] {
+  const problems: string[] = [];
+  for (const template of ['leaderTemplate', 'workerTemplate']) {
+    for (const key of Object.keys(spec.leaderWorkerTemplate?.[template]?.metadata?.labels ?? {})) {
+      if (!key.startsWith(LWS_LABEL_PREFIX)) continue;
+      problems.push(`${fmtPath(['spec', 'leaderWorkerTemplate', template, 'metadata', 'labels', key])} is a label LeaderWorkerSet sets `
+        + 'on each pod itself; remove it from the template');
+    }
+  }
   return problems;
 }
 
@@ -144,6 +175,7 @@ export async function objectProblems(obj: unknown, loader: SchemaLoader): Promis
       if (labels[k] !== v) problems.push(`spec.selector.matchLabels ${k}=${v} is not a pod template label (template has ${k}=${labels[k] ?? '<unset>'})`);
     }
   }
+  if (kind === 'LeaderWorkerSet') problems.push(...leaderWorkerSetProblems(spec ?? {}));
   if (kind === 'AlertmanagerConfig') problems.push(...alertmanagerConfigProblems(spec ?? {}));
   problems.push(...findNulls(obj));
   return { problems: [...new Set(problems)], missingPackage };

@@ -4,9 +4,10 @@
  * rule file through `promtool check rules`, every test file through `promtool test rules`.
  */
 import { execFile } from 'child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'fs';
+import { accessSync, constants, readFileSync, statSync } from 'fs';
 import { delimiter, dirname, join } from 'path';
 import type { CheckCase } from './check-types';
+import { packageFile } from './package-files';
 
 /** How to install each tool, for the skip message. */
 export const INSTALL_HINTS = {
@@ -26,13 +27,8 @@ export function which(command: string, env: NodeJS.ProcessEnv = process.env): st
   return undefined;
 }
 
-/** The folder holding model_config.proto: `proto/` at the package root (build/lib/cli -> 3 up; lib/cli -> 2 up). */
-function protoDir(): string {
-  for (let dir = __dirname, i = 0; i < 5; i++, dir = dirname(dir)) {
-    if (existsSync(join(dir, 'proto', 'model_config.proto')) && existsSync(join(dir, 'package.json'))) return join(dir, 'proto');
-  }
-  throw new Error(`model_config.proto not found above ${__dirname}; the triton-ops package is incomplete`);
-}
+/** The folder holding model_config.proto: `proto/` at the package root. */
+const protoDir = (): string => dirname(packageFile(join('proto', 'model_config.proto')));
 
 interface Ran { code: number; output: string }
 function run(file: string, args: readonly string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {

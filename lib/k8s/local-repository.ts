@@ -37,10 +37,17 @@ export interface LocalRepositoryOptions {
 }
 
 /** Checks the options against the server's repository and model control; problems go to `p` under `localRepository`. */
-export function checkLocalRepository(p: Problems, options: LocalRepositoryOptions, repositoryUri: string, control: ModelControl): void {
-  p.check(repositoryUri.startsWith('s3://'), 'localRepository', options,
-    'copies an S3 repository, but the server reads a PersistentVolumeClaim',
-    'remove localRepository (a volume is already local to the pod) or read the models from S3');
+export function checkLocalRepository(p: Problems, options: LocalRepositoryOptions, repository: RepositoryBinding, control: ModelControl): void {
+  const shared = repository.sharedFileSystem;
+  if (shared !== undefined) {
+    p.check(false, 'localRepository', options,
+      `copies an S3 repository to the node, but the server reads ${shared}, a file system every replica already reads at network speed`,
+      `remove localRepository (${shared} serves the weights to every node without a copy), or read the models from S3 to copy them`);
+  } else {
+    p.check(repository.uri.startsWith('s3://'), 'localRepository', options,
+      'copies an S3 repository, but the server reads a PersistentVolumeClaim',
+      'remove localRepository (a volume is already local to the pod) or read the models from S3');
+  }
   p.check(control.mode !== 'poll', 'localRepository', options,
     "is copied once before Triton starts, so ModelControl.poll() would poll a copy that never changes",
     'use ModelControl.none() or explicit() (a new model version is a rollout), or remove localRepository');

@@ -37,6 +37,14 @@ export interface RepositoryBinding {
   readonly needsHttpsEgress: boolean;
   /** Further addresses the pod must reach, e.g. the EKS Pod Identity Agent. @default - none */
   readonly egress?: readonly EgressTarget[];
+  /** Directory of the volume that is mounted at MODEL_MOUNT_PATH. @default - the volume's root */
+  readonly subPath?: string;
+  /**
+   * The volume is a file system that every replica reads at network speed (e.g. `FSx for Lustre`), named in the
+   * problem that refuses a local copy of it (`localRepository`).
+   * @default - none
+   */
+  readonly sharedFileSystem?: string;
 }
 
 export interface S3RepositoryOptions {
@@ -70,6 +78,20 @@ export interface NewClaimRepositoryOptions {
   readonly sizeGiB: number;
 }
 
+export interface FsxLustreRepositoryOptions {
+  /** The PersistentVolumeClaim of the file system, in the server's namespace (`FsxLustreFileSystem.claimName`). */
+  readonly claimName: string;
+  /**
+   * Directory of the file system holding this server's `<model>/config.pbtxt` and versions, relative to the file
+   * system's root (the S3 prefix it imports), without leading or trailing `/`.
+   * @default - the file system's root
+   */
+  readonly subPath?: string;
+}
+
+/** How a shared FSx for Lustre file system is named in problems. */
+const FSX_LUSTRE = 'FSx for Lustre';
+
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /**
@@ -99,6 +121,15 @@ export abstract class ModelRepository {
   }
 
   /**
+   * A directory (`subPath`) of an FSx for Lustre file system (FsxLustreFileSystem), mounted read-only at `/models`.
+   * The node's Lustre client mounts it (through the CSI driver), so the pod needs no AWS credentials and no egress
+   * beyond DNS. A local copy (`localRepository`) of it is refused: every replica already reads it at network speed.
+   */
+  public static fromFsxLustre(options: FsxLustreRepositoryOptions): ModelRepository {
+    return new ClaimRepository(options.claimName, undefined, { subPath: options.subPath, sharedFileSystem: FSX_LUSTRE });
+  }
+
+  /**
    * An S3 prefix read through IRSA (`roleArn`) or EKS Pod Identity (`podIdentity: true`), exactly one of them;
    * static credentials are never accepted.
    */
@@ -110,8 +141,15 @@ export abstract class ModelRepository {
   public abstract bind(server: Construct): RepositoryBinding;
 }
 
+/** A directory of a claim: which one, and the shared file system the claim is, if any. */
+interface ClaimDirectory {
+  readonly subPath?: string;
+  readonly sharedFileSystem?: string;
+}
+
 class ClaimRepository extends ModelRepository {
-  public constructor(private readonly claimName: string, private readonly claim?: kplus.IPersistentVolumeClaim) {
+  public constructor(private readonly claimName: string, private readonly claim?: kplus.IPersistentVolumeClaim,
+    private readonly directory: ClaimDirectory = {}) {
     super();
   }
 
@@ -119,13 +157,23 @@ class ClaimRepository extends ModelRepository {
     const problems = new Problems(server.node.path);
     problems.check(DNS_SUBDOMAIN.test(this.claimName), 'repository (claim name)', this.claimName,
       'is not a valid PersistentVolumeClaim name', 'use lowercase letters, digits, - and ., at most 253 characters');
+    const { subPath, sharedFileSystem } = this.directory;
+    if (subPath !== undefined) {
+      const segments = subPath.split('/');
+      problems.check(subPath !== '' && segments.every((s) => s !== '' && s !== '.' && s !== '..'), 'repository.subPath', subPath,
+        'must be a relative directory of the volume, without leading or trailing /, empty, . or .. segments',
+        `write it as '${segments.filter((s) => s !== '' && s !== '.' && s !== '..').join('/')}', or remove it to mount the volume's root`);
+    }
     problems.throwIfAny();
     const claim = this.claim ?? kplus.PersistentVolumeClaim.fromClaimName(server, 'ModelRepositoryClaim', this.claimName);
     const volume = kplus.Volume.fromPersistentVolumeClaim(server, 'ModelRepositoryVolume', claim, {
       name: 'model-repository',
       readOnly: true,
     });
-    return { uri: MODEL_MOUNT_PATH, volume, env: {}, serviceAccountAnnotations: {}, needsHttpsEgress: false };
+    return {
+      uri: MODEL_MOUNT_PATH, volume, env: {}, serviceAccountAnnotations: {}, needsHttpsEgress: false,
+      ...(subPath !== undefined ? { subPath } : {}), ...(sharedFileSystem !== undefined ? { sharedFileSystem } : {}),
+    };
   }
 }
 

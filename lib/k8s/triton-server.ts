@@ -150,7 +150,7 @@ export class TritonServer extends Construct implements ITritonServer {
     const local = props.localRepository;
     if (local !== undefined) {
       const p = new Problems(this.node.path);
-      checkLocalRepository(p, local, binding.uri, s.modelControl);
+      checkLocalRepository(p, local, binding, s.modelControl);
       p.throwIfAny();
     }
     const flags = renderServerFlags({
@@ -173,7 +173,7 @@ export class TritonServer extends Construct implements ITritonServer {
       { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
         medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
       { path: '/tmp', volume: tmp },
-      ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true }] : []),
+      ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true, subPath: binding.subPath }] : []),
       ...(redis?.tls ? [{ path: REDIS_TLS_MOUNT_PATH, readOnly: true, volume: kplus.Volume.fromSecret(this, 'RedisTls',
         kplus.Secret.fromSecretName(this, 'RedisTlsSecret', redis.tls.secretName), { name: 'redis-tls' }) }] : []),
     ];

@@ -12,10 +12,20 @@ export interface AddonsDescription {
   readonly metricsAdapter?: false;
   /** The EFS CSI driver and a ReadOnlyMany StorageClass, or `false`. @default - installed with EFS_CSI_DEFAULTS when a server reads a claim */
   readonly efsCsi?: false | EfsCsiOptions;
+  /**
+   * The FSx for Lustre CSI driver (EKS add-on `aws-fsx-csi-driver`) with an IRSA role that may create, grow and delete
+   * the fleet's file systems and link them to its bucket. @default - installed when the fleet describes `modelBucket.lustre`
+   */
+  readonly fsxLustreCsi?: false;
   /** The Karpenter controller. @default - installed when a node pool is provisioned by Karpenter */
   readonly karpenter?: false;
   /** The EKS Pod Identity agent. @default - installed when model readers or the Karpenter controller use Pod Identity */
   readonly podIdentityAgent?: false;
+  /**
+   * The LeaderWorkerSet controller (CRD leaderworkerset.x-k8s.io and its webhooks), which runs the servers that span
+   * several nodes. @default - installed when a server has `nodesPerReplica` above 1
+   */
+  readonly leaderWorkerSet?: false;
 }
 
 /** The StorageClass the add-ons stack creates beside the EFS CSI driver. */

@@ -18,6 +18,7 @@ import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
 import { ADDON_DEFAULTS, AddonsPlan, assumesOutput, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
+import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
@@ -33,7 +34,9 @@ export interface FleetAddonsStackProps {
  * Every add-on the fleet needs and does not switch off (`addons.<name>: false`): Istio (base, istiod, the ingress
  * gateway) when the mesh is on; kube-prometheus-stack when the fleet is scraped, alerted on or has a dashboard;
  * prometheus-adapter (engine hpa) or KEDA (engine keda); the EFS CSI driver with a StorageClass when a server reads a
- * claim; the EKS Pod Identity agent and the Karpenter controller when the plan uses them. Each Helm release is pinned
+ * claim; the FSx for Lustre CSI driver with its IAM role when the fleet bucket has a Lustre file system
+ * (`modelBucket.lustre`); the EKS Pod Identity agent and the Karpenter controller when the plan uses them; the LeaderWorkerSet controller
+ * (`lws` in `lws-system`) when a server spans several nodes (`nodesPerReplica` > 1). Each Helm release is pinned
  * (ADDON_CHARTS) and refused at synth when its chart does not support `cluster.kubernetesVersion`.
  *
  * An add-on the fleet needs but switches off is listed in `assumes` and in the Terraform output `assumes`: the serving
@@ -62,16 +65,17 @@ export class FleetAddonsStack extends TerraformStack {
     this.assumes = addons.assumes;
 
     fleetAwsProvider(this, fleet);
-    // The EFS driver's IRSA trust needs the cluster's OIDC provider: read the cluster once, for it and the providers.
-    const efs = addons.eksAddons.some((a) => a.addon === 'efsCsi');
-    const cluster = efs ? EksCluster.fromName(this, 'EksCluster', fleet.cluster.name) : undefined;
+    // The EFS and FSx drivers' IRSA trust needs the cluster's OIDC provider: read the cluster once, for it and the providers.
+    const irsa = addons.eksAddons.some((a) => a.addon === 'efsCsi' || a.addon === 'fsxLustreCsi');
+    const cluster = irsa ? EksCluster.fromName(this, 'EksCluster', fleet.cluster.name) : undefined;
     const access = clusterAccess(this, fleet, cluster);
     new HelmProvider(this, 'helm', { kubernetes: access });
     new KubernetesProvider(this, 'kubernetes', access);
 
     const eksAddons: Record<string, EksAddon> = {};
     for (const a of addons.eksAddons) {
-      const role = a.addon === 'efsCsi' ? this.efsDriverRole(fleet, cluster!) : undefined;
+      const role = a.addon === 'efsCsi' ? this.efsDriverRole(fleet, cluster!)
+        : a.addon === 'fsxLustreCsi' ? fsxLustreDriverRole(this, fleet, cluster!, addons.fsxLustreDriver!) : undefined;
       eksAddons[a.id] = new EksAddon(this, a.id, {
         clusterName: fleet.cluster.name, addonName: a.addonName, serviceAccountRoleArn: role?.arn,
         resolveConflictsOnCreate: 'OVERWRITE', resolveConflictsOnUpdate: 'OVERWRITE',

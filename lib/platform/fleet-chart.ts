@@ -6,6 +6,7 @@ import { Chart } from 'cdk8s';
 import { Problems } from '../private/errors';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
+import { FsxLustreFileSystem } from '../k8s/fsx-lustre-file-system';
 import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
 import { MeshSecurity } from '../k8s/mesh/mesh-security';
@@ -38,7 +39,8 @@ export interface FleetChartProps {
 
 /**
  * Every Kubernetes object of a fleet, in the fleet's namespace: the serving namespace (with sidecar injection when
- * the mesh is on), the NVIDIA device plugin when a server has GPUs, STRICT mTLS, the prometheus-adapter rules, the
+ * the mesh is on), the NVIDIA device plugin when a server has GPUs, the bucket's FSx for Lustre file system (StorageClass
+ * and claim) when described, STRICT mTLS, the prometheus-adapter rules, the
  * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
  * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
  */
@@ -77,6 +79,11 @@ export class FleetChart extends Chart {
       this.gateway = p.attempt(() => new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp }));
     }
 
+    // The fleet's FSx for Lustre file system: its StorageClass and claim, before the servers that mount it.
+    if (plan.lustre) {
+      const { name, bucket, prefix, options, tags } = plan.lustre;
+      p.attempt(() => new FsxLustreFileSystem(this, 'ModelsLustre', { ...options, name, bucket, prefix, tags: { ...tags } }));
+    }
     const roleArn = props.roleArn ?? ((server: ServerPlan) => server.s3!.roleArn);
     const servers: Record<string, TritonServer> = {};
     for (const [name, description] of Object.entries(fleet.servers)) {
@@ -117,15 +124,16 @@ export class FleetChart extends Chart {
   private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer | undefined {
     const p = this.problems;
     const {
-      image, nodePool: _pool, autoscale, repositoryClaim, route, callers: _callers, alerts, alertLabels, loadTest, ...props
+      image, nodePool: _pool, autoscale, repositoryClaim, weightsFrom: _weights, route, callers: _callers, alerts, alertLabels, loadTest,
+      ...props
     } = description;
     const { monitoring } = this.plan;
     const server = p.attempt(() => new TritonServer(this, plan.name, {
       ...props,
       image: image ?? this.plan.fleet.image,
-      repository: plan.s3
-        ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
-        : ModelRepository.fromClaim(repositoryClaim!),
+      repository: plan.lustre ? ModelRepository.fromFsxLustre({ claimName: plan.lustre.claimName, subPath: plan.lustre.subPath })
+        : plan.s3 ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
+          : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
       gpuMemoryGiB: plan.gpuMemoryGiB,
       // The load test reads each model's config first: its service account is the one reader.

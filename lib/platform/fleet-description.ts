@@ -18,7 +18,9 @@ import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { InstanceStorePolicy } from '../triton/instance-store';
+import type { FsxLustreOptions } from '../k8s/fsx-lustre-options';
 import type { AddonsDescription } from './addons-description';
+import type { WeightsSource } from './plan-lustre';
 
 /** How a GPU pool gets its nodes (defined beside the pool label a server selects on). */
 export type { NodePoolProvisioner } from '../triton/gpu-scheduling';
@@ -69,6 +71,15 @@ export interface ModelBucketDescription {
   readonly prefix?: string;
   /** KMS key of the bucket. @default - SSE-S3 */
   readonly kmsKeyArn?: string;
+  /**
+   * An FSx for Lustre file system linked to the fleet prefix (`s3://<name>/<prefix>`), which the FSx for Lustre CSI
+   * driver creates for a claim of the fleet (StorageClass and PersistentVolumeClaim `<fleet>-models-lustre`); servers
+   * with `weightsFrom: 'lustre'` mount their directory of it read-only. New and changed objects of the prefix appear in
+   * it (auto-import); a file is loaded from S3 on its first read. Deleting the claim deletes the file system (a cache
+   * of S3). With `kmsKeyArn`, the key policy must let FSx's service-linked roles for S3 decrypt. A server must read it.
+   * @default - none
+   */
+  readonly lustre?: FsxLustreOptions;
 }
 
 /** The Istio ingress gateway that exposed servers and releases are reached through. */
@@ -147,6 +158,13 @@ export interface ServerDescription extends Omit<TritonServerProps,
   readonly autoscale?: Omit<TritonAutoscalerOptions, 'gpuPool'>;
   /** Read the models from this PersistentVolumeClaim instead of the fleet bucket (no role, no S3 objects). @default - the fleet bucket */
   readonly repositoryClaim?: string;
+  /**
+   * Where the server reads its models: `'bucket'` (`s3://<bucket>/<prefix>/<server>`, through its own reader role; with
+   * `localRepository` copied to the node first) or `'lustre'` (directory `<server>` of `modelBucket.lustre`, the same
+   * files, mounted read-only: no reader role, no HTTPS egress, no `localRepository`). Not with `repositoryClaim`.
+   * @default LUSTRE_PLAN_DEFAULTS.weightsFrom ('bucket')
+   */
+  readonly weightsFrom?: WeightsSource;
   /** A route to this server. @default - none */
   readonly route?: ServerRouteDescription;
   /** Callers of this server, besides the fleet's callers and its own namespace. @default - none */

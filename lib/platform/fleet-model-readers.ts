@@ -1,7 +1,8 @@
 /**
  * The model bucket and reader roles of a fleet's infra stack, from the plan: the bucket created with every server's
- * config.pbtxt, or (cross-account) only named; one ModelReaderRole per S3 server with the fleet's model access and
- * its ARN as output `<server>-role-arn`. Construct ids are Terraform addresses and stay directly under the stack:
+ * config.pbtxt (those of servers on the fleet's Lustre file system too, which imports them), or (cross-account) only
+ * named; one ModelReaderRole per S3 server with the fleet's model access and its ARN as output `<server>-role-arn`.
+ * Construct ids are Terraform addresses and stay directly under the stack:
  * the bucket's `Models`, each role's `<server>-models`.
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
@@ -33,6 +34,9 @@ export function addModelReaders(stack: TerraformStack, plan: FleetPlan, cluster:
     : new ModelBucket(stack, 'Models', { bucketName: described.name, kmsKeyArn: described.kmsKeyArn });
   const bucket: IModelBucket = created ?? ModelBucket.fromName(stack, 'Models', described.name, { kmsKeyArn: described.kmsKeyArn });
   for (const [name, server] of Object.entries(plan.servers)) {
+    // A server on the fleet's Lustre file system needs no role (the node mounts it), but its config.pbtxt files go to
+    // the prefix the file system imports.
+    if (server.lustre !== undefined) created?.addModelConfigs(server.lustre.prefix, plan.fleet.servers[name].models);
     if (server.s3 === undefined) continue;
     // TritonServer names its ServiceAccount after the server.
     const role = new ModelReaderRole(stack, `${name}-models`, {

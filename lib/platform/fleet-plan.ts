@@ -18,6 +18,7 @@ import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
+import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -60,6 +61,8 @@ export interface ServerPlan {
   readonly autoscaleEngine?: AutoscalingEngine;
   /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
   readonly s3?: ServerS3Plan;
+  /** The fleet's FSx for Lustre file system, read at the server's directory (`weightsFrom: 'lustre'`; no reader role). @default - none */
+  readonly lustre?: ServerLustrePlan;
   /** Namespaces the server's NetworkPolicy admits besides its own, sorted. */
   readonly clientNamespaces: string[];
   /** Reached through the fleet gateway (its own route or its release is exposed). */
@@ -103,6 +106,8 @@ export interface FleetPlan extends ModelAccessPlan {
   readonly devicePlugin?: NvidiaDevicePluginProps;
   /** The Karpenter controller. @default - none: no pool is provisioned by Karpenter */
   readonly karpenter?: KarpenterPlan;
+  /** The FSx for Lustre file system of the fleet bucket. @default - none: no `modelBucket.lustre` */
+  readonly lustre?: LustrePlan;
   /**
    * Node pools too small for their servers at peak, from planGpuCapacity. planFleet throws them; planFleetCollecting
    * returns them, for a caller that reports them together with the problems of the constructs it builds.
@@ -234,6 +239,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       ...(isExposed && gateway ? [gateway.namespace, gateway.serviceAccount.namespace] : []),
     ]).filter((ns) => ns !== fleet.namespace);
     const roleName = `${fleet.name}-${name}-models`;
+    const lustre = planServerWeights(fleet, name, s, prefix, p);
     drafts.push({
       name, namespace: fleet.namespace, path, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
       autoscaleEngine: s.autoscale && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine),
@@ -241,10 +247,11 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
         namespaces: sorted([fleet.namespace, ...callerNamespaces]),
         ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
       },
-      s3: s.repositoryClaim !== undefined || fleet.modelBucket === undefined ? undefined : {
+      s3: s.repositoryClaim !== undefined || fleet.modelBucket === undefined || s.weightsFrom === 'lustre' ? undefined : {
         bucket: fleet.modelBucket.name, prefix: `${prefix}/${name}`, region: fleet.region, roleName,
         roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
       },
+      ...(lustre ? { lustre } : {}),
     });
   }
   checkAlertOptions(fleet, p);
@@ -252,6 +259,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   checkUnneededOptions(fleet, anyGpu, p);
   const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
+  const lustre = planLustre(fleet, prefix, p);
   p.throwIfAny();
 
   const capacity = planGpuCapacity(basePools, demands);
@@ -282,6 +290,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     },
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
     karpenter,
+    lustre,
     capacityProblems: capacity.problems,
   };
 }

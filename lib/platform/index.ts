@@ -3,5 +3,6 @@ export * from './fleet-description';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export { KarpenterPlan } from './plan-karpenter';
+export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './fleet-chart';

@@ -10,9 +10,9 @@ import { Fn, S3Backend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import type { FleetDescription } from './fleet-description';
+import { fleetTags } from './fleet-tags';
 
-/** Tag on every AWS resource of a fleet, beside `fleet: <name>` and the description's `aws.defaultTags`. */
-export const FLEET_MANAGED_BY_TAG = { 'managed-by': 'triton-ops' } as const;
+export { FLEET_MANAGED_BY_TAG } from './fleet-tags';
 
 /** The AWS provider of a fleet's stack. */
 export function fleetAwsProvider(scope: Construct, fleet: FleetDescription): AwsProvider {
@@ -21,8 +21,7 @@ export function fleetAwsProvider(scope: Construct, fleet: FleetDescription): Aws
     region: fleet.region,
     profile: aws.profile,
     assumeRole: aws.assumeRoleArn !== undefined ? [{ roleArn: aws.assumeRoleArn, sessionName: `triton-ops-${fleet.name}` }] : undefined,
-    // The fleet's own tags last: a user tag cannot hide which tool and fleet own a resource.
-    defaultTags: [{ tags: { ...aws.defaultTags, ...FLEET_MANAGED_BY_TAG, fleet: fleet.name } }],
+    defaultTags: [{ tags: fleetTags(fleet) }],
   });
 }
 

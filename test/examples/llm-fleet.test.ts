@@ -37,19 +37,32 @@ describe('the LLM fleet example', () => {
     expect(workerTemplate.spec.containers[0].command[2]).toContain('ray start --address="$LWS_LEADER_ADDRESS:6379"');
     for (const template of [leaderTemplate, workerTemplate]) {
       expect(template.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe(8);
-      expect(template.spec.initContainers[0].command.slice(0, 3)).toEqual(['aws', 's3', 'sync']);
     }
     expect(find('Service', 'chat-405b').spec.selector['triton-ops.io/group-role']).toBe('leader');
     expect(find('HorizontalPodAutoscaler', 'chat-405b').spec.scaleTargetRef.kind).toBe('LeaderWorkerSet');
     expect(find('VirtualService', 'chat-405b').spec.hosts).toEqual(['chat-xl.llm.example.com']);
   });
 
-  test('weights are copied to local disk before Triton starts, and Triton serves the copy', () => {
-    for (const server of ['chat-8b', 'chat-70b']) {
-      const pod = find('Deployment', server).spec.template.spec;
-      expect(pod.initContainers[0].command.slice(0, 3)).toEqual(['aws', 's3', 'sync']);
-      expect(container(server).args).toContain('--model-repository=/models');
+  test('the 8B weights are copied to local disk before Triton starts, and Triton serves the copy', () => {
+    const pod = find('Deployment', 'chat-8b').spec.template.spec;
+    expect(pod.initContainers[0].command.slice(0, 3)).toEqual(['aws', 's3', 'sync']);
+    expect(container('chat-8b').args).toContain('--model-repository=/models');
+  });
+
+  test('the H100 servers read their directories of the Lustre file system over the bucket, with no copy and no S3 role', () => {
+    const storage = find('StorageClass', 'llm-models-lustre');
+    expect(storage.provisioner).toBe('fsx.csi.aws.com');
+    expect(storage.parameters.s3ImportPath).toBe('s3://acme-llm-models/llm');
+    const claim = find('PersistentVolumeClaim', 'llm-models-lustre');
+    expect(claim.spec.storageClassName).toBe('llm-models-lustre');
+    const pods = [find('Deployment', 'chat-70b').spec.template, find('LeaderWorkerSet', 'chat-405b').spec.leaderWorkerTemplate.leaderTemplate,
+      find('LeaderWorkerSet', 'chat-405b').spec.leaderWorkerTemplate.workerTemplate];
+    for (const [pod, server] of pods.map((p, i) => [p, i === 0 ? 'chat-70b' : 'chat-405b'] as const)) {
+      expect(pod.spec.initContainers).toBeUndefined();
+      expect(pod.spec.volumes.find((v: any) => v.name === 'model-repository').persistentVolumeClaim).toEqual({ claimName: 'llm-models-lustre', readOnly: true });
+      expect(pod.spec.containers[0].volumeMounts).toContainEqual({ mountPath: '/models', name: 'model-repository', readOnly: true, subPath: server });
     }
+    expect(find('ServiceAccount', 'chat-70b').metadata.annotations ?? {}).not.toHaveProperty('eks.amazonaws.com/role-arn');
   });
 
   test('each route streams: no retries, a timeout over the longest generation', () => {

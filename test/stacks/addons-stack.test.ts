@@ -9,6 +9,7 @@ import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { SHOP, withServer } from '../platform/fixtures';
+import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 const releasesOf = (fleet: FleetDescription): Record<string, any> => synth(fleet).resource?.helm_release ?? {};
@@ -347,6 +348,13 @@ describe('every object of the serving stack is built into Kubernetes, installed 
     expect(objectsOf(fleet).some((o) => o.apiVersion.startsWith('keda.sh/'))).toBe(true);
     expect(uncovered(fleet).missing).toEqual([]);
     expect(ADDON_PROVIDES.metricsAdapterKeda.provides).toContainEqual({ group: 'keda.sh', kind: 'ScaledObject' });
+  });
+
+  test('a server of several nodes: its LeaderWorkerSet is covered by the LeaderWorkerSet add-on, or assumed with it off', () => {
+    expect(objectsOf(MULTI_NODE_SHOP).filter((o) => o.kind === 'LeaderWorkerSet').map((o) => o.apiVersion)).toEqual(['leaderworkerset.x-k8s.io/v1']);
+    expect(uncovered(MULTI_NODE_SHOP)).toEqual({ missing: [], assumed: [] });
+    expect(uncovered({ ...MULTI_NODE_SHOP, addons: { leaderWorkerSet: false } }))
+      .toEqual({ missing: [], assumed: ['leaderworkerset.x-k8s.io/LeaderWorkerSet'] });
   });
 
   test('an object no add-on installs is reported', () => {

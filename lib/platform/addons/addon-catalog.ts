@@ -36,7 +36,9 @@ const kinds = (group: string, names: string[]): ApiNeed[] => names.map((kind) =>
  *   external.metrics.k8s.io APIService (`metricsAdapterKeda`).
  * - karpenter: the controller chart's CRDs (karpenter.sh NodePool/NodeClaim, karpenter.k8s.aws EC2NodeClass).
  * - efsCsi: the CSI driver efs.csi.aws.com and the StorageClass the claims name (no API kind).
+ * - fsxLustreCsi: the CSI driver fsx.csi.aws.com (no API kind; the fleet chart writes its StorageClass).
  * - podIdentityAgent: the node agent (no API kind).
+ * - leaderWorkerSet: the lws chart's CRD leaderworkerset.x-k8s.io LeaderWorkerSet (its DisaggregatedSet CRDs too, unused).
  */
 export const ADDON_PROVIDES: Readonly<Record<string, AddonProvides>> = Object.freeze({
   istio: {
@@ -64,7 +66,12 @@ export const ADDON_PROVIDES: Readonly<Record<string, AddonProvides>> = Object.fr
     provides: [...kinds('karpenter.sh', ['NodePool', 'NodeClaim']), ...kinds('karpenter.k8s.aws', ['EC2NodeClass'])],
   },
   efsCsi: { addon: 'efsCsi', summary: 'the EFS CSI driver (efs.csi.aws.com) and a ReadOnlyMany StorageClass', provides: [] },
+  fsxLustreCsi: { addon: 'fsxLustreCsi', summary: 'the FSx for Lustre CSI driver (fsx.csi.aws.com) with its IAM role', provides: [] },
   podIdentityAgent: { addon: 'podIdentityAgent', summary: 'the EKS Pod Identity agent', provides: [] },
+  leaderWorkerSet: {
+    addon: 'leaderWorkerSet', summary: 'the LeaderWorkerSet controller (leaderworkerset.x-k8s.io CRD and webhooks)',
+    provides: kinds('leaderworkerset.x-k8s.io', ['LeaderWorkerSet']),
+  },
 });
 
 /** API groups every Kubernetes API server serves (the ones a fleet's objects use, and their neighbours). */

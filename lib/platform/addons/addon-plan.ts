@@ -11,6 +11,8 @@ import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
 import { ISTIO_TRUST_DOMAIN } from '../../k8s/mesh/mesh-identity';
 import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/monitoring/triton-dashboard';
 import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
+import { TRITON_SERVER_DEFAULTS } from '../../k8s/triton-server-props';
+import { IAM_ROLE_NAME_MAX_LENGTH } from '../../private/aws-names';
 import { Problems, problem } from '../../private/errors';
 import { EFS_CSI_DEFAULTS } from '../addons-description';
 import { FleetPlan, sorted } from '../fleet-plan';
@@ -20,6 +22,7 @@ import {
   PrometheusAdapterValues,
 } from './chart-values';
 import { ADDON_CHARTS, chartSupportProblem, karpenterChartSupport, KARPENTER_SUPPORT, SupportedChart } from './chart-support';
+import { LEADER_WORKER_SET_ADDON_DEFAULTS, leaderWorkerSetValues } from './leader-worker-set-values';
 
 /** Names and namespaces the add-ons stack gives its releases, one named constant each (asserted by the tests). */
 export const ADDON_DEFAULTS = {
@@ -35,12 +38,18 @@ export const ADDON_DEFAULTS = {
   efsControllerServiceAccount: { namespace: 'kube-system', name: 'efs-csi-controller-sa' },
   /** AWS managed policy of the EFS CSI driver. */
   efsDriverPolicyArn: 'arn:aws:iam::aws:policy/service-role/AmazonEFSCSIDriverPolicy',
+  /** The FSx for Lustre CSI controller's ServiceAccount (the driver's chart and EKS add-on), bound to its IAM role. */
+  fsxControllerServiceAccount: { namespace: 'kube-system', name: 'fsx-csi-controller-sa' },
+  /** `<fleet>` + this suffix names the FSx for Lustre CSI controller's IAM role. */
+  fsxDriverRoleSuffix: '-fsx-csi-driver',
 } as const;
 
 /** EKS add-on names (`aws eks describe-addon-versions`). */
 export const EKS_ADDON_NAMES = {
   /** @see https://docs.aws.amazon.com/eks/latest/userguide/efs-csi.html */
   efsCsi: 'aws-efs-csi-driver',
+  /** @see https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html */
+  fsxLustreCsi: 'aws-fsx-csi-driver',
   /** @see https://docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html */
   podIdentityAgent: 'eks-pod-identity-agent',
 } as const;
@@ -80,6 +89,14 @@ export interface EfsStorageClassPlan {
   readonly fileSystemId?: string;
 }
 
+/** The IAM role of the FSx for Lustre CSI controller. */
+export interface FsxLustreDriverPlan {
+  /** `<fleet>-fsx-csi-driver`. */
+  readonly roleName: string;
+  /** The bucket the fleet's file system is linked to. */
+  readonly bucketName: string;
+}
+
 export interface AddonsPlan {
   /** The cluster's Kubernetes version every chart was checked against. */
   readonly kubernetesVersion: string;
@@ -87,6 +104,8 @@ export interface AddonsPlan {
   readonly eksAddons: readonly EksAddonPlan[];
   /** @default - none: no server reads a claim, or efsCsi is off */
   readonly efsStorageClass?: EfsStorageClassPlan;
+  /** The FSx for Lustre CSI controller's IAM role. @default - none: no `modelBucket.lustre`, or fsxLustreCsi is off */
+  readonly fsxLustreDriver?: FsxLustreDriverPlan;
   /** The add-ons installed, with what they provide. */
   readonly installed: readonly AddonProvides[];
   /** The add-ons the fleet needs that the description switches off: the cluster must already have them. */
@@ -102,8 +121,9 @@ interface AddonNeed {
 
 /**
  * The add-ons the fleet needs, in install order: the mesh, Prometheus, the metrics adapter of each autoscaling engine,
- * the Pod Identity agent (model readers on Pod Identity, or the Karpenter controller), Karpenter, and the EFS CSI driver
- * when a server reads a claim. Pure bookkeeping, without chart checks: the serving stack reads it for `assumes`.
+ * the Pod Identity agent (model readers on Pod Identity, or the Karpenter controller), Karpenter, LeaderWorkerSet when a
+ * server spans several nodes, and the EFS CSI driver when a server reads a claim. Pure bookkeeping, without chart
+ * checks: the serving stack reads it for `assumes`.
  */
 function addonNeeds(plan: FleetPlan): AddonNeed[] {
   const { fleet, monitoring } = plan;
@@ -115,7 +135,9 @@ function addonNeeds(plan: FleetPlan): AddonNeed[] {
     [engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda],
     [plan.modelAccess === 'pod-identity' || plan.karpenter !== undefined, 'podIdentityAgent'],
     [plan.karpenter !== undefined, 'karpenter'],
+    [Object.values(fleet.servers).some((s) => (s.nodesPerReplica ?? TRITON_SERVER_DEFAULTS.nodesPerReplica) > 1), 'leaderWorkerSet'],
     [Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined), 'efsCsi'],
+    [plan.lustre !== undefined, 'fsxLustreCsi'],
   ];
   return needs.filter(([needed]) => needed).map(([, key, provides]) => ({
     key, provides: provides ?? ADDON_PROVIDES[key], installed: fleet.addons?.[key] !== false,
@@ -266,6 +288,14 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     }
   }
 
+  // The LeaderWorkerSet controller when a server spans several nodes (its replicas are LeaderWorkerSets).
+  if (install(ADDON_PROVIDES.leaderWorkerSet)) {
+    release({
+      id: 'lws', addon: 'leaderWorkerSet', releaseName: LEADER_WORKER_SET_ADDON_DEFAULTS.releaseName,
+      namespace: LEADER_WORKER_SET_ADDON_DEFAULTS.namespace, chart: ADDON_CHARTS.leaderWorkerSet, values: leaderWorkerSetValues(), after: [],
+    });
+  }
+
   // EFS CSI driver and StorageClass when a server reads a claim.
   let efsStorageClass: EfsStorageClassPlan | undefined;
   if (install(ADDON_PROVIDES.efsCsi)) {
@@ -274,9 +304,20 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     efsStorageClass = { name: options.storageClassName ?? EFS_CSI_DEFAULTS.storageClassName, fileSystemId: options.fileSystemId };
   }
 
+  // FSx for Lustre CSI driver when the fleet bucket has a Lustre file system (the chart writes its StorageClass).
+  let fsxLustreDriver: FsxLustreDriverPlan | undefined;
+  if (install(ADDON_PROVIDES.fsxLustreCsi)) {
+    const roleName = `${fleet.name}${ADDON_DEFAULTS.fsxDriverRoleSuffix}`;
+    p.check(roleName.length <= IAM_ROLE_NAME_MAX_LENGTH, 'name', fleet.name,
+      `is too long for the FSx for Lustre CSI driver's role name '${roleName}' (IAM allows ${IAM_ROLE_NAME_MAX_LENGTH} characters)`,
+      `use a fleet name of at most ${IAM_ROLE_NAME_MAX_LENGTH - ADDON_DEFAULTS.fsxDriverRoleSuffix.length} characters`);
+    eksAddons.push({ id: 'fsx-csi-driver', addon: 'fsxLustreCsi', addonName: EKS_ADDON_NAMES.fsxLustreCsi });
+    fsxLustreDriver = { roleName, bucketName: plan.lustre!.bucket };
+  }
+
   p.throwIfAny();
   return {
-    kubernetesVersion, releases, eksAddons, efsStorageClass,
+    kubernetesVersion, releases, eksAddons, efsStorageClass, fsxLustreDriver,
     installed: needs.filter((n) => n.installed).map((n) => n.provides), assumes: assumedAddons(plan),
   };
 }

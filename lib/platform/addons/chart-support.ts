@@ -82,6 +82,18 @@ export const ADDON_CHARTS = {
     repository: 'https://kedacore.github.io/charts', name: 'keda', version: '2.18.0',
     kubernetes: { minMinor: 31, maxMinor: 33, source: 'https://keda.sh/docs/2.18/operate/cluster/#kubernetes-compatibility (KEDA 2.18: 1.31-1.33)' },
   },
+  /**
+   * LeaderWorkerSet v0.10.0 (CRD leaderworkerset.x-k8s.io, its controller and webhooks), the official chart from
+   * registry.k8s.io. The registry tags chart versions without the `v` of the release tag (kubernetes/k8s.io#7986). The
+   * chart states no kubeVersion; the installation guide requires Kubernetes 1.26 or later and states no upper bound.
+   * Helm installs the chart's `crds/` only on first install, never on upgrade: a version bump must apply the CRDs first.
+   * @see https://github.com/kubernetes-sigs/lws/blob/v0.10.0/site/content/en/docs/installation/_index.md
+   * @see https://github.com/kubernetes-sigs/lws/tree/v0.10.0/charts/lws
+   */
+  leaderWorkerSet: {
+    repository: 'oci://registry.k8s.io/lws/charts', name: 'lws', version: '0.10.0',
+    kubernetes: { minMinor: 26, source: 'https://lws.sigs.k8s.io/docs/installation/ (LWS v0.10.0: "A Kubernetes cluster with version >= 1.26 is Required")' },
+  },
 } as const satisfies Record<string, SupportedChart>;
 
 /**

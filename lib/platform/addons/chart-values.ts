@@ -5,6 +5,7 @@
  * @see https://github.com/prometheus-community/helm-charts/tree/main/charts/kube-prometheus-stack
  * @see https://github.com/prometheus-community/helm-charts/tree/main/charts/prometheus-adapter
  * @see https://github.com/aws/karpenter-provider-aws/tree/main/charts/karpenter
+ * @see https://github.com/kubernetes-sigs/lws/tree/main/charts/lws
  */
 
 /** A label selector as Prometheus' spec reads it. */
@@ -76,6 +77,34 @@ export interface KarpenterValues {
   readonly settings: { readonly clusterName: string; readonly interruptionQueue: string };
 }
 
+/**
+ * lws (oci://registry.k8s.io/lws/charts): the LeaderWorkerSet controller manager. Every replica serves the webhooks
+ * (the pod webhook of LeaderWorkerSet pods fails closed), one at a time runs the controllers (leader election).
+ * @see https://github.com/kubernetes-sigs/lws/blob/v0.10.0/charts/lws/values.yaml
+ */
+export interface LeaderWorkerSetValues {
+  readonly replicaCount: number;
+  /** `false`: the manager issues and rotates its webhook certificate itself (`internalCertManagement`). */
+  readonly enableCertManager: boolean;
+  /** `false`: no ServiceMonitor of the chart. */
+  readonly enablePrometheus: boolean;
+  readonly priorityClassName: string;
+  /** Merged by Helm over the chart's `podSecurityContext` (`runAsNonRoot: true`). */
+  readonly podSecurityContext: { readonly runAsNonRoot: boolean; readonly seccompProfile: { readonly type: 'RuntimeDefault' } };
+  readonly resources: {
+    readonly requests: { readonly cpu: string; readonly memory: string };
+    readonly limits: { readonly memory: string };
+  };
+  readonly affinity: {
+    readonly podAntiAffinity: {
+      readonly preferredDuringSchedulingIgnoredDuringExecution: readonly {
+        readonly weight: number;
+        readonly podAffinityTerm: { readonly topologyKey: string; readonly labelSelector: { readonly matchLabels: Readonly<Record<string, string>> } };
+      }[];
+    };
+  };
+}
+
 /** The values of any chart the add-ons stack installs. */
 export type ChartValues = IstioBaseValues | IstiodValues | IstioGatewayValues | KubePrometheusStackValues
-  | PrometheusAdapterValues | KedaValues | KarpenterValues;
+  | PrometheusAdapterValues | KedaValues | KarpenterValues | LeaderWorkerSetValues;

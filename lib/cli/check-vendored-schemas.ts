@@ -1,0 +1,127 @@
+/**
+ * JSON schemas of custom resources that triton-ops writes and no @kubernetes-models package covers, vendored under
+ * `schemas/` at the package root (their source, commit and licence: schemas/README.md and schemas/LICENSE). They are
+ * validated with kubernetes-models' own machinery: the Ajv that @kubernetes-models/validate depends on, with that
+ * package's formats, and the embedded Kubernetes types (a field marked `"x-triton-ops-schema": "<Name>"`) with the
+ * schema kubernetes-models ships for them (`kubernetes-models/_schemas/<Name>`), so a vendored kind needs nothing
+ * beyond the kubernetes-models package; without it, its schema check is skipped like any other.
+ */
+import { existsSync, readFileSync, realpathSync } from 'fs';
+import { createRequire } from 'module';
+import { dirname, join } from 'path';
+import { pathToFileURL } from 'url';
+import { packageFile } from './package-files';
+
+/** `<apiVersion> <kind>` -> its schema file under `schemas/`. */
+export const VENDORED_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
+  'leaderworkerset.x-k8s.io/v1 LeaderWorkerSet': 'leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json',
+});
+
+/** The keyword that stands for an embedded Kubernetes type: its value names the kubernetes-models schema. */
+export const EMBEDDED_SCHEMA_KEYWORD = 'x-triton-ops-schema';
+
+/** The package whose schemas and validator the vendored schemas use. */
+const KUBERNETES_MODELS = 'kubernetes-models';
+const VALIDATE_PACKAGE = '@kubernetes-models/validate';
+
+type Importer = (specifier: string) => Promise<Record<string, unknown>>;
+interface ValidationContext { instancePath: string; parentData?: unknown; parentDataProperty?: string | number; rootData?: unknown }
+type ValidateFunction = ((data: unknown, context?: ValidationContext) => boolean) & { errors?: unknown[] | null };
+/** The part of Ajv (v8) this file uses. */
+interface Ajv {
+  addFormat(name: string, format: unknown): Ajv;
+  addKeyword(definition: object): Ajv;
+  compile(schema: object): ValidateFunction;
+}
+
+/** A model as check-schema.ts uses one: `new Model(object).validate()` throws `{ errors }` (Ajv's) when invalid. */
+export interface VendoredModel {
+  readonly apiVersion: string;
+  readonly kind: string;
+  new(object: unknown): { validate(): void };
+}
+
+/** The schema file of `apiVersion`/`kind`, or undefined when none is vendored. */
+export function vendoredSchemaFile(apiVersion: string, kind: string): string | undefined {
+  return VENDORED_SCHEMAS[`${apiVersion} ${kind}`];
+}
+
+/** The `package.json` of `name` as Node resolves it from `from` (a file), through symlinks (pnpm); undefined if absent. */
+function packageJsonOf(name: string, from: string): string | undefined {
+  for (const dir of createRequire(from).resolve.paths(name) ?? []) {
+    const file = join(dir, name, 'package.json');
+    if (existsSync(file)) return realpathSync(file);
+  }
+  return undefined;
+}
+
+/** The kubernetes-models schema names a vendored schema refers to. */
+function embeddedSchemas(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((n) => embeddedSchemas(n, out));
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === EMBEDDED_SCHEMA_KEYWORD && typeof value === 'string') out.add(value);
+      else embeddedSchemas(value, out);
+    }
+  }
+  return out;
+}
+
+/** What @kubernetes-models/validate exports: its formats, and the runner that words Ajv's errors (ajv-i18n, English). */
+interface ValidatePackage {
+  readonly formats: Record<string, unknown>;
+  readonly runValidateFunc: (validate: ValidateFunction, data: unknown) => void;
+}
+
+/**
+ * Ajv as kubernetes-models' validator loads it: resolved from @kubernetes-models/validate, itself resolved from
+ * kubernetes-models (a project's top-level `ajv` may be another major, e.g. ESLint's v6), with that package's formats;
+ * and the package's runner, which throws the errors worded as for every kubernetes-models model.
+ */
+async function kubernetesModelsAjv(importer: Importer): Promise<{ ajv: Ajv; run: ValidatePackage['runValidateFunc'] }> {
+  const models = packageJsonOf(KUBERNETES_MODELS, __filename);
+  const validate = models && packageJsonOf(VALIDATE_PACKAGE, models);
+  if (!validate) throw new Error(`${VALIDATE_PACKAGE} not found beside ${KUBERNETES_MODELS}; reinstall ${KUBERNETES_MODELS}`);
+  const ajvModule = createRequire(validate)('ajv') as { default?: new (options: object) => Ajv } & (new (options: object) => Ajv);
+  const AjvClass = ajvModule.default ?? ajvModule;
+  const entry = (JSON.parse(readFileSync(validate, 'utf8')) as { exports: { '.': { import: string } } }).exports['.'].import;
+  const { formats, runValidateFunc } = await importer(pathToFileURL(join(dirname(validate), entry)).href) as unknown as ValidatePackage;
+  // allErrors: every problem of an object at once, as kubernetes-models reports them; strict: false accepts the
+  // Kubernetes extension keywords (x-kubernetes-*: list types, int-or-string, CEL rules), which Ajv does not evaluate.
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false });
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
+  return { ajv, run: runValidateFunc };
+}
+
+/**
+ * The model of a vendored schema: `file` under `schemas/`, compiled with kubernetes-models' Ajv and formats, its
+ * embedded Kubernetes types validated by kubernetes-models' schemas (imported through `importer`, first, so that a
+ * missing kubernetes-models is reported as such).
+ */
+export async function vendoredModel(apiVersion: string, kind: string, file: string, importer: Importer): Promise<VendoredModel> {
+  const schema = JSON.parse(readFileSync(packageFile(join('schemas', file)), 'utf8')) as object;
+  const embedded = new Map<string, ValidateFunction>();
+  for (const name of [...embeddedSchemas(schema)].sort()) {
+    embedded.set(name, (await importer(`${KUBERNETES_MODELS}/_schemas/${name}`)).validate as ValidateFunction);
+  }
+  const { ajv, run } = await kubernetesModelsAjv(importer);
+  const validateEmbedded = Object.assign((name: string, data: unknown, _parent: unknown, context: ValidationContext): boolean => {
+    const validate = embedded.get(name)!;
+    const valid = validate(data, { instancePath: context.instancePath, parentData: context.parentData,
+      parentDataProperty: context.parentDataProperty, rootData: context.rootData });
+    validateEmbedded.errors = validate.errors ?? null;
+    return valid;
+  }, { errors: null as unknown[] | null });
+  // The embedded validators' errors carry their full instancePath, which Ajv keeps; kubernetes-models compiles them
+  // without messages, which `run` words for them and Ajv's alike.
+  ajv.addKeyword({ keyword: EMBEDDED_SCHEMA_KEYWORD, schemaType: 'string', errors: true, validate: validateEmbedded });
+  const validate = ajv.compile(schema);
+  return class {
+    public static readonly apiVersion = apiVersion;
+    public static readonly kind = kind;
+    public constructor(private readonly object: unknown) {}
+    public validate(): void {
+      run(validate, this.object);
+    }
+  };
+}
