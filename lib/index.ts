@@ -26,7 +26,11 @@ export { InstanceStorePolicy } from './triton/instance-store';
 
 // The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
 export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
-export { HTTP_PORT, GRPC_PORT, METRICS_PORT, TritonPort } from './triton/server-ports';
+export { HTTP_PORT, GRPC_PORT, METRICS_PORT, OPENAI_PORT, TritonPort } from './triton/server-ports';
+export {
+  OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser, OPENAI_FRONTEND_DEFAULTS, OPENAI_FRONTEND_RELEASES,
+} from './triton/openai-frontend';
+export { METRICS_RELAY_DEFAULTS } from './triton/openai-metrics-relay';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
 export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES } from './triton/promql';
 export { VLLM_METRICS, TRTLLM_METRICS, LlmSignal } from './triton/llm-metrics';

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
-import { GRPC_PORT, HTTP_PORT, METRICS_PORT } from '../triton/server-ports';
+import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../triton/server-ports';
 import { NAMESPACE_NAME_LABEL } from './labels';
 import type { EgressTarget } from './model-repository';
 
@@ -9,6 +9,8 @@ export interface TritonNetworkPolicyOptions {
   readonly labels: Record<string, string>;
   readonly podSelector: Record<string, string>;
   readonly grpc: boolean;
+  /** The ports clients call. @default - HTTP, and gRPC with `grpc` */
+  readonly servingPorts?: readonly TritonPort[];
   /** Namespaces besides the server's own that may call the serving ports. */
   readonly clientNamespaces: string[];
   readonly monitoringNamespace: string;
@@ -44,7 +46,7 @@ export function dnsEgress(): k8s.NetworkPolicyEgressRule {
  * repository when it is remote, and what else the repository names (the EKS Pod Identity Agent).
  */
 export function tritonNetworkPolicy(scope: Construct, id: string, o: TritonNetworkPolicyOptions): k8s.KubeNetworkPolicy {
-  const servingPorts = [tcp(HTTP_PORT.port), ...(o.grpc ? [tcp(GRPC_PORT.port)] : [])];
+  const servingPorts = (o.servingPorts ?? [HTTP_PORT, ...(o.grpc ? [GRPC_PORT] : [])]).map((port) => tcp(port.port));
   const egress: k8s.NetworkPolicyEgressRule[] = [dnsEgress()];
   if (o.httpsEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] });
   for (const target of o.egress ?? []) {

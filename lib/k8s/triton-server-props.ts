@@ -3,6 +3,7 @@ import { ModelControl } from '../triton/model-control';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import { ResponseCache } from '../triton/response-cache';
 import { LogFormat } from '../triton/server-flags';
+import type { OpenAiFrontendOptions } from '../triton/openai-frontend';
 import type { LocalRepositoryOptions } from './local-repository';
 import type { ServiceAccountRef } from './mesh/mesh-identity';
 import { ModelRepository } from './model-repository';
@@ -131,8 +132,23 @@ export interface TritonServerProps {
    * @default - ceil(modelLoadSeconds / startupProbePeriodSeconds)
    */
   readonly startupProbeFailureThreshold?: number;
-  /** Serve the gRPC endpoint (8001). HTTP stays on: it carries the health probes. @default true */
+  /**
+   * Serve the gRPC endpoint (8001). HTTP stays on: it carries the health probes. `true` is refused with `openAi`.
+   * @default - true; false with openAi
+   */
   readonly grpc?: boolean;
+  /**
+   * Run the server through Triton's OpenAI-compatible frontend (`python3 .../openai_frontend/main.py`, in the
+   * `-vllm-python-py3` and `-trtllm-python-py3` images from 24.12): the OpenAI API on port 9000 (`http-openai`)
+   * instead of the KServe v2 HTTP and gRPC APIs, probes on the frontend's `/health/ready` and `/v1/models`, and
+   * Triton's metrics relayed to the metrics port (8002). Triton runs in the frontend's process, so the props that would
+   * be other `tritonserver` flags are refused (exitTimeoutSeconds, strictReadiness: false, exitOnError: false,
+   * gpuMetrics: false, logFormat, pinnedMemoryPoolMiB, cudaMemoryPoolMiB, backendConfig, responseCache, extraArgs),
+   * as are grpc: true, a model control other than ModelControl.none(), modelConfigReaders and nodesPerReplica > 1.
+   * @default - none: `tritonserver` serves the KServe v2 HTTP and gRPC APIs
+   * @see https://github.com/triton-inference-server/server/blob/main/python/openai/README.md
+   */
+  readonly openAi?: OpenAiFrontendOptions;
   /** `--allow-gpu-metrics`. @default - true on GPU servers */
   readonly gpuMetrics?: boolean;
   /** `--log-format`. @default 'ISO8601' */

@@ -36,7 +36,10 @@ export interface ITritonServer extends IConstruct {
   readonly selectorLabels: Readonly<Record<string, string>>;
   /** Labels on every object of the server. */
   readonly labels: Readonly<Record<string, string>>;
-  /** Container and Service ports: `http`, `grpc` when served, `http-metrics`. */
+  /**
+   * Service ports: `http`, `grpc` when served, `http-metrics`; a server that runs the OpenAI frontend has `http-openai`
+   * instead of `http` and `grpc`.
+   */
   readonly ports: readonly TritonPort[];
   /** The server serves gRPC (its Service has the `grpc` port). */
   readonly grpc: boolean;

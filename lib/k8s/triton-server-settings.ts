@@ -12,6 +12,7 @@ import { minimumShm } from './triton-server-memory';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
+import { checkOpenAiServer } from './openai-frontend';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -118,7 +119,8 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     + 'liveness would kill pods that are still loading models',
     `raise it to at least ${Math.ceil(modelLoadSeconds / Math.max(period, 1))} or leave it unset`);
 
-  const grpc = props.grpc ?? true;
+  // The OpenAI frontend serves no gRPC (checkOpenAiServer refuses grpc: true).
+  const grpc = props.grpc ?? props.openAi === undefined;
   const gpuMetrics = props.gpuMetrics ?? gpus > 0;
   p.check(!(gpuMetrics && gpus === 0), 'gpuMetrics', gpuMetrics, 'needs GPUs, but the server has gpus: 0',
     'remove gpuMetrics or give the server GPUs');
@@ -194,6 +196,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
       'is set, but no model enables responseCache, so the cache holds nothing',
       'set responseCache: true on the models to cache, or remove the prop');
   }
+  if (props.openAi !== undefined) checkOpenAiServer(p, props, { gpus, nodesPerReplica });
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica);
   p.throwIfAny();
   return {

@@ -8,7 +8,7 @@ import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-schedulin
 import { renderModelConfig } from '../triton/render-model-config';
 import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
 import { REDIS_PASSWORD_ENV, REDIS_TLS_MOUNT_PATH } from '../triton/response-cache';
-import { GRPC_PORT, HTTP_PORT, LIVE_PATH, METRICS_PORT, READY_PATH, TritonPort } from '../triton/server-ports';
+import { GRPC_PORT, HTTP_PORT, KSERVE_HEALTH, METRICS_PORT, OPENAI_PORT, TritonPort } from '../triton/server-ports';
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
 import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
 import { TritonLoadTest } from './load-test/triton-load-test';
@@ -19,6 +19,7 @@ import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';
 import { serviceHost } from './mesh/mesh-hosts';
 import { registerMeshService } from './mesh/mesh-services';
 import { addLocalRepository, checkLocalRepository } from './local-repository';
+import { addMetricsRelay, openAiLaunch, ServerLaunch } from './openai-frontend';
 import { GROUP_ROLE_LABEL, LEADER_WORKER_SET, renderAsLeaderWorkerSet } from './leader-worker-set';
 import { rayLeaderCommand, rayWorkerCommand } from '../triton/ray-launcher';
 import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
@@ -117,8 +118,8 @@ export class TritonServer extends Construct implements ITritonServer {
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
     this.llmBackends = llmBackendsOf(props.models);
     this.decoupledModels = Object.freeze(props.models.filter((m) => m.decoupled === true).map((m) => m.name).sort());
-    // Triton keeps the first-response histogram for decoupled models only.
-    this.firstResponseHistogram = this.decoupledModels.length > 0;
+    // Triton keeps the first-response histogram for decoupled models only; the OpenAI frontend never turns it on.
+    this.firstResponseHistogram = this.decoupledModels.length > 0 && props.openAi === undefined;
     this.longestRequestSeconds = s.longestRequestSeconds;
     this.modelConfigReaders = Object.freeze(s.modelConfigReaders);
     if (s.modelConfigReaders.length > 0) {
@@ -139,7 +140,7 @@ export class TritonServer extends Construct implements ITritonServer {
     const selector = selectorLabels(s.name);
     this.labels = Object.freeze(labels);
     this.selectorLabels = Object.freeze(selector);
-    const ports: TritonPort[] = [HTTP_PORT, ...(s.grpc ? [GRPC_PORT] : []), METRICS_PORT];
+    const ports: TritonPort[] = [...(props.openAi ? [OPENAI_PORT] : [HTTP_PORT, ...(s.grpc ? [GRPC_PORT] : [])]), METRICS_PORT];
     this.ports = Object.freeze(ports);
 
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', {
@@ -165,6 +166,9 @@ export class TritonServer extends Construct implements ITritonServer {
       latencyHistograms: this.firstResponseHistogram,
       openModelConfig: s.modelConfigReaders.length > 0,
     });
+    const launch: ServerLaunch = props.openAi === undefined
+      ? { command: ['tritonserver'], args: [...flags, ...(props.extraArgs ?? [])], health: KSERVE_HEALTH, containerPorts: ports }
+      : openAiLaunch(this.node.path, props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
     const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));
     const redis = s.responseCache?.redis;
@@ -203,32 +207,33 @@ export class TritonServer extends Construct implements ITritonServer {
         name: TRITON_CONTAINER,
         image: props.image,
         imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
-        command: ['tritonserver'],
-        args: [...flags, ...(props.extraArgs ?? [])],
-        ports: ports.map((p) => ({ name: p.name, number: p.port })),
+        command: launch.command,
+        args: launch.args,
+        ports: launch.containerPorts.map((p) => ({ name: p.name, number: p.port })),
         envVariables: this.environment(s, binding.env, props.env ?? {}),
         resources: {
           cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
           memory: { request: memory, limit: memory },
         },
         securityContext: RESTRICTED_CONTAINER,
-        startup: kplus.Probe.fromHttpGet(READY_PATH, {
-          port: HTTP_PORT.port,
+        startup: kplus.Probe.fromHttpGet(launch.health.readyPath, {
+          port: launch.health.port.port,
           periodSeconds: Duration.seconds(s.startupProbePeriodSeconds),
           failureThreshold: s.startupProbeFailureThreshold,
           timeoutSeconds: Duration.seconds(5),
         }),
-        readiness: kplus.Probe.fromHttpGet(READY_PATH, {
-          port: HTTP_PORT.port, periodSeconds: Duration.seconds(5), failureThreshold: 3, timeoutSeconds: Duration.seconds(3),
+        readiness: kplus.Probe.fromHttpGet(launch.health.readyPath, {
+          port: launch.health.port.port, periodSeconds: Duration.seconds(5), failureThreshold: 3, timeoutSeconds: Duration.seconds(3),
         }),
-        liveness: kplus.Probe.fromHttpGet(LIVE_PATH, {
-          port: HTTP_PORT.port, periodSeconds: Duration.seconds(10), failureThreshold: 3, timeoutSeconds: Duration.seconds(5),
+        liveness: kplus.Probe.fromHttpGet(launch.health.livePath, {
+          port: launch.health.port.port, periodSeconds: Duration.seconds(10), failureThreshold: 3, timeoutSeconds: Duration.seconds(5),
         }),
         lifecycle: { preStop: kplus.Handler.fromCommand(['sleep', String(s.drainSeconds)]) },
         volumeMounts: volumes,
       }],
     });
     this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    if (props.openAi !== undefined) addMetricsRelay(this.deployment, props.image);
     if (local !== undefined) {
       const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
       this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
@@ -269,7 +274,7 @@ export class TritonServer extends Construct implements ITritonServer {
     });
 
     this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
-      name: s.name, labels, podSelector: selector, grpc: s.grpc,
+      name: s.name, labels, podSelector: selector, grpc: s.grpc, servingPorts: ports.filter((port) => port.name !== METRICS_PORT.name),
       clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
       httpsEgress: binding.needsHttpsEgress, group,
       // The Redis host is a DNS name, so the rule admits its port to any destination.

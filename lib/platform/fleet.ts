@@ -26,6 +26,10 @@ export { LoadTestResults, S3ResultsOptions } from '../k8s/load-test/load-test-re
 export type { TritonLoadTestOptions, LoadTestTool, LoadTestProtocol, TokenLengths } from '../k8s/load-test/load-test-props';
 export type { InstanceStorePolicy } from '../triton/instance-store';
 export type { LocalRepositoryOptions } from '../k8s/local-repository';
+export type { OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser } from '../triton/openai-frontend';
+export type {
+  FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
+} from '../k8s/fsx-lustre-options';
 export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
 // Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
 export { AlertReceiver } from '../triton/alert-routing';

@@ -16,6 +16,14 @@ const TAG = '[\\w][\\w.-]{0,127}';
 const DIGEST = '[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-fA-F]{32,}';
 const REFERENCE = new RegExp(`^(${NAME})(?::(${TAG}))?(?:@(${DIGEST}))?$`);
 
+/** The parts of an image reference; undefined when `image` is no valid reference. */
+export function imageParts(image: string): { readonly name: string; readonly tag?: string; readonly digest?: string } | undefined {
+  const match = REFERENCE.exec(image);
+  if (match === null) return undefined;
+  const [, name, tag, digest] = match;
+  return { name, tag, digest };
+}
+
 /** The tags that move by design: pinning to one of them pins nothing. */
 const MOVING_TAGS = ['latest'];
 
@@ -28,13 +36,13 @@ const MOVING_TAGS = ['latest'];
  * @param image the reference the user gave
  */
 export function checkImage(problems: Problems, prop: string, image: string): void {
-  const match = REFERENCE.exec(image);
-  if (match === null) {
+  const parts = imageParts(image);
+  if (parts === undefined) {
     problems.check(false, prop, image, 'is not a valid image reference',
       "write it as 'registry/repository:tag' or 'registry/repository@sha256:<digest>', repository in lower case");
     return;
   }
-  const [, name, tag, digest] = match;
+  const { name, tag, digest } = parts;
   if (digest !== undefined) return;
   problems.check(tag !== undefined, prop, image,
     'has no tag, so it means :latest and each node may pull a different build',

@@ -54,3 +54,30 @@ export const ADMIN_GRPC_METHODS: readonly string[] = Object.freeze([
   'Repository*', ...PROFILER_GRPC_METHODS, 'TraceSetting', 'LogSettings', 'SystemSharedMemory*', 'CudaSharedMemory*',
 ]);
 export const ADMIN_GRPC_PATHS: readonly string[] = grpcPaths(ADMIN_GRPC_METHODS);
+
+/** Requests of one kind, as an Istio AuthorizationPolicy operation matches them: HTTP methods and path patterns. */
+export interface HttpOperation {
+  readonly methods: readonly string[];
+  readonly paths: readonly string[];
+}
+
+/**
+ * What a client of the OpenAI-compatible frontend needs: `POST /v1/chat/completions`, `/v1/completions`,
+ * `/v1/embeddings` (25.11+), and `GET /v1/models` and `/v1/models/<m>`. `/v1/models/*` also matches the model
+ * management paths below, so the methods keep them apart. The frontend's `/metrics` and `/health/ready` (probes) and
+ * FastAPI's `/docs`, `/redoc` and `/openapi.json` are not client APIs.
+ * @see https://github.com/triton-inference-server/server/tree/main/python/openai/openai_frontend/frontend/fastapi/routers
+ */
+export const OPENAI_CLIENT_OPERATIONS: readonly HttpOperation[] = Object.freeze([
+  Object.freeze({ methods: Object.freeze(['POST']), paths: Object.freeze(['/v1/chat/completions', '/v1/completions', '/v1/embeddings']) }),
+  Object.freeze({ methods: Object.freeze(['GET']), paths: Object.freeze(['/v1/models', '/v1/models/*']) }),
+]);
+
+/**
+ * The frontend's model management, its counterpart of the repository API: `POST /v1/models/<m>/load` and
+ * `/unload` (26.04+; they answer 400 unless the frontend runs with `--model-control-mode=explicit`, which triton-ops
+ * never passes). No other POST lives under `/v1/models/`.
+ */
+export const OPENAI_ADMIN_OPERATIONS: readonly HttpOperation[] = Object.freeze([
+  Object.freeze({ methods: Object.freeze(['POST']), paths: Object.freeze(['/v1/models/*']) }),
+]);

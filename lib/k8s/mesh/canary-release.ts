@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
-import { GRPC_PORT, HTTP_PORT, TritonPort } from '../../triton/server-ports';
+import { GRPC_PORT, HTTP_PORT, OPENAI_PORT, TritonPort } from '../../triton/server-ports';
 import { MANAGED_BY } from '../labels';
 import { claimHost } from './host-registry';
 import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
@@ -29,7 +29,8 @@ const HEADER_NAME = /^[a-z0-9][-a-z0-9_.]*$/;
  * - Each server's pod template gets `version: <version>` and `triton-ops.io/release: <name>`. Only the pod template:
  *   a Deployment's selector is immutable, and changing it would make the next apply fail.
  * - The Service `<name>` (ClusterIP) selects `triton-ops.io/release: <name>` and has the `http` and, when every
- *   version serves it, `grpc` ports; the metrics port is never part of it, so it can never be routed (CHECKLIST T02).
+ *   version serves it, `grpc` ports (versions that run the OpenAI frontend: its `http-openai` port only); the metrics
+ *   port is never part of it, so it can never be routed (CHECKLIST T02).
  *   Callers without a sidecar would bypass the weights; under STRICT mTLS they cannot call at all.
  * - The DestinationRule of `<name>.<namespace>.svc.cluster.local` carries the TritonRoute traffic policy (connection
  *   pool, outlier detection as the circuit breaker, ISTIO_MUTUAL, HTTP/2 on gRPC) for every subset.
@@ -106,7 +107,8 @@ export class CanaryRelease extends Construct {
     const metadata = { name: props.name, namespace: this.namespace, labels };
     // The Service carries gRPC only when every version serves it: otherwise gRPC calls would fail on some pods.
     const grpc = props.versions.every((v) => v.server.grpc);
-    const ports: TritonPort[] = [HTTP_PORT, ...(grpc ? [GRPC_PORT] : [])];
+    // Versions that run the OpenAI frontend serve its port only (checkRoute keeps a release from mixing them with others).
+    const ports: TritonPort[] = route.protocol === 'openai' ? [OPENAI_PORT] : [HTTP_PORT, ...(grpc ? [GRPC_PORT] : [])];
     this.service = new kplus.k8s.KubeService(this, 'Service', {
       metadata,
       spec: {

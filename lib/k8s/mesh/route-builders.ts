@@ -12,12 +12,16 @@
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/server-apis';
-import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../../triton/server-ports';
+import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PORT, OPENAI_PORT, TritonPort } from '../../triton/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { Destination, HttpMatchRequest, HttpRetry, TrafficPolicy } from './istio-types';
 
-/** The Triton endpoint a route serves: HTTP/REST (port 8000) or gRPC (port 8001). The metrics port is never routed. */
-export type RouteProtocol = 'http' | 'grpc';
+/**
+ * The Triton endpoint a route serves: KServe v2 HTTP/REST (port 8000), gRPC (port 8001), or the OpenAI API of a
+ * server that runs through the OpenAI-compatible frontend (port 9000). The metrics port is never routed.
+ */
+export type RouteProtocol = 'http' | 'grpc' | 'openai';
+const ROUTE_PROTOCOLS: readonly string[] = Object.freeze(['http', 'grpc', 'openai']);
 
 export interface RetryOptions {
   /** Retries after the first try; 0 turns retries off. @default 2; 0 on a streaming route, which never retries */
@@ -89,7 +93,7 @@ export interface TrafficPolicyOptions {
 
 /** Everything of a route except where it comes from and goes to; CanaryRelease takes the same options. */
 export interface RouteOptions extends TrafficPolicyOptions {
-  /** @default 'http' */
+  /** @default 'http'; 'openai' when the server (of a release: every version) runs through the OpenAI frontend */
   readonly protocol?: RouteProtocol;
   /**
    * Timeout of a whole request, retries included. A gRPC stream (ModelStreamInfer) and a server-sent-events response
@@ -106,8 +110,8 @@ export interface RouteOptions extends TrafficPolicyOptions {
    */
   readonly retries?: RetryOptions;
   /**
-   * The route carries streams of decoupled models (LLMs): gRPC ModelStreamInfer and HTTP `generate_stream`
-   * server-sent events. A streaming route never retries (a retry would replay a generation), waits for the longest
+   * The route carries streams of decoupled models (LLMs): gRPC ModelStreamInfer, HTTP `generate_stream` and OpenAI
+   * `stream: true` server-sent events. A streaming route never retries (a retry would replay a generation), waits for the longest
    * request like any route to long requests (even when the server keeps the default 30 s), and its DestinationRule
    * uses STREAMING_ROUTE_DEFAULTS: a circuit breaker that counts gateway errors (502/503/504) only, over a longer
    * interval. `true` to servers without a decoupled model, and `false` to a server with one, are refused.
@@ -156,9 +160,11 @@ export const STREAMING_ROUTE_DEFAULTS = {
  * routes retry on gRPC statuses (RESOURCE_EXHAUSTED: Triton's queue or rate limiter was full).
  * @see https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/router_filter#x-envoy-retry-on
  */
+const HTTP_RETRY_ON = 'connect-failure,refused-stream,unavailable,cancelled,reset,5xx';
 export const RETRY_ON: Readonly<Record<RouteProtocol, string>> = Object.freeze({
-  http: 'connect-failure,refused-stream,unavailable,cancelled,reset,5xx',
+  http: HTTP_RETRY_ON,
   grpc: 'unavailable,cancelled,resource-exhausted,reset,connect-failure',
+  openai: HTTP_RETRY_ON,
 });
 
 /**
@@ -184,9 +190,28 @@ export const ROUTED_HTTP_MATCHES: readonly HttpMatchRequest[] = Object.freeze([
   { name: 'model-inference', uri: { regex: '/v2/models/[^/]+(?:/versions/[0-9]+)?/(?:ready|infer|generate|generate_stream)' } },
 ]);
 
+/**
+ * Requests a route to the OpenAI-compatible frontend admits: `/v1/chat/completions`, `/v1/completions`,
+ * `/v1/embeddings`, `/v1/models` and `/v1/models/<m>` (Envoy matches `regex` against the whole path). The model
+ * management paths (`/v1/models/<m>/load`, `/unload`), `/metrics`, `/health/ready` and FastAPI's `/docs`, `/redoc` and
+ * `/openapi.json` match nothing and get 404.
+ * @see https://github.com/triton-inference-server/server/tree/main/python/openai/openai_frontend/frontend/fastapi/routers
+ */
+export const ROUTED_OPENAI_MATCHES: readonly HttpMatchRequest[] = Object.freeze([
+  { name: 'chat-completions', uri: { exact: '/v1/chat/completions' } },
+  { name: 'completions', uri: { exact: '/v1/completions' } },
+  { name: 'embeddings', uri: { exact: '/v1/embeddings' } },
+  { name: 'models', uri: { regex: '/v1/models(?:/[^/]+)?' } },
+]);
+
 /** The Service port a route of `protocol` goes to. */
 export function routePort(protocol: RouteProtocol): TritonPort {
-  return protocol === 'grpc' ? GRPC_PORT : HTTP_PORT;
+  return protocol === 'grpc' ? GRPC_PORT : protocol === 'openai' ? OPENAI_PORT : HTTP_PORT;
+}
+
+/** The server runs through the OpenAI-compatible frontend: its Service has the OpenAI port. */
+export function servesOpenAi(server: ITritonServer): boolean {
+  return hasPort(server.ports, OPENAI_PORT);
 }
 
 /** The request matches of a route: only the inference, health and metadata APIs of `protocol`. */
@@ -196,7 +221,7 @@ export function routeMatches(protocol: RouteProtocol): HttpMatchRequest[] {
     // else (Repository*, ModelConfig, ModelStatistics, TraceSetting, LogSettings, shared memory) gets 404.
     return INFERENCE_GRPC_METHODS.map((m) => ({ name: m, uri: { exact: `/${GRPC_INFERENCE_SERVICE}/${m}` } }));
   }
-  return ROUTED_HTTP_MATCHES.map((m) => ({ ...m, uri: { ...m.uri } }));
+  return (protocol === 'openai' ? ROUTED_OPENAI_MATCHES : ROUTED_HTTP_MATCHES).map((m) => ({ ...m, uri: { ...m.uri } }));
 }
 
 /**
@@ -255,8 +280,9 @@ export function resolveRoute(servers: readonly ITritonServer[], options: RouteOp
   const waitsForLongest = longestServer !== undefined && (streaming || longestRequestSeconds > D.timeoutSeconds);
   const defaultTimeoutSeconds = waitsForLongest ? longestRequestSeconds + D.timeoutMarginSeconds : D.timeoutSeconds;
   const timeoutSeconds = options.timeoutSeconds ?? defaultTimeoutSeconds;
+  const openAi = servers.length > 0 && servers.every(servesOpenAi);
   return {
-    protocol: options.protocol ?? D.protocol,
+    protocol: options.protocol ?? (openAi ? 'openai' : D.protocol),
     servers,
     streaming,
     longestServer,
@@ -345,12 +371,24 @@ Record<K, number> {
   return out;
 }
 
-/** Checks what a route asks of one of its servers (for a release: of each version): gRPC needs a server with gRPC. */
-function checkRouteServer(p: Problems, route: ResolvedRoute, server: ITritonServer): void {
+/**
+ * Checks what a route asks of one of its servers (for a release: of each version): gRPC needs a server with gRPC, the
+ * OpenAI API a server that runs through the OpenAI frontend, and KServe HTTP a server that does not.
+ */
+function checkRouteServer(p: Problems, route: ResolvedRoute, server: ITritonServer, mixed: boolean): void {
   const { name, grpc } = server;
+  const openAi = servesOpenAi(server);
   p.check(!(route.protocol === 'grpc' && !grpc), 'protocol', route.protocol,
     `routes to port ${GRPC_PORT.port}, but server '${name}' has grpc: false (its Service has no gRPC port)`,
-    `use protocol 'http', or set grpc: true on server '${name}'`);
+    openAi ? `use protocol 'openai' (server '${name}' runs the OpenAI frontend)` : `use protocol 'http', or set grpc: true on server '${name}'`);
+  // A release that mixes both kinds of server is reported once, by checkRoute.
+  if (mixed) return;
+  p.check(!(route.protocol === 'http' && openAi), 'protocol', route.protocol,
+    `routes the KServe v2 API to port ${HTTP_PORT.port}, but server '${name}' runs the OpenAI frontend, which serves the OpenAI API on port ${OPENAI_PORT.port} only`,
+    "use protocol 'openai', or leave it unset");
+  p.check(!(route.protocol === 'openai' && !openAi), 'protocol', route.protocol,
+    `routes to the OpenAI API on port ${OPENAI_PORT.port}, but server '${name}' does not run the OpenAI frontend`,
+    `use protocol 'http' or 'grpc', or set openAi on server '${name}'`);
 }
 
 /**
@@ -367,9 +405,16 @@ export function checkRoute(p: Problems, route: ResolvedRoute, options: RouteOpti
       `would route the metrics port (${METRICS_PORT.port}), which is never exposed through the mesh (CHECKLIST T02)`,
       "route 'http' or 'grpc', and scrape metrics with TritonScrape");
   } else {
-    p.check(protocol === 'http' || protocol === 'grpc', 'protocol', protocol, 'is not a Triton serving protocol', "use 'http' or 'grpc'");
+    p.check(ROUTE_PROTOCOLS.includes(protocol), 'protocol', protocol, 'is not a Triton serving protocol', `use one of ${show(ROUTE_PROTOCOLS)}`);
   }
-  for (const server of new Set(route.servers)) checkRouteServer(p, route, server);
+  const openAi = route.servers.filter(servesOpenAi);
+  const kserve = route.servers.filter((s) => !servesOpenAi(s));
+  const mixed = openAi.length > 0 && kserve.length > 0;
+  p.check(!mixed, 'protocol', route.protocol,
+    `cannot route alike to ${serversWith(openAi, (s) => s.modelNames)}, which ${openAi.length > 1 ? 'run' : 'runs'} the OpenAI `
+    + `frontend, and ${serversWith(kserve, (s) => s.modelNames)}, which ${kserve.length > 1 ? 'serve' : 'serves'} the KServe v2 API`,
+    'run every version of the release through the OpenAI frontend (openAi), or none');
+  for (const server of new Set(route.servers)) checkRouteServer(p, route, server, mixed);
 
   checkStreaming(p, route, options);
   checkLongestRequest(p, route, options);

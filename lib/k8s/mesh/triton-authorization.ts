@@ -2,9 +2,10 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import {
-  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, PROFILER_GRPC_PATHS, PROFILER_HTTP_PATHS,
+  ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, HttpOperation, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, OPENAI_ADMIN_OPERATIONS,
+  OPENAI_CLIENT_OPERATIONS, PROFILER_GRPC_PATHS, PROFILER_HTTP_PATHS,
 } from '../../triton/server-apis';
-import { GRPC_PORT, HTTP_PORT, METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
+import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PATH, METRICS_PORT, OPENAI_PORT } from '../../triton/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from '../../private/kubernetes-names';
@@ -51,12 +52,15 @@ export interface TritonAuthorizationProps extends TritonAuthorizationOptions {
  * `cluster.local/ns/<ns>/sa/<sa>` of the gateway and the caller service accounts, and the caller namespaces) and
  * whose `to` are the serving ports with the client APIs only: HTTP 8000 `/v2`, `/v2/health/*`, `/v2/models/*`
  * (INFERENCE_HTTP_PATHS) and, with gRPC, 8001 ModelInfer, ModelStreamInfer, ServerLive, ServerReady, ModelReady,
- * ServerMetadata, ModelMetadata (INFERENCE_GRPC_PATHS). Once an ALLOW policy selects a workload, everything it does
+ * ServerMetadata, ModelMetadata (INFERENCE_GRPC_PATHS). A server that runs the OpenAI frontend has neither port: its
+ * rule admits port 9000 with POST `/v1/chat/completions`, `/v1/completions`, `/v1/embeddings` and GET `/v1/models`,
+ * `/v1/models/*` (OPENAI_CLIENT_OPERATIONS), and nothing else. Once an ALLOW policy selects a workload, everything it does
  * not match is denied; that is why at least one caller is required (a policy without rules would deny every
  * request, which is never what a serving deployment wants).
  *
  * `<server>-deny-admin` (DENY): the repository, model-config, statistics, trace, logging and shared-memory APIs
- * (ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) for every source. It is needed because ALLOW path globs cannot exclude:
+ * (ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) for every source; on the OpenAI frontend's port, its model load and unload
+ * (POST `/v1/models/*`, OPENAI_ADMIN_OPERATIONS). It is needed because ALLOW path globs cannot exclude:
  * `/v2/models/*` also matches `/v2/models/<m>/config`. And Istio evaluates DENY before any ALLOW, so these APIs stay
  * closed even if another ALLOW policy (a user's, a namespace-wide one) admits more. Operators reach them with
  * `kubectl port-forward`, which enters the pod without passing the sidecar's inbound listener.
@@ -97,17 +101,20 @@ export class TritonAuthorization extends Construct {
 
     const selector = { matchLabels: { ...props.server.selectorLabels } };
     const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, namespace, labels: { ...props.server.labels } });
-    // The serving ports with `httpPaths` and, when the server serves gRPC, `grpcPaths`.
-    const operations = (httpPaths: readonly string[], grpcPaths: readonly string[]) => [
-      { operation: { ports: [String(HTTP_PORT.port)], paths: [...httpPaths] } },
+    // The serving ports with `httpPaths` and, when the server serves gRPC, `grpcPaths`; for a server that runs the
+    // OpenAI frontend (no KServe port), its port with `openAi`.
+    const openAi = hasPort(props.server.ports, OPENAI_PORT);
+    const operations = (httpPaths: readonly string[], grpcPaths: readonly string[], openAiOperations: readonly HttpOperation[] = []) => [
+      ...(hasPort(props.server.ports, HTTP_PORT) ? [{ operation: { ports: [String(HTTP_PORT.port)], paths: [...httpPaths] } }] : []),
       ...(grpc ? [{ operation: { ports: [String(GRPC_PORT.port)], paths: [...grpcPaths] } }] : []),
+      ...(openAi ? openAiOperations.map((o) => ({ operation: { ports: [String(OPENAI_PORT.port)], methods: [...o.methods], paths: [...o.paths] } })) : []),
     ];
     const callerRule: AuthorizationRule = {
       from: [
         ...(this.principals.length > 0 ? [{ source: { principals: [...this.principals] } }] : []),
         ...(this.namespaces.length > 0 ? [{ source: { namespaces: [...this.namespaces] } }] : []),
       ],
-      to: operations(INFERENCE_HTTP_PATHS, INFERENCE_GRPC_PATHS),
+      to: operations(INFERENCE_HTTP_PATHS, INFERENCE_GRPC_PATHS, OPENAI_CLIENT_OPERATIONS),
     };
     // Readers of the model config and statistics (a load test's perf_analyzer): the client APIs and those two, nothing
     // else. On HTTP `/v2/models/*` of the client paths already matches `.../config` and `.../stats`; the DENY policy
@@ -138,7 +145,7 @@ export class TritonAuthorization extends Construct {
       action: 'DENY',
       // With readers, model config and statistics are denied to everyone else (Triton no longer fences model-config
       // with the key, and never fences statistics).
-      rules: readers.length === 0 ? [{ to: operations(ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS) }] : [
+      rules: readers.length === 0 ? [{ to: operations(ADMIN_HTTP_PATHS, ADMIN_GRPC_PATHS, OPENAI_ADMIN_OPERATIONS) }] : [
         { to: operations(ADMIN_HTTP_PATHS.filter((x) => !PROFILER_HTTP_PATHS.includes(x)),
           ADMIN_GRPC_PATHS.filter((x) => !PROFILER_GRPC_PATHS.includes(x))) },
         { from: [{ source: { notPrincipals: readers } }], to: operations(PROFILER_HTTP_PATHS, PROFILER_GRPC_PATHS) },

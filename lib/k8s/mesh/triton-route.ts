@@ -61,7 +61,9 @@ export interface TritonRouteProps extends TritonRouteOptions {
  *
  * - The VirtualService (named after the construct id, in the server's namespace) matches only the inference, health
  *   and metadata APIs of `protocol` and sends them to the server's Service with `destination.port` set; everything
- *   else, the model-repository, model-config and statistics APIs included, gets 404 (CHECKLIST T01, T02). Each
+ *   else, the model-repository, model-config and statistics APIs included, gets 404 (CHECKLIST T01, T02). To a server
+ *   that runs the OpenAI frontend the protocol is 'openai': chat completions, completions, embeddings and the model
+ *   list on port 9000 (ROUTED_OPENAI_MATCHES), never the frontend's model load/unload or /metrics. Each
  *   request has a timeout and retries on connection failures, resets and 5xx, never on 4xx; when the server declares
  *   requests longer than 30 s (`longestRequestSeconds`), the timeout and each try cover the longest of them.
  * - Through a gateway, the VirtualService is bound to the gateway and to `mesh`, so callers inside the mesh that

@@ -22,6 +22,7 @@ describe('route builders', () => {
     expect(RETRY_ON).toEqual({
       http: 'connect-failure,refused-stream,unavailable,cancelled,reset,5xx',
       grpc: 'unavailable,cancelled,resource-exhausted,reset,connect-failure',
+      openai: 'connect-failure,refused-stream,unavailable,cancelled,reset,5xx',
     });
     expect(CLUSTER_DOMAIN).toBe('cluster.local');
   });
