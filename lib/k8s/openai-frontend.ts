@@ -82,8 +82,8 @@ export function checkOpenAiServer(p: Problems, props: TritonServerProps, facts: 
   checkModelControl(p, props.modelControl);
   if ((props.modelConfigReaders ?? []).length > 0) {
     p.check(false, 'modelConfigReaders', props.modelConfigReaders,
-      'read the model-config API, which the OpenAI frontend does not serve (a load test reads it over the KServe API, which stays off)',
-      'remove modelConfigReaders (and the load test), or remove openAi');
+      'read the model-config API, which the OpenAI frontend does not serve (the KServe API stays off)',
+      'remove modelConfigReaders: a load test over the OpenAI API (genai-perf) reads no model config');
   }
   p.check(facts.nodesPerReplica === 1, 'nodesPerReplica', facts.nodesPerReplica,
     'spans several pods, whose leader starts tritonserver through its launcher, but the OpenAI frontend starts Triton in its own process',

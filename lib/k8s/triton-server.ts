@@ -326,7 +326,8 @@ export class TritonServer extends Construct implements ITritonServer {
 
   /**
    * Load-tests one model with a Job created suspended (perf_analyzer, or genai-perf for an LLM); see TritonLoadTest.
-   * Its service account (`<server>-load-test`) must be one of the server's `modelConfigReaders`.
+   * Its service account (`<server>-load-test`) must be one of the server's `modelConfigReaders`, unless the server
+   * runs the OpenAI-compatible frontend (genai-perf then reads no model config).
    */
   public loadTest(options: TritonLoadTestOptions): TritonLoadTest {
     return new TritonLoadTest(this, this.onceId('LoadTest', 'loadTest', 'load-test Job; build more with new TritonLoadTest() and a name'), { ...options, server: this });

@@ -136,8 +136,9 @@ export class FleetChart extends Chart {
           : ModelRepository.fromClaim(repositoryClaim!),
       nodeGroup: plan.pool?.name,
       gpuMemoryGiB: plan.gpuMemoryGiB,
-      // The load test reads each model's config first: its service account is the one reader.
-      modelConfigReaders: loadTest && [{ namespace: plan.namespace, name: loadTestName(plan.name, loadTest.name) }],
+      // The load test reads each model's config first: its service account is the one reader. Over the OpenAI API it
+      // reads no config.
+      modelConfigReaders: loadTest && props.openAi === undefined ? [{ namespace: plan.namespace, name: loadTestName(plan.name, loadTest.name) }] : undefined,
       nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
       clientNamespaces: plan.clientNamespaces,
       monitoringNamespace: monitoring.namespace,

@@ -136,8 +136,8 @@ describe('TritonServer with openAi refuses what the frontend cannot do', () => {
       + 'which the OpenAI frontend does not serve; remove adminKeySecret'],
     ['model-config readers', { modelConfigReaders: [{ namespace: 'inference', name: 'ranker-load-test' }] },
       "'modelConfigReaders' ([{\"namespace\":\"inference\",\"name\":\"ranker-load-test\"}]) read the model-config API, which the "
-      + 'OpenAI frontend does not serve (a load test reads it over the KServe API, which stays off); remove modelConfigReaders (and '
-      + 'the load test), or remove openAi'],
+      + 'OpenAI frontend does not serve (the KServe API stays off); remove modelConfigReaders: a load test over the OpenAI API '
+      + '(genai-perf) reads no model config'],
   ])('%s', (_, props, message) => {
     expect(refusal(props)).toBe(message);
   });

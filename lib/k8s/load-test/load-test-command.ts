@@ -15,7 +15,8 @@
  *   exclusive, ONE value per run, hence the loop), `--measurement-interval <ms>`, `-s`,
  *   `--synthetic-input-tokens-mean/-stddev`, `--output-tokens-mean/-stddev`, `--tokenizer`, `--artifact-dir`.
  *   With the Triton service kind genai-perf runs perf_analyzer with `-i grpc --streaming` (genai_perf/wrapper.py):
- *   it always needs the gRPC port.
+ *   it always needs the gRPC port. Against an OpenAI-compatible server, `--service-kind openai --endpoint-type chat`
+ *   and the server's OpenAI port instead of `--backend` (the chat completions API, `/v1/chat/completions`).
  */
 import type { LlmBackend } from '../../triton/llm-backends';
 import type { LoadSweep } from './load-sweep';
@@ -46,7 +47,7 @@ export const OWNED_FLAGS: Readonly<Record<LoadTestTool, readonly string[]>> = Ob
   'genai-perf': ['-m', '--model', '-u', '--url', '--backend', '--streaming', '--concurrency', '--request-rate', '-p',
     '--measurement-interval', '-s', '--stability-percentage', '--synthetic-input-tokens-mean',
     '--synthetic-input-tokens-stddev', '--output-tokens-mean', '--output-tokens-stddev', '--tokenizer', '--artifact-dir',
-    '--service-kind'],
+    '--service-kind', '--endpoint-type'],
 });
 
 /** Everything a command depends on, resolved and checked. */
@@ -66,6 +67,8 @@ export interface LoadCommandSpec {
   readonly outputTokens?: TokenLengths;
   readonly tokenizer?: string;
   readonly llmBackend?: LlmBackend;
+  /** The server speaks the OpenAI API (genai-perf's OpenAI service kind) instead of Triton's. */
+  readonly openAi?: boolean;
   readonly extraArgs: readonly string[];
   /** Results go to S3: wait for the uploader before ending. */
   readonly upload: boolean;
@@ -119,7 +122,8 @@ function genaiPerfLines(s: LoadCommandSpec): string[] {
   const tokens = (prefix: string, t: TokenLengths | undefined) =>
     t === undefined ? [] : [`${prefix}-mean`, String(t.mean), `${prefix}-stddev`, String(t.stddev ?? 0)];
   const args = [
-    'genai-perf', 'profile', '-m', s.model, '--backend', s.llmBackend!, '--url', s.url,
+    'genai-perf', 'profile', '-m', s.model,
+    ...(s.openAi ? ['--service-kind', 'openai', '--endpoint-type', 'chat'] : ['--backend', s.llmBackend!]), '--url', s.url,
     ...(s.streaming ? ['--streaming'] : []),
     '--measurement-interval', String(s.measurementIntervalMs),
     ...(s.stabilityPercentage !== undefined ? ['-s', String(s.stabilityPercentage)] : []),

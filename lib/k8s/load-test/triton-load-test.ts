@@ -6,7 +6,7 @@ import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
 import { DNS_LABEL } from '../../private/kubernetes-names';
 import { LlmBackend } from '../../triton/llm-backends';
-import { GRPC_PORT, HTTP_PORT } from '../../triton/server-ports';
+import { GRPC_PORT, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
@@ -101,8 +101,10 @@ export class TritonLoadTest extends Construct {
     this.namespace = server.namespace;
     this.name = loadTestName(server.name, props.name);
     this.model = props.model;
-    this.tool = props.tool ?? (server.llmBackends.length > 0 ? 'genai-perf' : 'perf_analyzer');
-    this.protocol = props.protocol ?? (this.tool === 'genai-perf' || server.grpc ? 'grpc' : 'http');
+    // A server behind Triton's OpenAI-compatible frontend speaks the OpenAI API only, which genai-perf drives over HTTP.
+    const openAi = server.ports.some((port) => port.name === OPENAI_PORT.name);
+    this.tool = props.tool ?? (server.llmBackends.length > 0 || openAi ? 'genai-perf' : 'perf_analyzer');
+    this.protocol = props.protocol ?? (openAi ? 'http' : this.tool === 'genai-perf' || server.grpc ? 'grpc' : 'http');
     this.sweep = props.sweep ?? LoadSweep.concurrency({ start: D.sweep.start, end: D.sweep.end, step: D.sweep.step });
     const interval = props.measurementIntervalMs ?? D.measurementIntervalMs;
     const results = props.results.destination;
@@ -124,7 +126,10 @@ export class TritonLoadTest extends Construct {
     p.check(toolOk, 'tool', this.tool, 'is not a load generator of the SDK image', "use 'perf_analyzer' or 'genai-perf'");
     const protocolOk = LOAD_TEST_PROTOCOLS.includes(this.protocol);
     p.check(protocolOk, 'protocol', this.protocol, 'is not a Triton protocol', "use 'grpc' or 'http'");
-    if (toolOk && protocolOk) this.checkProtocol(p, props, streaming);
+    if (toolOk && protocolOk) {
+      if (openAi) this.checkOpenAi(p, props);
+      else this.checkProtocol(p, props, streaming);
+    }
     const sweepOk = this.sweep.check(p, 'sweep');
     p.check(isWhole(interval, D.minMeasurementIntervalMs, D.maxMeasurementIntervalMs), 'measurementIntervalMs', interval,
       `must be a whole number of milliseconds from ${D.minMeasurementIntervalMs} to ${D.maxMeasurementIntervalMs}`,
@@ -132,7 +137,7 @@ export class TritonLoadTest extends Construct {
     const stability = props.stabilityPercentage;
     p.check(stability === undefined || (Number.isFinite(stability) && stability > 0), 'stabilityPercentage', stability,
       'must be a number > 0', 'use e.g. 10, or leave it unset for the tool default');
-    const llmBackend = toolOk ? this.checkToolOptions(p, props) : undefined;
+    const llmBackend = toolOk ? this.checkToolOptions(p, props, openAi) : undefined;
     this.checkExtraArgs(p, extraArgs);
     p.check(isWhole(cpuRequest, 1), 'cpuRequestMillis', cpuRequest, 'must be a whole number >= 1', `use e.g. ${D.cpuRequestMillis}`);
     p.check(isWhole(cpuLimit, 1), 'cpuLimitMillis', cpuLimit, 'must be a whole number >= 1', `use e.g. ${D.cpuLimitMillis}`);
@@ -150,18 +155,19 @@ export class TritonLoadTest extends Construct {
       props.activeDeadlineSeconds, 'must be a whole number >= 1',
       sweepOk ? `leave it unset (${defaultDeadline} s for this sweep) or give a whole number of seconds` : 'give a whole number of seconds');
     // perf_analyzer (and genai-perf through it) reads the model's config first: the server must admit this Job to it.
+    // Over the OpenAI API genai-perf reads nothing but the completions.
     const principal = principalOf({ namespace: this.namespace, name: this.name });
-    p.check(!DNS_LABEL.test(this.name) || server.modelConfigReaders.includes(principal), 'server', server.name,
+    p.check(openAi || !DNS_LABEL.test(this.name) || server.modelConfigReaders.includes(principal), 'server', server.name,
       `does not admit this load test's service account ('${this.namespace}/${this.name}') to its model-config API, which `
       + 'perf_analyzer reads before it sends load; the first call would be refused',
       `give the server modelConfigReaders: [{ namespace: '${this.namespace}', name: '${this.name}' }]`);
     p.throwIfAny();
 
-    const servingPort = this.protocol === 'grpc' ? GRPC_PORT : HTTP_PORT;
+    const servingPort = openAi ? OPENAI_PORT : this.protocol === 'grpc' ? GRPC_PORT : HTTP_PORT;
     const spec: LoadCommandSpec = {
       tool: this.tool, model: props.model, url: `${server.host}:${servingPort.port}`, protocol: this.protocol, streaming,
       sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
-      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
+      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend, openAi,
       extraArgs, upload: results.kind === 's3',
     };
 
@@ -250,6 +256,16 @@ export class TritonLoadTest extends Construct {
     });
   }
 
+  /** The OpenAI API: genai-perf over HTTP, since perf_analyzer speaks only Triton's KServe API, which the server does not serve. */
+  private checkOpenAi(p: Problems, props: TritonLoadTestProps) {
+    const name = props.server.name;
+    p.check(this.tool === 'genai-perf', 'tool', this.tool,
+      `speaks Triton's KServe API, which server '${name}' does not serve (it runs the OpenAI-compatible frontend)`,
+      "use tool 'genai-perf', which drives the OpenAI API, or leave it unset");
+    p.check(this.protocol === 'http', 'protocol', this.protocol,
+      `is not served by server '${name}': its OpenAI-compatible frontend answers HTTP only`, "remove protocol or set it to 'http'");
+  }
+
   /** gRPC where the server serves it; gRPC streaming for decoupled models and for genai-perf. */
   private checkProtocol(p: Problems, props: TritonLoadTestProps, streaming: boolean) {
     const { server } = props;
@@ -274,7 +290,7 @@ export class TritonLoadTest extends Construct {
   }
 
   /** Options of one tool are refused for the other; returns genai-perf's --backend. */
-  private checkToolOptions(p: Problems, props: TritonLoadTestProps): LlmBackend | undefined {
+  private checkToolOptions(p: Problems, props: TritonLoadTestProps, openAi: boolean): LlmBackend | undefined {
     const { server } = props;
     if (this.tool === 'perf_analyzer') {
       const genaiOnly: [string, unknown][] = [['inputTokens', props.inputTokens], ['outputTokens', props.outputTokens],
@@ -295,6 +311,11 @@ export class TritonLoadTest extends Construct {
     const t = props.tokenizer;
     p.check(t === undefined || /^[\w.-]+(\/[\w.-]+)*$/.test(t), 'tokenizer', t,
       'is not a Hugging Face model id or path', "give e.g. 'meta-llama/Llama-3.1-8B-Instruct' or a directory under /results");
+    if (openAi) {
+      p.check(props.llmBackend === undefined, 'llmBackend', props.llmBackend,
+        `picks genai-perf's Triton service kind, but server '${server.name}' serves the OpenAI API`, 'remove it');
+      return undefined;
+    }
     const backends = server.llmBackends;
     if (backends.length === 0) {
       p.check(false, 'tool', this.tool, `drives only vLLM and TensorRT-LLM models, and server '${server.name}' serves none`,
