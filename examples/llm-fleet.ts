@@ -3,7 +3,7 @@
  * g5.12xlarge, a 70B-class model on TensorRT-LLM over the eight H100 of a p5.48xlarge, and a 405B-class model on vLLM
  * over two p5.48xlarge (a LeaderWorkerSet group per replica, with the LeaderWorkerSet controller as an add-on). Each
  * streams through the HTTPS gateway (server-sent events and gRPC streams, no retries, timeouts sized for the longest
- * generation), scales on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token
+ * generation; the 8B model through Triton's OpenAI-compatible frontend), scales on its engine's own metrics, is scraped and alerted on (KV cache saturated, time to first token
  * above its SLO), and has a load-test Job that runs when asked. The 8B model copies its weights to instance-store NVMe
  * before Triton starts; the larger two read them from an FSx for Lustre file system over the model bucket.
  * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
@@ -54,6 +54,9 @@ export const LLM_FLEET: FleetDescription = {
       // The released vLLM backend exports no queue or KV-cache gauge (only token counters and latency histograms), so
       // the 8B model scales on its request rate; the TensorRT-LLM model below scales on its KV cache.
       autoscale: { metric: AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 4 }), minReplicas: 2, maxReplicas: 4 },
+      // The OpenAI API (chat completions, server-sent events) on port 9000, with the chat template of the checkpoint's
+      // tokenizer; the route and the load test speak it too.
+      openAi: { tokenizer: '/models/llama-8b/1/weights' },
       route: { exposed: true, hosts: ['chat.llm.example.com'] },
       loadTest: loadTest('llama-8b'),
     },

@@ -52,9 +52,9 @@ describe('clean output', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
-    expect(r.stdout).toMatch(/config\.pbtxt \(protoc, inference\.ModelConfig\): 12 passed, 0 failed/);
-    expect(r.stdout).toMatch(/promtool rules and tests: 18 passed, 0 failed/);
-    expect(r.stdout).toMatch(/triton-ops check: \d+ objects, 12 config\.pbtxt, 18 promtool files; no problems\n$/);
+    expect(r.stdout).toMatch(/config\.pbtxt \(protoc, inference\.ModelConfig\): 13 passed, 0 failed/);
+    expect(r.stdout).toMatch(/promtool rules and tests: 20 passed, 0 failed/);
+    expect(r.stdout).toMatch(/triton-ops check: \d+ objects, 13 config\.pbtxt, 20 promtool files; no problems\n$/);
     expect(r.status).toBe(0);
   });
 
@@ -85,7 +85,7 @@ describe('broken copy', () => {
     const r = runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
     const report = JSON.parse(r.stdout);
     expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
-    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 12, promtoolFiles: 18, problems: 4 }, skipped: [] });
+    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 20, problems: 4 }, skipped: [] });
     expect(report.problems).toEqual([
       { check: 'kubernetes', file: 'dist/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
       { check: 'cross-object', file: 'dist/search.yaml', object: 'VirtualService search/ranker', reason: expect.stringContaining("'missing.search.svc.cluster.local'") },
@@ -113,7 +113,7 @@ describe('broken copy', () => {
     const file = join(broken, 'report.xml');
     const r = runCheck(['artifacts', '--format', 'junit', '--output', file], { cwd: broken });
     expect(readFileSync(file, 'utf8')).toMatch(/^<\?xml/);
-    expect(r.stdout).toMatch(/triton-ops check: 0 objects, 12 config\.pbtxt, 18 promtool files; 2 problems\n$/);
+    expect(r.stdout).toMatch(/triton-ops check: 0 objects, 13 config\.pbtxt, 20 promtool files; 2 problems\n$/);
     expect(r.status).toBe(1);
   });
 });
@@ -126,23 +126,23 @@ describe('missing tools (PATH without protoc and promtool)', () => {
 
   test('reported as skipped with how to install, exit 0', () => {
     const r = runCheck(['artifacts'], { cwd: clean, env: env() });
-    expect(r.stdout).toContain('SKIPPED 12 config.pbtxt: protoc is not on PATH, so the model configs were not checked; install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler;');
-    expect(r.stdout).toContain('SKIPPED 18 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
+    expect(r.stdout).toContain('SKIPPED 13 config.pbtxt: protoc is not on PATH, so the model configs were not checked; install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler;');
+    expect(r.stdout).toContain('SKIPPED 20 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
     expect(r.stdout).toMatch(/no problems, protoc and promtool skipped\n$/);
-    expect(r.stderr).toContain('triton-ops check: warning: skipped 12 config.pbtxt: protoc is not on PATH');
+    expect(r.stderr).toContain('triton-ops check: warning: skipped 13 config.pbtxt: protoc is not on PATH');
     expect(r.status).toBe(0);
   });
 
   test('--require turns a skip into a failure, in every format', () => {
     const human = runCheck(['artifacts', '--require', 'protoc'], { cwd: clean, env: env() });
-    expect(human.stdout).toContain('FAILED 12 config.pbtxt: protoc is not on PATH');
-    expect(human.stdout).toContain('SKIPPED 18 promtool files');
+    expect(human.stdout).toContain('FAILED 13 config.pbtxt: protoc is not on PATH');
+    expect(human.stdout).toContain('SKIPPED 20 promtool files');
     expect(human.status).toBe(1);
     const json = JSON.parse(runCheck(['artifacts', '--require', 'protoc,promtool', '--format', 'json'], { cwd: clean, env: env() }).stdout);
-    expect(json.skipped.map((s: any) => [s.tool, s.required, s.files.length])).toEqual([['protoc', true, 12], ['promtool', true, 18]]);
+    expect(json.skipped.map((s: any) => [s.tool, s.required, s.files.length])).toEqual([['protoc', true, 13], ['promtool', true, 20]]);
     expect(json.exitCode).toBe(1);
     const junit = runCheck(['artifacts', '--format', 'junit'], { cwd: clean, env: env() }).stdout;
-    expect(junit).toMatch(/<testcase classname="protoc" name="12 config\.pbtxt"><skipped message="protoc is not on PATH/);
+    expect(junit).toMatch(/<testcase classname="protoc" name="13 config\.pbtxt"><skipped message="protoc is not on PATH/);
   });
 });
 

@@ -9,6 +9,8 @@ import { messageOf } from '../helpers';
 const objects = Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet: LLM_FLEET }));
 const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const container = (server: string) => find('Deployment', server).spec.template.spec.containers[0];
+const tritonArgs = (server: string): string[] => (find('Deployment', server)?.spec.template
+  ?? find('LeaderWorkerSet', server).spec.leaderWorkerTemplate.leaderTemplate).spec.containers[0].args;
 
 describe('the LLM fleet example', () => {
   test('snapshot of the whole chart', () => {
@@ -66,14 +68,23 @@ describe('the LLM fleet example', () => {
   });
 
   test('each route streams: no retries, a timeout over the longest generation', () => {
-    const tritonArgs = (server: string): string[] => (find('Deployment', server)?.spec.template
-      ?? find('LeaderWorkerSet', server).spec.leaderWorkerTemplate.leaderTemplate).spec.containers[0].args;
     for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300], ['chat-405b', 300]] as const) {
       const route = find('VirtualService', server).spec.http[0];
       expect(route.retries).toEqual({ attempts: 0 });
       expect(parseInt(route.timeout, 10)).toBeGreaterThanOrEqual(longest);
-      expect(tritonArgs(server)).toContain(`--exit-timeout-secs=${longest}`);
     }
+    expect(tritonArgs('chat-70b')).toContain('--exit-timeout-secs=300');
+    expect(tritonArgs('chat-405b')).toContain('--exit-timeout-secs=300');
+    // The OpenAI frontend lets every response finish on SIGTERM, within the grace period sized for the longest.
+    expect(find('Deployment', 'chat-8b').spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(120);
+  });
+
+  test('the 8B model serves the OpenAI API: its route matches the OpenAI client paths on port 9000', () => {
+    expect(container('chat-8b').command.join(' ')).toContain('openai_frontend/main.py');
+    expect(tritonArgs('chat-8b')).toContain('--tokenizer=/models/llama-8b/1/weights');
+    const http = find('VirtualService', 'chat-8b').spec.http;
+    expect(http.flatMap((r: any) => r.match.map((m: any) => Object.values(m.uri)[0]))).toContain('/v1/chat/completions');
+    expect(new Set(http.map((r: any) => r.route[0].destination.port.number))).toEqual(new Set([9000]));
   });
 
   test('the 70B model scales on its KV cache; both are alerted on time to first token', () => {
@@ -86,21 +97,27 @@ describe('the LLM fleet example', () => {
     expect(alerts('chat-8b')).not.toContain('TritonKvCacheSaturated');
   });
 
-  test('each server has a suspended genai-perf Job, admitted to model-config alone', () => {
+  test('each server has a suspended genai-perf Job, admitted to model-config alone where it reads it', () => {
     for (const server of ['chat-8b', 'chat-70b', 'chat-405b']) {
       const job = find('Job', `${server}-load-test`);
       expect(job.spec.suspend).toBe(true);
       expect(job.spec.template.spec.containers[0].command[2]).toContain('genai-perf profile');
+    }
+    for (const server of ['chat-70b', 'chat-405b']) {
       const deny = find('AuthorizationPolicy', `${server}-deny-admin`);
       expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: [`cluster.local/ns/llm/sa/${server}-load-test`] } }]);
     }
+    // Over the OpenAI API genai-perf reads no model config: no reader, the chat completions API on port 9000.
+    const openAi = find('Job', 'chat-8b-load-test').spec.template.spec.containers[0].command[2];
+    expect(openAi).toContain('--service-kind openai --endpoint-type chat --url chat-8b.llm.svc.cluster.local:9000');
+    expect(JSON.stringify(find('AuthorizationPolicy', 'chat-8b-deny-admin'))).not.toContain('chat-8b-load-test');
   });
 
   test('without the mesh a load test would open model-config to every admitted pod: refused', () => {
     const servers = Object.fromEntries(Object.entries(LLM_FLEET.servers).map(([name, server]) => [name, { ...server, route: undefined }]));
     const fleet = { ...LLM_FLEET, mesh: false as const, gateway: undefined, servers };
     expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet })))).toContain(
-      "llm/chat-8b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-8b-load-test\"]) opens the model-config API");
+      "llm/chat-70b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-70b-load-test\"]) opens the model-config API");
   });
 
   test('the serving stack holds the same objects', () => {

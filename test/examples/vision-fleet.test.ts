@@ -95,6 +95,8 @@ describe('the vision fleet example', () => {
     const files = [...synthToFiles().keys()].sort();
     expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/llm.yaml', 'dist/search.yaml', 'dist/vision.yaml']);
     expect(files.filter((f) => f.startsWith('artifacts/model-repository/'))).toEqual([
+      'artifacts/model-repository/chat-405b/llama-405b/1/model.json',
+      'artifacts/model-repository/chat-405b/llama-405b/config.pbtxt',
       'artifacts/model-repository/chat-70b/llama-70b-postprocessing/config.pbtxt',
       'artifacts/model-repository/chat-70b/llama-70b-preprocessing/config.pbtxt',
       'artifacts/model-repository/chat-70b/llama-70b-tensorrt-llm/1/.keep',

@@ -55,9 +55,9 @@ describe('npm run synth reports what it did', () => {
       '  dist/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
         + 'HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
         + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
-      '  dist/llm.yaml: 55 objects (AuthorizationPolicy 6, ConfigMap 2, DaemonSet 1, Deployment 2, DestinationRule 3, Gateway 1, '
-        + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 2, NetworkPolicy 8, PeerAuthentication 1, PodDisruptionBudget 3, '
-        + 'PrometheusRule 3, Service 3, ServiceAccount 7, ServiceMonitor 3, VirtualService 3)',
+      '  dist/llm.yaml: 57 objects (AuthorizationPolicy 6, ConfigMap 2, DaemonSet 1, Deployment 2, DestinationRule 3, Gateway 1, '
+        + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 2, NetworkPolicy 8, PeerAuthentication 1, PersistentVolumeClaim 1, '
+        + 'PodDisruptionBudget 3, PrometheusRule 3, Service 3, ServiceAccount 7, ServiceMonitor 3, StorageClass 1, VirtualService 3)',
       '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 20 rule and test files',
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  search: 4 servers (0 on GPUs)',
