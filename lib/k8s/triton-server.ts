@@ -210,7 +210,7 @@ export class TritonServer extends Construct implements ITritonServer {
         command: launch.command,
         args: launch.args,
         ports: launch.containerPorts.map((p) => ({ name: p.name, number: p.port })),
-        envVariables: this.environment(s, binding.env, props.env ?? {}),
+        envVariables: this.environment(s, binding.env, props.env ?? {}, props.openAi === undefined),
         resources: {
           cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
           memory: { request: memory, limit: memory },
@@ -373,14 +373,16 @@ export class TritonServer extends Construct implements ITritonServer {
     this.deployment.markHasAutoscaler();
   }
 
-  private environment(s: TritonServerSettings, repositoryEnv: Record<string, string>, userEnv: Record<string, string>) {
+  private environment(s: TritonServerSettings, repositoryEnv: Record<string, string>, userEnv: Record<string, string>, fenced: boolean) {
     const env = literalEnvironment(repositoryEnv, userEnv);
     const password = s.responseCache?.redis?.passwordSecret;
     if (password !== undefined) {
       env[REDIS_PASSWORD_ENV] = kplus.EnvValue.fromSecretValue({
         secret: kplus.Secret.fromSecretName(this, 'RedisPassword', password.name), key: password.key });
     }
-    // Every model control mode fences the model-repository and model-config APIs with this key.
+    // Every model control mode fences the model-repository and model-config APIs with this key; the OpenAI frontend
+    // serves neither API.
+    if (!fenced) return env;
     const secret = s.modelControl.adminKeySecret;
     env[ADMIN_KEY_ENV] = secret
       ? kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(this, 'AdminKey', secret.name), key: secret.key })

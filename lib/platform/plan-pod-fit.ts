@@ -6,6 +6,7 @@
 import { NVIDIA_DEVICE_PLUGIN_DEFAULTS } from '../k8s/nvidia-device-plugin-defaults';
 import { containerMemoryMiB, minimumShm } from '../k8s/triton-server-memory';
 import { TRITON_SERVER_DEFAULTS as D } from '../k8s/triton-server-props';
+import { METRICS_RELAY_DEFAULTS } from '../triton/openai-metrics-relay';
 import type { Problems } from '../private/errors';
 import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS, ResourceRequests } from '../triton/node-capacity';
 import type { FleetDescription, ServerDescription } from './fleet-description';
@@ -13,15 +14,22 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
 /**
  * The CPU and memory requests of a server's Triton container, from its description and TRITON_SERVER_DEFAULTS, the
  * way TritonServer sets them: `cpuRequestMillis`; `memoryMiB` + the memory-backed /dev/shm (`shmSizeMiB`, by default
- * 64 MiB + 64 MiB per Python-backend instance) + a local response cache (`ResponseCache.local({ sizeMiB })`). Undefined when a value is not a positive number (TritonServer
- * reports that).
+ * 64 MiB + 64 MiB per Python-backend instance) + a local response cache (`ResponseCache.local({ sizeMiB })`), and
+ * the metrics relay beside the OpenAI frontend (`openAi`). Undefined when a value is not a positive number
+ * (TritonServer reports that).
  */
 export function serverPodRequests(s: ServerDescription, gpus: number): ResourceRequests | undefined {
   const shm = s.shmSizeMiB ?? minimumShm(s.models ?? [], gpus, s.nodesPerReplica).sizeMiB;
-  const cpuMillis = s.cpuRequestMillis ?? D.cpuRequestMillis;
-  const memoryMiB = containerMemoryMiB(s.memoryMiB ?? D.memoryMiB, shm, s.responseCache);
+  const relay = relayRequests(s);
+  const cpuMillis = (s.cpuRequestMillis ?? D.cpuRequestMillis) + relay.cpuMillis;
+  const memoryMiB = containerMemoryMiB(s.memoryMiB ?? D.memoryMiB, shm, s.responseCache) + relay.memoryMiB;
   const valid = [cpuMillis, memoryMiB].every((n) => Number.isFinite(n) && n > 0);
   return valid ? { cpuMillis, memoryMiB } : undefined;
+}
+
+/** The metrics relay's requests, in the pod of a server behind the OpenAI frontend. */
+function relayRequests(s: ServerDescription): ResourceRequests {
+  return s.openAi !== undefined ? METRICS_RELAY_DEFAULTS : { cpuMillis: 0, memoryMiB: 0 };
 }
 
 /**
@@ -35,6 +43,8 @@ export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: s
   const pod = serverPodRequests(s, gpus);
   if (pod === undefined) return;
   const cacheMiB = s.responseCache?.kind === 'local' ? s.responseCache.memoryMiB : 0;
+  // The fix names the server's own props, so the relay's share is taken off the most they may ask.
+  const relay = relayRequests(s);
   const plugin = fleet.devicePlugin === false ? {} : (fleet.devicePlugin ?? {});
   const fit = checkPodFitsPool({
     pod,
@@ -48,8 +58,8 @@ export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: s
     }),
     instanceTypes,
     lowerWording: {
-      cpu: (max) => `cpuRequestMillis to at most ${max}`,
-      memory: (max) => `memoryMiB + shmSizeMiB${cacheMiB > 0 ? ' + the local response cache' : ''} to at most ${max} MiB`,
+      cpu: (max) => `cpuRequestMillis to at most ${max - relay.cpuMillis}`,
+      memory: (max) => `memoryMiB + shmSizeMiB${cacheMiB > 0 ? ' + the local response cache' : ''} to at most ${max - relay.memoryMiB} MiB`,
     },
   });
   if (fit.misfit === undefined) return;

@@ -2,7 +2,7 @@ import { Testing } from 'cdk8s';
 import { ModelControl, ModelRepository, ResponseCache, TritonServerProps } from '../../lib';
 import { METRICS_RELAY_COMMAND } from '../../lib/triton/openai-metrics-relay';
 import type { ModelConfig } from '../../lib/triton/model-config';
-import { byKind, container, llmModel, Manifest, messageOf, MODEL, podSpec, serverChart } from '../helpers';
+import { byKind, container, llmModel, Manifest, messageOf, MODEL, podSpec, serverChart, synthServer } from '../helpers';
 
 const IMAGE = 'nvcr.io/nvidia/tritonserver:25.08-vllm-python-py3';
 const TOKENIZER = '/models/llama/1/weights';
@@ -37,6 +37,11 @@ describe('TritonServer with openAi', () => {
     expect(get(container(m).livenessProbe)).toEqual(['/v1/models', 9000]);
     // The startup probe still covers modelLoadSeconds (600 s at 10 s).
     expect(container(m).startupProbe).toMatchObject({ periodSeconds: 10, failureThreshold: 60 });
+  });
+
+  test('no admin key: the frontend serves neither the repository nor the model-config API it would fence', () => {
+    expect(container(synth()).env.map((e: any) => e.name)).not.toContain('TRITON_ADMIN_KEY');
+    expect(container(synthServer()).env.map((e: any) => e.name)).toContain('TRITON_ADMIN_KEY');
   });
 
   test('the Service has the OpenAI port and the metrics port, named for Istio, with appProtocol', () => {

@@ -1,5 +1,5 @@
 import { planFleet, ResponseCache } from '../../lib';
-import { MODEL } from '../helpers';
+import { llmModel, MODEL } from '../helpers';
 import { withPool, withServer } from './fixtures';
 
 // SHOP's GPU server runs on g5.xlarge nodes (4 vCPUs, 16 GiB, 58 pods) in the mesh, beside the default device plugin.
@@ -35,6 +35,18 @@ describe('planFleet refuses a GPU pod that cannot fit its node (R08)', () => {
     expect(() => planFleet(cached(5650))).not.toThrow();
     expect(() => planFleet(cached(5651))).toThrow("'servers.gpu' ('2000m CPU, 13907 MiB memory') does not fit a g5.xlarge node");
     expect(() => planFleet(cached(5651))).toThrow('lower memoryMiB + shmSizeMiB + the local response cache to at most 13906 MiB');
+  });
+
+  test("the OpenAI frontend's metrics relay counts in the pod, and the fix leaves room for it", () => {
+    const openAi = (cpuRequestMillis: number) => withServer('gpu', {
+      cpuRequestMillis, image: 'nvcr.io/nvidia/tritonserver:25.08-vllm-python-py3', gpus: 1,
+      models: [llmModel('vllm', 'llama', { llm: { backend: 'vllm', tensorParallelSize: 1, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9 } })],
+      openAi: { tokenizer: '/models/llama/1/weights' },
+    });
+    // 3520m + the relay's 100m = 3620m: at the bar; one more millicore is over it, and the fix names Triton's share.
+    expect(() => planFleet(openAi(3520))).not.toThrow();
+    expect(() => planFleet(openAi(3521))).toThrow("'servers.gpu' ('3621m CPU, ");
+    expect(() => planFleet(openAi(3521))).toThrow('lower cpuRequestMillis to at most 3520');
   });
 
   test('without the mesh there is no sidecar to count', () => {
