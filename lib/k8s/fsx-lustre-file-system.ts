@@ -11,7 +11,7 @@ import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import {
-  checkFsxLustreOptions, checkFsxLustreTags, FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER, FsxLustreOptions,
+  checkFsxLustreOptions, checkFsxLustreTags, FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER, FsxLustreOptions, fsxLustreName,
   fsxLustreStorageClassParameters, s3ImportPath,
 } from './fsx-lustre-options';
 import { ModelRepository } from './model-repository';
@@ -25,8 +25,8 @@ export interface FsxLustreFileSystemProps extends FsxLustreOptions {
   /** Key prefix imported as the root of the file system, without leading or trailing `/`. @default - the bucket root */
   readonly prefix?: string;
   /**
-   * Name of the StorageClass (cluster-wide: unique in the cluster) and of the PersistentVolumeClaim (in the chart's
-   * namespace).
+   * Start of the names of the StorageClass (cluster-wide: unique in the cluster) and of the PersistentVolumeClaim (in
+   * the chart's namespace), which end in a hash of the file system's parameters (fsxLustreName).
    * @default - the construct id
    */
   readonly name?: string;
@@ -52,7 +52,7 @@ export interface FsxLustreFileSystemProps extends FsxLustreOptions {
  * @see https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/master/examples/kubernetes/dynamic_provisioning_s3
  */
 export class FsxLustreFileSystem extends Construct {
-  /** Name of the StorageClass and of the claim. */
+  /** Name of the StorageClass and of the claim: `name`, then the hash of the parameters. */
   public readonly name: string;
   /** The claim servers mount (`ModelRepository.fromFsxLustre({ claimName })`). */
   public readonly claimName: string;
@@ -73,22 +73,23 @@ export class FsxLustreFileSystem extends Construct {
     checkFsxLustreTags(p, 'tags', props.tags ?? {});
     p.throwIfAny();
 
-    this.name = name;
-    this.claimName = name;
+    const parameters = fsxLustreStorageClassParameters(props, s3ImportPath(props.bucket, props.prefix), props.tags);
+    this.name = fsxLustreName(name, parameters);
+    this.claimName = this.name;
     this.storageClass = new kplus.k8s.KubeStorageClass(this, 'StorageClass', {
-      metadata: { name },
+      metadata: { name: this.name },
       provisioner: FSX_LUSTRE_PROVISIONER,
-      parameters: fsxLustreStorageClassParameters(props, s3ImportPath(props.bucket, props.prefix), props.tags),
+      parameters,
       reclaimPolicy: D.reclaimPolicy,
       volumeBindingMode: D.volumeBindingMode,
       allowVolumeExpansion: D.allowVolumeExpansion,
     });
     removeNamespaceOfClusterScoped(this.storageClass);
     this.claim = new kplus.PersistentVolumeClaim(this, 'Claim', {
-      metadata: { name },
+      metadata: { name: this.name },
       // The driver serves single-node-writer and multi-node-multi-writer volumes only; servers mount it read-only.
       accessModes: [kplus.PersistentVolumeAccessMode.READ_WRITE_MANY],
-      storageClassName: name,
+      storageClassName: this.name,
       storage: Size.gibibytes(props.storageCapacityGiB),
     });
   }

@@ -6,6 +6,7 @@
  * @see https://github.com/kubernetes-sigs/aws-fsx-csi-driver/blob/master/examples/kubernetes/dynamic_provisioning_s3/README.md
  * @see https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystemLustreConfiguration.html
  */
+import { createHash } from 'node:crypto';
 import { isReference, isWhole } from '../private/checks';
 import type { Problems } from '../private/errors';
 
@@ -97,7 +98,12 @@ export interface FsxLustreOptions {
    * or nodes of other zones read it across zones.
    */
   readonly subnetId: string;
-  /** Security groups of the file system's network interfaces: they must admit TCP 988 and 1018-1023 from the nodes. */
+  /**
+   * Security groups of the file system's network interfaces: they must admit TCP 988 and 1018-1023 from the nodes and
+   * from the groups themselves (Lustre's servers talk to each other), and the nodes' groups must admit the same ports
+   * from them.
+   * @see https://docs.aws.amazon.com/fsx/latest/LustreGuide/limit-access-security-groups.html
+   */
   readonly securityGroupIds: string[];
   /**
    * `SCRATCH_2` (a cache of S3, not replicated) or `PERSISTENT_1` (replicated within its zone).
@@ -152,7 +158,7 @@ export function checkFsxLustreOptions(p: Problems, at: string, options: FsxLustr
   p.check(isReference(options.subnetId) || SUBNET_ID.test(options.subnetId), `${at}subnetId`, options.subnetId, 'is not a subnet id',
     "give the one subnet the file system lives in, e.g. 'subnet-0123456789abcdef0' (the nodes' zone)");
   p.check(options.securityGroupIds.length > 0, `${at}securityGroupIds`, options.securityGroupIds, 'is empty',
-    'give the security groups of the file system, which must admit TCP 988 and 1018-1023 from the nodes');
+    'give the security groups of the file system, which must admit TCP 988 and 1018-1023 from the nodes and from themselves');
   for (const id of options.securityGroupIds) {
     p.check(isReference(id) || SECURITY_GROUP_ID.test(id), `${at}securityGroupIds`, id, 'is not a security group id',
       "give ids such as 'sg-0123456789abcdef0'");
@@ -226,3 +232,18 @@ export function fsxLustreStorageClassParameters(options: FsxLustreOptions, impor
 
 /** `s3://bucket` or `s3://bucket/prefix`: the S3 data repository of a file system. */
 export const s3ImportPath = (bucket: string, prefix = ''): string => (prefix === '' ? `s3://${bucket}` : `s3://${bucket}/${prefix}`);
+
+/** Hex digits of the parameters' hash in the names of a file system's StorageClass and claim. */
+const PARAMETERS_HASH_LENGTH = 8;
+
+/**
+ * `<base>-<hash of the parameters>`: the name of a file system's StorageClass and claim. Kubernetes refuses changes to
+ * a StorageClass's parameters and to a claim's class, and the driver never applies new parameters to a file system
+ * it made; so new parameters (a security group, a deployment type, a tag) make a new class, claim and file system
+ * under a new name, and the old claim's file system goes when the old claim does. The capacity is the claim's size,
+ * not a parameter: it grows in place.
+ */
+export function fsxLustreName(base: string, parameters: Readonly<Record<string, string>>): string {
+  const text = JSON.stringify(Object.keys(parameters).sort().map((key) => [key, parameters[key]]));
+  return `${base}-${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, PARAMETERS_HASH_LENGTH)}`;
+}

@@ -73,10 +73,12 @@ export interface ModelBucketDescription {
   readonly kmsKeyArn?: string;
   /**
    * An FSx for Lustre file system linked to the fleet prefix (`s3://<name>/<prefix>`), which the FSx for Lustre CSI
-   * driver creates for a claim of the fleet (StorageClass and PersistentVolumeClaim `<fleet>-models-lustre`); servers
-   * with `weightsFrom: 'lustre'` mount their directory of it read-only. New and changed objects of the prefix appear in
-   * it (auto-import); a file is loaded from S3 on its first read. Deleting the claim deletes the file system (a cache
-   * of S3). With `kmsKeyArn`, the key policy must let FSx's service-linked roles for S3 decrypt. A server must read it.
+   * driver creates for a claim of the fleet (StorageClass and PersistentVolumeClaim `<fleet>-models-lustre-<hash of its
+   * parameters>`: new parameters make a new file system); servers with `weightsFrom: 'lustre'` mount their directory of
+   * it read-only. New and changed objects of the prefix appear in it (auto-import); a file is loaded from S3 on its
+   * first read. Deleting the claim deletes the file system (a cache of S3). It lives in the zone of `subnetId`: pods in
+   * other zones read it across zones. Refused with `kmsKeyArn` or `crossAccountAccess` (the policies FSx's
+   * service-linked roles need are not written). A server must read it.
    * @default - none
    */
   readonly lustre?: FsxLustreOptions;

@@ -3,7 +3,9 @@
  * (planFleet): the file system is linked to the fleet's bucket prefix, so server S reads directory S of it, the same
  * files it would read from `s3://<bucket>/<prefix>/S`. Pure: no cdk8s, no cdktf.
  */
-import { checkFsxLustreOptions, checkFsxLustreTags, FsxLustreOptions } from '../k8s/fsx-lustre-options';
+import {
+  checkFsxLustreOptions, checkFsxLustreTags, FsxLustreOptions, fsxLustreName, fsxLustreStorageClassParameters, s3ImportPath,
+} from '../k8s/fsx-lustre-options';
 import type { Problems } from '../private/errors';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { fleetTags } from './fleet-tags';
@@ -22,13 +24,16 @@ export const WEIGHTS_SOURCES: readonly WeightsSource[] = Object.freeze(['bucket'
 export const LUSTRE_PLAN_DEFAULTS = Object.freeze({
   /** `ServerDescription.weightsFrom`. */
   weightsFrom: 'bucket' as WeightsSource,
-  /** `<fleet>` + this suffix names the StorageClass and the PersistentVolumeClaim of the file system. */
+  /** `<fleet>` + this suffix starts the names of the StorageClass and the PersistentVolumeClaim of the file system. */
   nameSuffix: '-models-lustre',
 });
 
 /** The fleet's FSx for Lustre file system. */
 export interface LustrePlan {
-  /** The StorageClass (cluster-wide) and PersistentVolumeClaim (in the fleet namespace) name: `<fleet>-models-lustre`. */
+  /**
+   * Start of the StorageClass (cluster-wide) and PersistentVolumeClaim (in the fleet namespace) names,
+   * `<fleet>-models-lustre`; FsxLustreFileSystem appends the hash of the parameters (fsxLustreName).
+   */
   readonly name: string;
   /** The fleet bucket the file system is linked to. */
   readonly bucket: string;
@@ -53,6 +58,10 @@ export interface ServerLustrePlan {
 }
 
 const lustreName = (fleet: FleetDescription): string => `${fleet.name}${LUSTRE_PLAN_DEFAULTS.nameSuffix}`;
+
+/** The claim FsxLustreFileSystem makes for the fleet's file system: its name ends in the hash of its parameters. */
+const lustreClaimName = (fleet: FleetDescription, options: FsxLustreOptions, bucket: string, prefix: string): string =>
+  fsxLustreName(lustreName(fleet), fsxLustreStorageClassParameters(options, s3ImportPath(bucket, prefix), fleetTags(fleet)));
 
 /** The servers whose weights come from the fleet's file system. */
 const lustreServers = (fleet: FleetDescription): string[] => Object.entries(fleet.servers)
@@ -85,7 +94,7 @@ export function planServerWeights(fleet: FleetDescription, name: string, s: Serv
     + 'already reads at network speed',
     "remove localRepository, or set weightsFrom: 'bucket' to copy them from S3 instead");
   if (fileSystem === undefined || s.repositoryClaim !== undefined) return undefined;
-  return { claimName: lustreName(fleet), subPath: name, prefix: `${prefix}/${name}` };
+  return { claimName: lustreClaimName(fleet, fileSystem, fleet.modelBucket!.name, prefix), subPath: name, prefix: `${prefix}/${name}` };
 }
 
 /**
@@ -97,6 +106,16 @@ export function planLustre(fleet: FleetDescription, prefix: string, p: Problems)
   const options = bucket?.lustre;
   if (bucket === undefined || options === undefined) return undefined;
   checkFsxLustreOptions(p, 'modelBucket.lustre.', options);
+  // FSx reads the bucket through a service-linked role per file system (AWSServiceRoleForFSxS3Access_<file system>),
+  // named only once the driver has made it: neither a key policy nor another account's bucket policy is written here.
+  p.check(bucket.kmsKeyArn === undefined, 'modelBucket.lustre', options,
+    `imports a bucket encrypted with a KMS key (${bucket.kmsKeyArn}), whose key policy must let FSx's service-linked roles `
+    + '(AWSServiceRoleForFSxS3Access_fs-*) decrypt, which triton-ops does not write',
+    "use SSE-S3 for the model bucket, or set weightsFrom: 'bucket' (with localRepository) on the servers and remove lustre");
+  p.check(bucket.crossAccountAccess !== true, 'modelBucket.lustre', options,
+    "imports a bucket of another account, whose bucket policy must grant FSx's service-linked roles and the CSI driver's role, "
+    + 'which triton-ops does not write',
+    "read the bucket of the fleet's own account, or set weightsFrom: 'bucket' on the servers and remove lustre");
   const tags = fleetTags(fleet);
   checkFsxLustreTags(p, 'aws.defaultTags', tags);
   const servers = lustreServers(fleet);

@@ -52,16 +52,18 @@ describe('the LLM fleet example', () => {
   });
 
   test('the H100 servers read their directories of the Lustre file system over the bucket, with no copy and no S3 role', () => {
-    const storage = find('StorageClass', 'llm-models-lustre');
+    const name = objects.find((o) => o.kind === 'StorageClass').metadata.name;
+    expect(name).toMatch(/^llm-models-lustre-[0-9a-f]{8}$/);
+    const storage = find('StorageClass', name);
     expect(storage.provisioner).toBe('fsx.csi.aws.com');
     expect(storage.parameters.s3ImportPath).toBe('s3://acme-llm-models/llm');
-    const claim = find('PersistentVolumeClaim', 'llm-models-lustre');
-    expect(claim.spec.storageClassName).toBe('llm-models-lustre');
+    const claim = find('PersistentVolumeClaim', name);
+    expect(claim.spec.storageClassName).toBe(name);
     const pods = [find('Deployment', 'chat-70b').spec.template, find('LeaderWorkerSet', 'chat-405b').spec.leaderWorkerTemplate.leaderTemplate,
       find('LeaderWorkerSet', 'chat-405b').spec.leaderWorkerTemplate.workerTemplate];
     for (const [pod, server] of pods.map((p, i) => [p, i === 0 ? 'chat-70b' : 'chat-405b'] as const)) {
       expect(pod.spec.initContainers).toBeUndefined();
-      expect(pod.spec.volumes.find((v: any) => v.name === 'model-repository').persistentVolumeClaim).toEqual({ claimName: 'llm-models-lustre', readOnly: true });
+      expect(pod.spec.volumes.find((v: any) => v.name === 'model-repository').persistentVolumeClaim).toEqual({ claimName: name, readOnly: true });
       expect(pod.spec.containers[0].volumeMounts).toContainEqual({ mountPath: '/models', name: 'model-repository', readOnly: true, subPath: server });
     }
     expect(find('ServiceAccount', 'chat-70b').metadata.annotations ?? {}).not.toHaveProperty('eks.amazonaws.com/role-arn');

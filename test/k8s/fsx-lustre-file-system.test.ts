@@ -31,7 +31,7 @@ describe('FsxLustreFileSystem', () => {
     expect(storageClass).toEqual({
       apiVersion: 'storage.k8s.io/v1',
       kind: 'StorageClass',
-      metadata: { name: 'models-lustre' },
+      metadata: { name: expect.stringMatching(/^models-lustre-[0-9a-f]{8}$/) },
       provisioner: 'fsx.csi.aws.com',
       parameters: {
         subnetId: 'subnet-0a1b2c3d',
@@ -49,10 +49,17 @@ describe('FsxLustreFileSystem', () => {
   });
 
   test('a ReadWriteMany claim of the capacity makes the driver create it (the driver has no read-only-many mode)', () => {
-    expect(claim.metadata).toMatchObject({ name: 'models-lustre', namespace: 'inference' });
+    expect(claim.metadata).toMatchObject({ name: storageClass.metadata.name, namespace: 'inference' });
     expect(claim.spec).toEqual({
-      accessModes: ['ReadWriteMany'], storageClassName: 'models-lustre', resources: { requests: { storage: '1200Gi' } }, volumeMode: 'Filesystem',
+      accessModes: ['ReadWriteMany'], storageClassName: storageClass.metadata.name, resources: { requests: { storage: '1200Gi' } }, volumeMode: 'Filesystem',
     });
+  });
+
+  test('new parameters make a new class, claim and file system under a new name; a new capacity grows the same claim', () => {
+    const name = (m: any[]) => byKind(m, 'StorageClass').metadata.name;
+    expect(name(synth({ securityGroupIds: ['sg-0a1b'] }))).not.toBe(storageClass.metadata.name);
+    expect(name(synth({ storageCapacityGiB: 2400 }))).toBe(storageClass.metadata.name);
+    expect(name(synth({}))).toBe(storageClass.metadata.name);
   });
 
   test('PERSISTENT_1 carries its throughput, 200 MB/s per TiB unless given', () => {
@@ -69,10 +76,10 @@ describe('FsxLustreFileSystem', () => {
       name: 'chat-lustre', storageCapacityGiB: 4800,
     });
     expect(byKind(other, 'StorageClass')).toMatchObject({
-      metadata: { name: 'chat-lustre' },
+      metadata: { name: expect.stringMatching(/^chat-lustre-[0-9a-f]{8}$/) },
       parameters: { s3ImportPath: 's3://acme-models', autoImportPolicy: 'NONE', dataCompressionType: 'LZ4', extraTags: 'fleet=chat,team=ml' },
     });
-    expect(byKind(other, 'PersistentVolumeClaim').spec).toMatchObject({ storageClassName: 'chat-lustre', resources: { requests: { storage: '4800Gi' } } });
+    expect(byKind(other, 'PersistentVolumeClaim').spec).toMatchObject({ storageClassName: byKind(other, 'StorageClass').metadata.name, resources: { requests: { storage: '4800Gi' } } });
   });
 
   test.each([
@@ -130,6 +137,6 @@ describe('FsxLustreFileSystem', () => {
 
   test('a file system without security groups is refused', () => {
     expect(messageOf(() => fileSystem({ securityGroupIds: [] }))).toBe("test/models-lustre: 'securityGroupIds' ([]) is empty; give the security "
-      + 'groups of the file system, which must admit TCP 988 and 1018-1023 from the nodes');
+      + 'groups of the file system, which must admit TCP 988 and 1018-1023 from the nodes and from themselves');
   });
 });

@@ -45,7 +45,7 @@ describe('ModelRepository.fromFsxLustre', () => {
     });
     new TritonServer(chart, 'chat', { image: IMAGE, repository: fs.repository('chat'), models: [MODEL] });
     const pod = Testing.synth(chart).find((o) => o.kind === 'Deployment').spec.template.spec;
-    expect(pod.volumes).toContainEqual({ name: 'model-repository', persistentVolumeClaim: { claimName: 'models-lustre', readOnly: true } });
+    expect(pod.volumes).toContainEqual({ name: 'model-repository', persistentVolumeClaim: { claimName: fs.claimName, readOnly: true } });
     expect(pod.containers[0].volumeMounts).toContainEqual({ mountPath: '/models', name: 'model-repository', readOnly: true, subPath: 'chat' });
   });
 

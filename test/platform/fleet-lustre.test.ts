@@ -15,6 +15,20 @@ const objects = (fleet: FleetDescription) => Cdk8sTesting.synth(new FleetChart(C
 const find = (m: any[], kind: string, name: string) => m.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('a fleet whose GPU server reads the bucket\'s FSx for Lustre file system', () => {
+  test.each([
+    ['a KMS-encrypted bucket', { kmsKeyArn: 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' },
+      "shop: 'modelBucket.lustre' ({\"storageCapacityGiB\":2400,\"subnetId\":\"subnet-0a1b2c3d\",\"securityGroupIds\":[\"sg-0a1b2c3d\"]}) imports a bucket "
+      + 'encrypted with a KMS key (arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab), whose key policy must '
+      + "let FSx's service-linked roles (AWSServiceRoleForFSxS3Access_fs-*) decrypt, which triton-ops does not write; use SSE-S3 for "
+      + "the model bucket, or set weightsFrom: 'bucket' (with localRepository) on the servers and remove lustre"],
+    ['a bucket of another account', { accountId: '210987654321', crossAccountAccess: true },
+      "shop: 'modelBucket.lustre' ({\"storageCapacityGiB\":2400,\"subnetId\":\"subnet-0a1b2c3d\",\"securityGroupIds\":[\"sg-0a1b2c3d\"]}) imports a bucket "
+      + "of another account, whose bucket policy must grant FSx's service-linked roles and the CSI driver's role, which triton-ops "
+      + "does not write; read the bucket of the fleet's own account, or set weightsFrom: 'bucket' on the servers and remove lustre"],
+  ])('refuses Lustre over %s', (_, bucket, message) => {
+    expect(messageOf(() => planFleet({ ...ON_LUSTRE, modelBucket: { ...ON_LUSTRE.modelBucket!, ...bucket } }))).toContain(message);
+  });
+
   const plan = planFleet(ON_LUSTRE);
 
   test('defaults: servers read the bucket; the file system is named after the fleet', () => {
@@ -28,16 +42,18 @@ describe('a fleet whose GPU server reads the bucket\'s FSx for Lustre file syste
       name: 'shop-models-lustre', bucket: 'shop-models', prefix: 'shop', options: LUSTRE,
       tags: { 'managed-by': 'triton-ops', fleet: 'shop' }, servers: ['gpu'],
     });
-    expect(plan.servers.gpu.lustre).toEqual({ claimName: 'shop-models-lustre', subPath: 'gpu', prefix: 'shop/gpu' });
+    expect(plan.servers.gpu.lustre).toEqual({ claimName: expect.stringMatching(/^shop-models-lustre-[0-9a-f]{8}$/), subPath: 'gpu', prefix: 'shop/gpu' });
     expect(plan.servers.gpu.s3).toBeUndefined();
     expect(plan.servers.cpu.s3?.roleName).toBe('shop-cpu-models');
   });
 
   describe('the chart', () => {
     const m = objects(ON_LUSTRE);
+    // The claim's and the class's name: the fleet's, then the hash of the file system's parameters.
+    const name = planFleet(ON_LUSTRE).servers.gpu.lustre!.claimName;
 
     test('a StorageClass named after the fleet imports the fleet prefix, so the root holds <server>/<model>', () => {
-      const storageClass = find(m, 'StorageClass', 'shop-models-lustre');
+      const storageClass = find(m, 'StorageClass', name);
       expect(storageClass.metadata.namespace).toBeUndefined();
       expect(storageClass).toMatchObject({
         provisioner: 'fsx.csi.aws.com', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate', allowVolumeExpansion: true,
@@ -49,15 +65,15 @@ describe('a fleet whose GPU server reads the bucket\'s FSx for Lustre file syste
     });
 
     test('one claim in the fleet namespace, of the described capacity', () => {
-      const claim = find(m, 'PersistentVolumeClaim', 'shop-models-lustre');
+      const claim = find(m, 'PersistentVolumeClaim', name);
       expect(claim.metadata.namespace).toBe('shop');
-      expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], storageClassName: 'shop-models-lustre', resources: { requests: { storage: '2400Gi' } } });
+      expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteMany'], storageClassName: name, resources: { requests: { storage: '2400Gi' } } });
       expect(m.filter((o) => o.kind === 'PersistentVolumeClaim')).toHaveLength(1);
     });
 
     test('the server mounts its directory read-only at /models; Triton reads it there', () => {
       const pod = find(m, 'Deployment', 'gpu').spec.template.spec;
-      expect(pod.volumes).toContainEqual({ name: 'model-repository', persistentVolumeClaim: { claimName: 'shop-models-lustre', readOnly: true } });
+      expect(pod.volumes).toContainEqual({ name: 'model-repository', persistentVolumeClaim: { claimName: name, readOnly: true } });
       expect(pod.containers[0].volumeMounts).toContainEqual({ mountPath: '/models', name: 'model-repository', readOnly: true, subPath: 'gpu' });
       expect(pod.containers[0].args).toContain('--model-repository=/models');
     });
