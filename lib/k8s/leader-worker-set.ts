@@ -9,10 +9,14 @@
  * command and without ports, probes or preStop. The Deployment itself leaves the construct tree and is not written.
  * @see https://lws.sigs.k8s.io/docs/concepts/
  */
-import { ApiObject, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectProps, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { LWS_POD_LABELS } from '../private/leader-worker-set-labels';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from './monitoring/istio-sidecar-bypass';
+
+/** The node label of a node's availability zone. */
+const ZONE_KEY = 'topology.kubernetes.io/zone';
 
 /** API version and kind of the LeaderWorkerSet custom resource (installed by the LWS controller's chart). */
 export const LEADER_WORKER_SET = { apiVersion: 'leaderworkerset.x-k8s.io/v1', kind: 'LeaderWorkerSet' } as const;
@@ -33,14 +37,19 @@ export const ISTIO_INCLUDE_OUTBOUND_IP_RANGES = 'traffic.sidecar.istio.io/includ
 
 /** What makes a Deployment's pod a group. */
 export interface LeaderWorkerSetOptions {
-  /** Labels of the LeaderWorkerSet object (the server's). */
-  readonly labels: Readonly<Record<string, string>>;
+  /** Labels selecting the server's pods (leaders and workers). */
+  readonly selector: Readonly<Record<string, string>>;
   /** Pods of a group, the leader included. */
   readonly size: number;
   /** The leader's command (the container's args stay Triton's flags). */
   readonly leaderCommand: string[];
   /** The workers' command. */
   readonly workerCommand: string[];
+  /**
+   * Seconds a worker keeps its part of the engine up after its pod is told to stop: the leader's drain and exit
+   * timeout, since the eviction of a worker makes LeaderWorkerSet stop the whole group, leader included.
+   */
+  readonly workerDrainSeconds: number;
   /** Inbound ports of the leader's sidecar: Triton's, less those the pod's annotation bypasses (e.g. metrics). */
   readonly meshPorts: readonly number[];
 }
@@ -48,7 +57,12 @@ export interface LeaderWorkerSetOptions {
 /** The fields of a synthesized pod template this file reads and writes. */
 interface PodTemplate {
   metadata: { labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: { containers: Record<string, unknown>[] };
+  spec: { containers: Record<string, unknown>[]; topologySpreadConstraints?: TopologySpread[]; affinity?: Record<string, unknown> };
+}
+
+interface TopologySpread {
+  topologyKey: string;
+  labelSelector: { matchLabels: Record<string, string> };
 }
 
 /**
@@ -79,16 +93,37 @@ export function renderAsLeaderWorkerSet(scope: Construct, deployment: kplus.Depl
       };
     },
   });
-  const lws = new ApiObject(scope, 'LeaderWorkerSet', {
-    ...LEADER_WORKER_SET, metadata: { name: deployment.name, labels: { ...options.labels } }, spec,
+  const lws = new RenderedLeaderWorkerSet(scope, 'LeaderWorkerSet', source, {
+    ...LEADER_WORKER_SET, metadata: { name: deployment.name }, spec,
   });
   deployment.node.scope!.node.tryRemoveChild(deployment.node.id);
   return lws;
 }
 
+/** The LeaderWorkerSet object: the Deployment's own labels and annotations (those added later too) are its own. */
+class RenderedLeaderWorkerSet extends ApiObject {
+  public constructor(scope: Construct, id: string, private readonly source: ApiObject, props: ApiObjectProps) {
+    super(scope, id, props);
+  }
+
+  public override toJson(): any {
+    const json = super.toJson();
+    const source = this.source.toJson().metadata as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    // What a JSON patch of this object wrote wins.
+    const merged = (field: 'labels' | 'annotations') => {
+      const value = { ...source[field], ...json.metadata[field] };
+      return Object.keys(value).length > 0 ? { [field]: value } : {};
+    };
+    return { ...json, metadata: { ...json.metadata, ...merged('labels'), ...merged('annotations') } };
+  }
+}
+
 function leaderTemplate(template: PodTemplate, options: LeaderWorkerSetOptions): PodTemplate {
   const bypassed = (template.metadata.annotations?.[ISTIO_EXCLUDE_INBOUND_PORTS] ?? '').split(',').map((p) => p.trim());
   const [triton, ...others] = template.spec.containers;
+  // Groups, not pods, spread over zones: a group's workers follow its leader (workerTemplate).
+  const spread = (template.spec.topologySpreadConstraints ?? []).map((c) => (c.topologyKey !== ZONE_KEY ? c
+    : { ...c, labelSelector: { matchLabels: { ...c.labelSelector.matchLabels, [GROUP_ROLE_LABEL]: 'leader' } } }));
   return {
     metadata: {
       labels: { ...template.metadata.labels, [GROUP_ROLE_LABEL]: 'leader' },
@@ -98,16 +133,28 @@ function leaderTemplate(template: PodTemplate, options: LeaderWorkerSetOptions):
         [ISTIO_INCLUDE_OUTBOUND_IP_RANGES]: '',
       },
     },
-    spec: { ...template.spec, containers: [{ ...triton, command: options.leaderCommand }, ...others] },
+    spec: { ...template.spec, topologySpreadConstraints: spread, containers: [{ ...triton, command: options.leaderCommand }, ...others] },
   };
 }
 
 function workerTemplate(template: PodTemplate, options: LeaderWorkerSetOptions): PodTemplate {
   const [triton, ...others] = template.spec.containers;
-  // The worker serves nothing: Triton's flags, ports, probes and drain are the leader's.
+  // The worker serves nothing: Triton's flags, ports and probes are the leader's. It stays up while its leader drains.
   const { args: _args, ports: _ports, startupProbe: _s, readinessProbe: _r, livenessProbe: _l, lifecycle: _lc, ...worker } = triton;
+  const lifecycle = { preStop: { exec: { command: ['sleep', String(options.workerDrainSeconds)] } } };
+  // Pipeline stages talk on every token: a worker runs in its leader's zone (the leader of the same group, by its key).
+  const sameZone = {
+    labelSelector: { matchLabels: { ...options.selector, [GROUP_ROLE_LABEL]: 'leader' } },
+    matchLabelKeys: [LWS_POD_LABELS.groupKey],
+    topologyKey: ZONE_KEY,
+  };
   return {
     metadata: { ...template.metadata, labels: { ...template.metadata.labels, [GROUP_ROLE_LABEL]: 'worker', [ISTIO_INJECT_LABEL]: 'false' } },
-    spec: { ...template.spec, containers: [{ ...worker, command: options.workerCommand }, ...others] },
+    spec: {
+      ...template.spec,
+      affinity: { ...template.spec.affinity, podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [sameZone] } },
+      topologySpreadConstraints: (template.spec.topologySpreadConstraints ?? []).filter((c) => c.topologyKey !== ZONE_KEY),
+      containers: [{ ...worker, command: options.workerCommand, lifecycle }, ...others],
+    },
   };
 }

@@ -43,6 +43,11 @@ export const TRITON_SERVER_DEFAULTS = {
   rayObjectStoreMiB: 2048,
   /** Ray's session directory (logs, sockets) under /tmp on every pod of a multi-node replica. */
   rayTmpMiB: 4096,
+  /**
+   * Added to the startup probe's budget of a multi-node replica: its workers' nodes may still be provisioned (a GPU
+   * node takes minutes to join) and pulling the image while the leader waits for their GPUs.
+   */
+  groupJoinSeconds: 900,
   pdbMaxUnavailable: 1,
   monitoringNamespace: 'monitoring',
   nodeGroupProvisioner: 'managed-node-group' as NodePoolProvisioner,
@@ -121,7 +126,8 @@ export interface TritonServerProps {
    */
   readonly terminationGracePeriodSeconds?: number;
   /**
-   * Worst-case time for all models to load; the startup probe allows this long before liveness applies.
+   * Worst-case time for all models to load; the startup probe allows this long before liveness applies (plus
+   * TRITON_SERVER_DEFAULTS.groupJoinSeconds on a multi-node replica, for its workers to join).
    * @default 600
    */
   readonly modelLoadSeconds?: number;

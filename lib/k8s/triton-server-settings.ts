@@ -113,11 +113,14 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     'give the worst-case time to load every model, e.g. 600');
   const period = props.startupProbePeriodSeconds ?? D.startupProbePeriodSeconds;
   p.check(isWhole(period, 1), 'startupProbePeriodSeconds', period, 'must be a whole number >= 1', 'use e.g. 10');
-  const threshold = props.startupProbeFailureThreshold ?? Math.ceil(modelLoadSeconds / Math.max(period, 1));
-  p.check(isWhole(threshold, 1) && threshold * period >= modelLoadSeconds, 'startupProbeFailureThreshold', threshold,
-    `gives the startup probe ${threshold * period} s (${threshold} x ${period} s), less than modelLoadSeconds (${modelLoadSeconds} s); `
-    + 'liveness would kill pods that are still loading models',
-    `raise it to at least ${Math.ceil(modelLoadSeconds / Math.max(period, 1))} or leave it unset`);
+  // A multi-node leader first waits for its workers' nodes, images and Ray nodes.
+  const joinSeconds = nodesPerReplica > 1 ? D.groupJoinSeconds : 0;
+  const startupSeconds = modelLoadSeconds + joinSeconds;
+  const threshold = props.startupProbeFailureThreshold ?? Math.ceil(startupSeconds / Math.max(period, 1));
+  p.check(isWhole(threshold, 1) && threshold * period >= startupSeconds, 'startupProbeFailureThreshold', threshold,
+    `gives the startup probe ${threshold * period} s (${threshold} x ${period} s), less than modelLoadSeconds (${modelLoadSeconds} s)`
+    + `${joinSeconds > 0 ? ` + ${joinSeconds} s for the group's workers to join` : ''}; liveness would kill pods that are still loading models`,
+    `raise it to at least ${Math.ceil(startupSeconds / Math.max(period, 1))} or leave it unset`);
 
   // The OpenAI frontend serves no gRPC (checkOpenAiServer refuses grpc: true).
   const grpc = props.grpc ?? props.openAi === undefined;

@@ -243,7 +243,7 @@ export class TritonServer extends Construct implements ITritonServer {
     if (group) {
       const shape = { gpusPerPod: s.gpus, pods: s.nodesPerReplica, objectStoreMiB: TRITON_SERVER_DEFAULTS.rayObjectStoreMiB };
       this.leaderWorkerSet = renderAsLeaderWorkerSet(this, this.deployment, {
-        labels,
+        selector, workerDrainSeconds: s.drainSeconds + s.exitTimeoutSeconds,
         size: s.nodesPerReplica, leaderCommand: rayLeaderCommand(shape), workerCommand: rayWorkerCommand(shape),
         meshPorts: ports.map((p) => p.port),
       });

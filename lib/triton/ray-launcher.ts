@@ -57,7 +57,15 @@ export function rayLeaderCommand(shape: RayClusterShape): string[] {
   return ['sh', '-c', script, 'tritonserver'];
 }
 
-/** A worker's command: a Ray node joined to its leader's head, in the foreground until Ray stops (then the pod ends). */
+/**
+ * A worker's command: wait until the leader's Ray head answers (a worker may start before its leader's node exists,
+ * and a worker that gave up would restart, and so recreate, the whole group), then run a Ray node joined to it in the
+ * foreground until Ray stops (then the pod ends).
+ */
 export function rayWorkerCommand(shape: RayClusterShape): string[] {
-  return ['sh', '-c', `exec ray start --address="$${LWS_LEADER_ADDRESS_ENV}:${RAY_HEAD_PORT}" ${nodeFlags(shape)} --block`];
+  const head = `"$${LWS_LEADER_ADDRESS_ENV}:${RAY_HEAD_PORT}"`;
+  return ['sh', '-c', [
+    `until ray health-check --address=${head} >/dev/null 2>&1; do sleep ${RAY_JOIN_POLL_SECONDS}; done`,
+    `exec ray start --address=${head} ${nodeFlags(shape)} --block`,
+  ].join('\n')];
 }

@@ -51,6 +51,16 @@ export function validateLlm(config: ModelConfig, context: LlmPodContext, out: Pr
         : `give the server gpus: ${engineGpus}, or use the other GPUs with a larger tensor parallel size`));
   }
   if (nodes > 1) checkMultiNode(llm.backend, llm.multiNode, nodes, out);
+  if (nodes > 1 && gpuCount !== undefined && gpuCount % llm.tensorParallelSize !== 0) {
+    out.error('llm', `tensor parallel ${llm.tensorParallelSize} does not divide the ${gpuCount} GPUs of a pod, so layers ` +
+      `would be split across nodes and every layer's all-reduce would cross the network; use tensor parallel ${gpuCount} ` +
+      `within each node and pipeline parallel ${nodes} across them`);
+  }
+  if (nodes === 1 && gpuCount !== undefined && llm.multiNode === 'ray') {
+    out.error('llm', "runs its workers in a Ray cluster (engine.distributedExecutorBackend: 'ray'), which only a replica of " +
+      'several nodes needs, and which vLLM would start on the pod with Ray\'s defaults (an object store of 30% of the ' +
+      "memory); remove distributedExecutorBackend (or set 'mp'), or give the server nodesPerReplica > 1");
+  }
   if (llm.weights !== undefined && weightsOk && gpuMemoryGiB !== undefined) {
     checkWeightsFit(llm.weights, engineGpus, gpuMemoryGiB, fractionOk ? llm.gpuMemoryFraction : 1, out);
   }

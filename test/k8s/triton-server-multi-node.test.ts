@@ -48,13 +48,16 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(triton.lifecycle.preStop.exec.command).toEqual(['sleep', '10']);
   });
 
-  test('workers join the leader\'s Ray head and serve nothing: no flags, ports, probes or drain', () => {
+  test('workers wait for the leader\'s Ray head, join it and serve nothing: no flags, ports or probes', () => {
     const m = synth();
     const container = worker(m).spec.containers[0];
     expect(container.command).toEqual(rayWorkerCommand(SHAPE));
-    expect(container.command[2]).toBe(`exec ray start --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" --num-gpus=8 `
-      + `--object-store-memory=${2048 * 1024 * 1024} --include-dashboard=false --disable-usage-stats --block`);
-    for (const field of ['args', 'ports', 'startupProbe', 'readinessProbe', 'livenessProbe', 'lifecycle']) {
+    expect(container.command[2].split('\n')).toEqual([
+      `until ray health-check --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" >/dev/null 2>&1; do sleep 5; done`,
+      `exec ray start --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" --num-gpus=8 `
+      + `--object-store-memory=${2048 * 1024 * 1024} --include-dashboard=false --disable-usage-stats --block`,
+    ]);
+    for (const field of ['args', 'ports', 'startupProbe', 'readinessProbe', 'livenessProbe']) {
       expect(container).not.toHaveProperty(field);
     }
     // Same pod otherwise: GPUs, security context, volumes, grace period.
@@ -62,6 +65,44 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(container.resources.limits['nvidia.com/gpu']).toBe(8);
     expect(worker(m).spec.volumes).toEqual(leader(m).spec.volumes);
     expect(worker(m).spec.securityContext).toEqual(leader(m).spec.securityContext);
+  });
+
+  test('a stopped worker keeps its stage up while the leader drains: drain + exit timeout, within the grace period', () => {
+    const m = synth({ longestRequestSeconds: 300 });
+    expect(worker(m).spec.containers[0].lifecycle).toEqual({ preStop: { exec: { command: ['sleep', String(10 + 300)] } } });
+    expect(worker(m).spec.terminationGracePeriodSeconds).toBe(10 + 300 + 5);
+  });
+
+  test('groups spread over zones by their leaders; each worker runs in its own leader\'s zone', () => {
+    const m = synth();
+    const zone = (t: any) => t.spec.topologySpreadConstraints.filter((c: any) => c.topologyKey === 'topology.kubernetes.io/zone');
+    expect(zone(leader(m))[0].labelSelector.matchLabels[GROUP_ROLE_LABEL]).toBe('leader');
+    expect(zone(worker(m))).toEqual([]);
+    expect(worker(m).spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution).toEqual([{
+      labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': 'ranker', [GROUP_ROLE_LABEL]: 'leader' } },
+      matchLabelKeys: ['leaderworkerset.sigs.k8s.io/group-key'],
+      topologyKey: 'topology.kubernetes.io/zone',
+    }]);
+    // The GPU node affinity stays.
+    expect(worker(m).spec.affinity.nodeAffinity).toEqual(leader(m).spec.affinity.nodeAffinity);
+  });
+
+  test('the startup probe also waits for the group\'s workers to join', () => {
+    expect(TRITON_SERVER_DEFAULTS.groupJoinSeconds).toBe(900);
+    const probe = leader(synth({ modelLoadSeconds: 1200 })).spec.containers[0].startupProbe;
+    expect(probe.failureThreshold * probe.periodSeconds).toBe(1200 + 900);
+    expect(messageOf(() => serverChart({ ...GROUP, modelLoadSeconds: 1200, startupProbeFailureThreshold: 120 }))).toContain(
+      "'startupProbeFailureThreshold' (120) gives the startup probe 1200 s (120 x 10 s), less than modelLoadSeconds (1200 s) "
+      + "+ 900 s for the group's workers to join; liveness would kill pods that are still loading models; raise it to at least 210 or leave it unset");
+  });
+
+  test('labels and annotations of the Deployment escape hatch reach the LeaderWorkerSet', () => {
+    const { chart, server } = serverChart(GROUP);
+    server.deployment.metadata.addLabel('team', 'llm');
+    server.deployment.metadata.addAnnotation('owner', 'ml-platform');
+    const set = lws(Testing.synth(chart));
+    expect(set.metadata.labels.team).toBe('llm');
+    expect(set.metadata.annotations).toEqual({ owner: 'ml-platform' });
   });
 
   test('the Service selects leaders only; the group talks on any port among its own pods', () => {
@@ -144,6 +185,19 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
       + "can span them; serve a vllmModel() with engine.distributedExecutorBackend: 'ray', or set nodesPerReplica to 1"],
   ])('refuses %s', (_, props, message) => {
     expect(messageOf(() => serverChart({ ...GROUP, ...props }))).toContain(message);
+  });
+
+  test('refuses tensor parallelism across nodes, and a Ray engine on one node', () => {
+    const model = (tensorParallelSize: number, pipelineParallelSize: number) => vllmModel({
+      name: 'llama-405b', engine: { model: '/models/llama', tensorParallelSize, pipelineParallelSize, distributedExecutorBackend: 'ray' },
+    });
+    expect(messageOf(() => serverChart({ ...GROUP, models: [model(16, 1)] }))).toContain(
+      "model 'llama-405b' llm: tensor parallel 16 does not divide the 8 GPUs of a pod, so layers would be split across nodes "
+      + "and every layer's all-reduce would cross the network; use tensor parallel 8 within each node and pipeline parallel 2 across them");
+    expect(messageOf(() => serverChart({ models: [model(8, 1)], gpus: 8 }))).toContain(
+      "model 'llama-405b' llm: runs its workers in a Ray cluster (engine.distributedExecutorBackend: 'ray'), which only a "
+      + "replica of several nodes needs, and which vLLM would start on the pod with Ray's defaults (an object store of 30% of "
+      + "the memory); remove distributedExecutorBackend (or set 'mp'), or give the server nodesPerReplica > 1");
   });
 
   test('refuses an engine whose parallelism does not cover the group', () => {
