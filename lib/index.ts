@@ -92,7 +92,7 @@ export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh
 export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
 export {
   RouteOptions, RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions,
-  TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS,
+  TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS, OPENAI_ROUTE_DEFAULTS,
 } from './k8s/mesh/route-builders';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';

@@ -13,6 +13,7 @@ import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../priv
 import { isWhole } from '../private/checks';
 import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
 import { checkOpenAiServer } from './openai-frontend';
+import { OPENAI_FRONTEND_DEFAULTS } from '../triton/openai-frontend';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -91,10 +92,14 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     p.check(isWhole(longestGiven, 1), 'longestRequestSeconds', longestGiven, 'must be a whole number >= 1',
       'give the longest time one request may take, e.g. 300 for a long generation');
   }
-  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? Math.max(D.exitTimeoutSeconds, longestGiven ?? 0);
+  // Behind the OpenAI frontend, uvicorn first lets every response finish, then Triton stops in its own fixed time.
+  const openAiLongest = longestGiven ?? D.exitTimeoutSeconds;
+  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? (props.openAi !== undefined
+    ? openAiLongest + OPENAI_FRONTEND_DEFAULTS.stopSeconds
+    : Math.max(D.exitTimeoutSeconds, longestGiven ?? 0));
   p.check(isWhole(exitTimeoutSeconds, 1), 'exitTimeoutSeconds', exitTimeoutSeconds, 'must be a whole number >= 1',
     'give the longest time an in-flight request may need, e.g. 30');
-  const longestRequestSeconds = longestGiven ?? exitTimeoutSeconds;
+  const longestRequestSeconds = props.openAi !== undefined ? openAiLongest : longestGiven ?? exitTimeoutSeconds;
   p.check(exitTimeoutSeconds >= longestRequestSeconds, 'exitTimeoutSeconds', exitTimeoutSeconds,
     `is below longestRequestSeconds (${longestRequestSeconds}), so a rollout cuts the longest requests short`,
     `raise it to at least ${longestRequestSeconds}, or leave it unset`);

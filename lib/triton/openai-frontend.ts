@@ -43,6 +43,11 @@ export const OPENAI_FRONTEND_DEFAULTS = {
   logLevel: 'info' as OpenAiLogLevel,
   /** Every interface of the pod: the Service, the mesh and the probes reach it on the pod IP. */
   host: '0.0.0.0',
+  /**
+   * Seconds Triton may take to stop once uvicorn has let every response finish: the frontend's `server.stop()` uses
+   * Triton's fixed 30-s exit timeout (it unloads the engines), so shutdown takes the longest request plus this.
+   */
+  stopSeconds: 30,
 } as const;
 
 /**

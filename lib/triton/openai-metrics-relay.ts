@@ -26,26 +26,34 @@ export const METRICS_RELAY_DEFAULTS = {
 export const METRICS_RELAY_HEALTH_PATH = '/healthz';
 
 /**
- * The relay, a Python 3 program of the standard library. `GET /metrics` returns the frontend's page as it is. While
- * the frontend does not listen yet (it opens its port only once every model is loaded, which takes minutes for an
- * LLM) or restarts, the relay answers an empty page: the target is up with no samples, so a long model load does not
- * read as a server that is down (a frontend that never becomes ready shows as a pod that is not ready). Any other
- * failure of the frontend (an error status, a timeout) answers 502, and the target is down. Any other path is 404.
+ * The relay, a Python 3 program of the standard library. `GET /metrics` returns the frontend's page as it is. Until
+ * the frontend has answered once (it opens its port only once every model is loaded, which takes minutes for an LLM)
+ * the relay answers an empty page: the target is up with no samples, so a long model load does not read as a server
+ * that is down (a frontend that never becomes ready shows as a pod that is not ready). Once it has answered, a
+ * frontend that stops listening (a crash) answers 503, and any other failure (an error status, a timeout) 502: the
+ * target is down and TritonTargetDown fires. Any other path is 404. SIGTERM ends it at once: as PID 1 of its container
+ * it would otherwise ignore the signal and hold the pod for its whole grace period.
  */
 export const METRICS_RELAY_PROGRAM = [
-  'import http.server, urllib.error, urllib.request',
+  'import http.server, signal, sys, urllib.error, urllib.request',
+  'signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))',
   `UPSTREAM = "http://127.0.0.1:${OPENAI_PORT.port}${METRICS_PATH}"`,
+  'answered = False',
   'class Relay(http.server.BaseHTTPRequestHandler):',
   '    def do_GET(self):',
   `        if self.path == "${METRICS_RELAY_HEALTH_PATH}":`,
   '            return self.reply(200, b"")',
   `        if self.path.split("?")[0] != "${METRICS_PATH}":`,
   '            return self.reply(404, b"")',
+  '        global answered',
   '        try:',
   `            with urllib.request.urlopen(UPSTREAM, timeout=${METRICS_RELAY_DEFAULTS.upstreamTimeoutSeconds}) as page:`,
-  '                return self.reply(200, page.read())',
+  '                body = page.read()',
+  '            answered = True',
+  '            return self.reply(200, body)',
   '        except urllib.error.URLError as error:',
-  '            return self.reply(200 if isinstance(error.reason, ConnectionRefusedError) else 502, b"")',
+  '            refused = isinstance(error.reason, ConnectionRefusedError)',
+  '            return self.reply((503 if answered else 200) if refused else 502, b"")',
   '        except Exception:',
   '            return self.reply(502, b"")',
   '    def reply(self, status, body):',

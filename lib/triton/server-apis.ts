@@ -74,10 +74,13 @@ export const OPENAI_CLIENT_OPERATIONS: readonly HttpOperation[] = Object.freeze(
 ]);
 
 /**
- * The frontend's model management, its counterpart of the repository API: `POST /v1/models/<m>/load` and
- * `/unload` (26.04+; they answer 400 unless the frontend runs with `--model-control-mode=explicit`, which triton-ops
- * never passes). No other POST lives under `/v1/models/`.
+ * What of the frontend no caller may reach, whatever else admits it: its model management, the counterpart of the
+ * repository API (`POST /v1/models/<m>/load` and `/unload`, 26.04+; they answer 400 unless the frontend runs with
+ * `--model-control-mode=explicit`, which triton-ops never passes; no other POST lives under `/v1/models/`), Triton's
+ * metrics on the serving port (`GET /metrics`: the relay reads them over loopback, which no sidecar sees; Prometheus
+ * reads the relay's port) and FastAPI's description of the server (`/docs`, `/redoc`, `/openapi.json`).
  */
 export const OPENAI_ADMIN_OPERATIONS: readonly HttpOperation[] = Object.freeze([
   Object.freeze({ methods: Object.freeze(['POST']), paths: Object.freeze(['/v1/models/*']) }),
+  Object.freeze({ methods: Object.freeze(['GET']), paths: Object.freeze(['/metrics', '/docs', '/docs/*', '/redoc', '/openapi.json']) }),
 ]);

@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { ModelControl, ModelRepository, ResponseCache, TritonServerProps } from '../../lib';
 import { METRICS_RELAY_COMMAND } from '../../lib/triton/openai-metrics-relay';
+import { OPENAI_FRONTEND_DEFAULTS } from '../../lib/triton/openai-frontend';
 import type { ModelConfig } from '../../lib/triton/model-config';
 import { byKind, container, llmModel, Manifest, messageOf, MODEL, podSpec, serverChart, synthServer } from '../helpers';
 
@@ -80,9 +81,12 @@ describe('TritonServer with openAi', () => {
     expect(server.firstResponseHistogram).toBe(false);
   });
 
-  test('shutdown keeps the contract: grace period = drain + the longest request (at least 30) + 5', () => {
-    expect(podSpec(m).terminationGracePeriodSeconds).toBe(45);
-    expect(podSpec(synth({ longestRequestSeconds: 120 })).terminationGracePeriodSeconds).toBe(135);
+  test('shutdown keeps the contract: grace period = drain + the longest request (30 unless given) + Triton\'s 30-s stop + 5', () => {
+    expect(OPENAI_FRONTEND_DEFAULTS.stopSeconds).toBe(30);
+    expect(podSpec(m).terminationGracePeriodSeconds).toBe(10 + 30 + 30 + 5);
+    expect(podSpec(synth({ longestRequestSeconds: 120 })).terminationGracePeriodSeconds).toBe(10 + 120 + 30 + 5);
+    expect(openAiServer({ longestRequestSeconds: 120 }).server.longestRequestSeconds).toBe(120);
+    expect(openAiServer().server.longestRequestSeconds).toBe(30);
   });
 
   test('an S3 repository copied to the pod is read from /models, where the tokenizer is', () => {

@@ -15,8 +15,10 @@
  *   exclusive, ONE value per run, hence the loop), `--measurement-interval <ms>`, `-s`,
  *   `--synthetic-input-tokens-mean/-stddev`, `--output-tokens-mean/-stddev`, `--tokenizer`, `--artifact-dir`.
  *   With the Triton service kind genai-perf runs perf_analyzer with `-i grpc --streaming` (genai_perf/wrapper.py):
- *   it always needs the gRPC port. Against an OpenAI-compatible server, `--service-kind openai --endpoint-type chat`
- *   and the server's OpenAI port instead of `--backend` (the chat completions API, `/v1/chat/completions`).
+ *   it always needs the gRPC port. Against an OpenAI-compatible server, `--endpoint-type chat` and the server's OpenAI
+ *   port instead of `--backend` (the chat completions API, `/v1/chat/completions`); the SDK images before 25.04 also
+ *   need `--service-kind openai`, which later ones no longer accept (genai-perf infers the kind from the endpoint type
+ *   since perf_analyzer b1f75db3, April 2025).
  */
 import type { LlmBackend } from '../../triton/llm-backends';
 import type { LoadSweep } from './load-sweep';
@@ -39,6 +41,9 @@ const PERF_ANALYZER_REPORT = 'perf_analyzer.csv';
  * (genai-perf is a Python tool); without a sidecar the call fails at once and is ignored.
  */
 const ISTIO_QUIT_URL = 'http://127.0.0.1:15020/quitquitquit';
+
+/** The first SDK release whose genai-perf infers the OpenAI service kind and refuses `--service-kind`. */
+export const OPENAI_INFERRED_SERVICE_KIND_RELEASE = '25.04';
 
 /** Flags the construct writes, per tool: `extraArgs` must not repeat them. */
 export const OWNED_FLAGS: Readonly<Record<LoadTestTool, readonly string[]>> = Object.freeze({
@@ -67,8 +72,12 @@ export interface LoadCommandSpec {
   readonly outputTokens?: TokenLengths;
   readonly tokenizer?: string;
   readonly llmBackend?: LlmBackend;
-  /** The server speaks the OpenAI API (genai-perf's OpenAI service kind) instead of Triton's. */
-  readonly openAi?: boolean;
+  /**
+   * The server speaks the OpenAI API instead of Triton's: genai-perf's OpenAI service kind, named explicitly
+   * (`--service-kind openai`, SDK images before 25.04) or inferred from the endpoint type.
+   * @default - Triton's API
+   */
+  readonly openAi?: { readonly explicitServiceKind: boolean };
   readonly extraArgs: readonly string[];
   /** Results go to S3: wait for the uploader before ending. */
   readonly upload: boolean;
@@ -123,7 +132,8 @@ function genaiPerfLines(s: LoadCommandSpec): string[] {
     t === undefined ? [] : [`${prefix}-mean`, String(t.mean), `${prefix}-stddev`, String(t.stddev ?? 0)];
   const args = [
     'genai-perf', 'profile', '-m', s.model,
-    ...(s.openAi ? ['--service-kind', 'openai', '--endpoint-type', 'chat'] : ['--backend', s.llmBackend!]), '--url', s.url,
+    ...(s.openAi === undefined ? ['--backend', s.llmBackend!]
+      : [...(s.openAi.explicitServiceKind ? ['--service-kind', 'openai'] : []), '--endpoint-type', 'chat']), '--url', s.url,
     ...(s.streaming ? ['--streaming'] : []),
     '--measurement-interval', String(s.measurementIntervalMs),
     ...(s.stabilityPercentage !== undefined ? ['-s', String(s.stabilityPercentage)] : []),

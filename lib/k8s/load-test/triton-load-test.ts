@@ -6,6 +6,7 @@ import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
 import { DNS_LABEL } from '../../private/kubernetes-names';
 import { LlmBackend } from '../../triton/llm-backends';
+import { tritonImageRelease } from '../../triton/openai-frontend';
 import { GRPC_PORT, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
@@ -13,7 +14,7 @@ import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security'
 import { dnsEgress, tcp } from '../triton-network-policy';
 import { LoadSweep } from './load-sweep';
 import {
-  LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, uploadScript,
+  LoadCommandSpec, loadScript, OPENAI_INFERRED_SERVICE_KIND_RELEASE, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, uploadScript,
 } from './load-test-command';
 import {
   LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS,
@@ -167,7 +168,8 @@ export class TritonLoadTest extends Construct {
     const spec: LoadCommandSpec = {
       tool: this.tool, model: props.model, url: `${server.host}:${servingPort.port}`, protocol: this.protocol, streaming,
       sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
-      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend, openAi,
+      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
+      openAi: openAi ? { explicitServiceKind: tritonImageRelease(props.sdkImage)!.release < OPENAI_INFERRED_SERVICE_KIND_RELEASE } : undefined,
       extraArgs, upload: results.kind === 's3',
     };
 
@@ -256,7 +258,10 @@ export class TritonLoadTest extends Construct {
     });
   }
 
-  /** The OpenAI API: genai-perf over HTTP, since perf_analyzer speaks only Triton's KServe API, which the server does not serve. */
+  /**
+   * The OpenAI API: genai-perf over HTTP, since perf_analyzer speaks only Triton's KServe API, which the server does not
+   * serve; the SDK image's release decides genai-perf's flags, so it must be known.
+   */
   private checkOpenAi(p: Problems, props: TritonLoadTestProps) {
     const name = props.server.name;
     p.check(this.tool === 'genai-perf', 'tool', this.tool,
@@ -264,6 +269,9 @@ export class TritonLoadTest extends Construct {
       "use tool 'genai-perf', which drives the OpenAI API, or leave it unset");
     p.check(this.protocol === 'http', 'protocol', this.protocol,
       `is not served by server '${name}': its OpenAI-compatible frontend answers HTTP only`, "remove protocol or set it to 'http'");
+    p.check(tritonImageRelease(props.sdkImage) !== undefined, 'sdkImage', props.sdkImage,
+      "has no Triton release tag, which decides genai-perf's flags for the OpenAI API (its --service-kind went away in 25.04)",
+      "give the SDK image by its NGC release tag, e.g. 'nvcr.io/nvidia/tritonserver:25.08-py3-sdk'");
   }
 
   /** gRPC where the server serves it; gRPC streaming for decoupled models and for genai-perf. */

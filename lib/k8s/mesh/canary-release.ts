@@ -125,6 +125,7 @@ export class CanaryRelease extends Construct {
       host: this.destinationHost,
       trafficPolicy: trafficPolicy({
         connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: grpc, streaming: route.streaming,
+        openAi: route.protocol === 'openai',
       }),
       subsets: versions.map((version) => ({ name: version, labels: { [VERSION_LABEL]: version } })),
     };

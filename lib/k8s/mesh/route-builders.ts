@@ -135,6 +135,17 @@ export const TRITON_ROUTE_DEFAULTS = {
 } as const;
 
 /**
+ * Defaults of a route to Triton's OpenAI-compatible frontend (protocol 'openai') where they differ from
+ * TRITON_ROUTE_DEFAULTS. uvicorn closes a connection idle for 5 s (the frontend's `timeout_keep_alive=5`); a sidecar
+ * that reuses it a moment later gets a reset (503 UC), which a streaming route never retries. So the mesh drops idle
+ * connections to the frontend first.
+ * @see https://github.com/triton-inference-server/server/blob/main/python/openai/openai_frontend/frontend/fastapi_frontend.py
+ */
+export const OPENAI_ROUTE_DEFAULTS = {
+  connectionPool: { idleTimeoutSeconds: 4 },
+} as const;
+
+/**
  * Defaults of a streaming route (RouteOptions.streaming) where they differ from TRITON_ROUTE_DEFAULTS, one named
  * constant each (asserted by the tests). Fields not listed are those of TRITON_ROUTE_DEFAULTS.
  * @see https://istio.io/latest/docs/reference/config/networking/destination-rule/
@@ -298,9 +309,13 @@ export function resolveRoute(servers: readonly ITritonServer[], options: RouteOp
   };
 }
 
-/** Every field of ConnectionPoolOptions, defaults applied; idleTimeoutSeconds stays unset when not given. */
-function resolvePool(given: ConnectionPoolOptions | undefined) {
-  return { ...withDefaults(TRITON_ROUTE_DEFAULTS.connectionPool, given), idleTimeoutSeconds: given?.idleTimeoutSeconds };
+/**
+ * Every field of ConnectionPoolOptions, defaults applied; idleTimeoutSeconds stays unset when not given, but to the
+ * OpenAI frontend (OPENAI_ROUTE_DEFAULTS).
+ */
+function resolvePool(given: ConnectionPoolOptions | undefined, openAi: boolean) {
+  const idle = given?.idleTimeoutSeconds ?? (openAi ? OPENAI_ROUTE_DEFAULTS.connectionPool.idleTimeoutSeconds : undefined);
+  return { ...withDefaults(TRITON_ROUTE_DEFAULTS.connectionPool, given), idleTimeoutSeconds: idle };
 }
 
 /**
@@ -325,10 +340,13 @@ function resolveOutlier(given: OutlierDetectionOptions | undefined, streaming: b
  * ISTIO_MUTUAL so that sidecars and the gateway always talk mTLS to Triton. `grpcPort`: the Service has the gRPC
  * port, which gets the same policy at port level with `h2UpgradePolicy: UPGRADE` (port-level settings replace the
  * top-level ones for that port rather than merge, so everything is repeated there). `streaming`: the route streams
- * (ResolvedRoute.streaming), so STREAMING_ROUTE_DEFAULTS apply.
+ * (ResolvedRoute.streaming), so STREAMING_ROUTE_DEFAULTS apply. `openAi`: the route goes to the OpenAI frontend, so
+ * OPENAI_ROUTE_DEFAULTS apply.
  */
-export function trafficPolicy(options: TrafficPolicyOptions & { readonly grpcPort: boolean; readonly streaming?: boolean }): TrafficPolicy {
-  const pool = resolvePool(options.connectionPool);
+export function trafficPolicy(options: TrafficPolicyOptions & {
+  readonly grpcPort: boolean; readonly streaming?: boolean; readonly openAi?: boolean;
+}): TrafficPolicy {
+  const pool = resolvePool(options.connectionPool, options.openAi ?? false);
   const outlier = resolveOutlier(options.outlierDetection, options.streaming ?? false);
   const tcp = { maxConnections: pool.maxConnections };
   const http = {
@@ -496,7 +514,7 @@ function checkLongestRequest(p: Problems, route: ResolvedRoute, options: RouteOp
 /** Checks the traffic-policy options of a route; `streaming`: the route streams (ResolvedRoute.streaming). */
 function checkTrafficPolicyOptions(p: Problems, options: TrafficPolicyOptions, streaming: boolean): void {
   const poolDefaults: Readonly<Record<string, number>> = TRITON_ROUTE_DEFAULTS.connectionPool;
-  const pool = resolvePool(options.connectionPool);
+  const pool = resolvePool(options.connectionPool, false);
   for (const key of ['maxConnections', 'http2MaxRequests', 'http1MaxPendingRequests'] as const) {
     p.check(isWhole(pool[key], 1), `connectionPool.${key}`, pool[key], 'must be a whole number >= 1', `use e.g. ${poolDefaults[key]}`);
   }

@@ -124,6 +124,7 @@ export class TritonRoute extends Construct {
     checkRoute(p, route, props);
     const policy = trafficPolicy({
       connectionPool: props.connectionPool, outlierDetection: props.outlierDetection, grpcPort: server.grpc, streaming: route.streaming,
+      openAi: route.protocol === 'openai',
     });
     this.trafficPolicy = policy;
     // Istio applies one DestinationRule per host: the first route to the server writes it, later ones share it.

@@ -18,11 +18,19 @@ describe('a load test of a server behind the OpenAI-compatible frontend', () => 
     const { test: t, script, manifest } = loadTest({ inputTokens: { mean: 128 } }, OPENAI_SERVER);
     expect(t.tool).toBe('genai-perf');
     expect(t.protocol).toBe('http');
+    // SDK_IMAGE is 24.08: its genai-perf needs the service kind named.
     expect(script).toContain('genai-perf profile -m llama --service-kind openai --endpoint-type chat '
       + '--url ranker.inference.svc.cluster.local:9000 --streaming ');
     expect(script).not.toContain('--backend');
     const egress = byKind(manifest.filter((o: any) => o.metadata.name === 'ranker-load-test'), 'NetworkPolicy').spec.egress;
     expect(egress[1].ports).toEqual([{ protocol: 'TCP', port: 9000 }]);
+  });
+
+  test('from the 25.04 SDK on, genai-perf infers the OpenAI service kind, and refuses --service-kind', () => {
+    const at = (release: string) => loadTest({ sdkImage: `nvcr.io/nvidia/tritonserver:${release}-py3-sdk` }, OPENAI_SERVER).script;
+    expect(at('25.04')).toContain('genai-perf profile -m llama --endpoint-type chat --url ');
+    expect(at('25.08')).not.toContain('--service-kind');
+    expect(at('25.03')).toContain('genai-perf profile -m llama --service-kind openai --endpoint-type chat --url ');
   });
 
   test.each([
@@ -32,6 +40,10 @@ describe('a load test of a server behind the OpenAI-compatible frontend', () => 
     ['gRPC, which the frontend does not answer', { protocol: 'grpc' as const },
       "test/perf: 'protocol' ('grpc') is not served by server 'ranker': its OpenAI-compatible frontend answers HTTP only; "
       + "remove protocol or set it to 'http'"],
+    ['an SDK image without its release tag', { sdkImage: 'registry.example.com/tools/genai-perf:1.2' },
+      "test/perf: 'sdkImage' ('registry.example.com/tools/genai-perf:1.2') has no Triton release tag, which decides genai-perf's "
+      + "flags for the OpenAI API (its --service-kind went away in 25.04); give the SDK image by its NGC release tag, e.g. "
+      + "'nvcr.io/nvidia/tritonserver:25.08-py3-sdk'"],
     ["genai-perf's Triton backend", { llmBackend: 'vllm' as const },
       "test/perf: 'llmBackend' ('vllm') picks genai-perf's Triton service kind, but server 'ranker' serves the OpenAI API; remove it"],
   ])('refuses %s', (_, options, message) => {

@@ -2,7 +2,7 @@ import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/k8s/mesh/mesh-identity';
-import { RETRY_ON, ROUTED_OPENAI_MATCHES, routeMatches, routePort } from '../../../lib/k8s/mesh/route-builders';
+import { OPENAI_ROUTE_DEFAULTS, RETRY_ON, ROUTED_OPENAI_MATCHES, routeMatches, routePort } from '../../../lib/k8s/mesh/route-builders';
 import { TritonAuthorization } from '../../../lib/k8s/mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from '../../../lib/k8s/mesh/triton-route';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';
@@ -53,6 +53,13 @@ describe('a route to a server that runs the OpenAI frontend', () => {
     expect(dr.spec.trafficPolicy.outlierDetection).toMatchObject({ consecutive5xxErrors: 0, consecutiveGatewayErrors: 5 });
     // uvicorn speaks HTTP/1.1: no port-level HTTP/2 upgrade.
     expect(dr.spec.trafficPolicy.portLevelSettings).toBeUndefined();
+  });
+
+  test('the mesh drops idle connections to the frontend before uvicorn does (5 s), unless told otherwise', () => {
+    expect(OPENAI_ROUTE_DEFAULTS).toEqual({ connectionPool: { idleTimeoutSeconds: 4 } });
+    expect(byKind(manifest, 'DestinationRule').spec.trafficPolicy.connectionPool.http.idleTimeout).toBe('4s');
+    const { manifest: m } = openAiRoute({ connectionPool: { idleTimeoutSeconds: 3 } });
+    expect(byKind(m, 'DestinationRule').spec.trafficPolicy.connectionPool.http.idleTimeout).toBe('3s');
   });
 
   test('retries a route that does not stream on the HTTP conditions', () => {
@@ -120,9 +127,12 @@ describe('TritonAuthorization of a server that runs the OpenAI frontend', () => 
     ]);
   });
 
-  test("denies the frontend's model load and unload to everyone", () => {
+  test("denies the frontend's model load and unload, its metrics and its API description to everyone", () => {
     expect(authorized().deny.spec.rules).toEqual([
-      { to: [{ operation: { ports: ['9000'], methods: ['POST'], paths: ['/v1/models/*'] } }] },
+      { to: [
+        { operation: { ports: ['9000'], methods: ['POST'], paths: ['/v1/models/*'] } },
+        { operation: { ports: ['9000'], methods: ['GET'], paths: ['/metrics', '/docs', '/docs/*', '/redoc', '/openapi.json'] } },
+      ] },
     ]);
   });
 
