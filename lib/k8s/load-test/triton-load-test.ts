@@ -7,7 +7,7 @@ import { checkImage } from '../../private/image-reference';
 import { DNS_LABEL } from '../../private/kubernetes-names';
 import { LlmBackend } from '../../triton/llm-backends';
 import { tritonImageRelease } from '../../triton/openai-frontend';
-import { GRPC_PORT, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
+import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
@@ -103,7 +103,7 @@ export class TritonLoadTest extends Construct {
     this.name = loadTestName(server.name, props.name);
     this.model = props.model;
     // A server behind Triton's OpenAI-compatible frontend speaks the OpenAI API only, which genai-perf drives over HTTP.
-    const openAi = server.ports.some((port) => port.name === OPENAI_PORT.name);
+    const openAi = hasPort(server.ports, OPENAI_PORT);
     this.tool = props.tool ?? (server.llmBackends.length > 0 || openAi ? 'genai-perf' : 'perf_analyzer');
     this.protocol = props.protocol ?? (openAi ? 'http' : this.tool === 'genai-perf' || server.grpc ? 'grpc' : 'http');
     this.sweep = props.sweep ?? LoadSweep.concurrency({ start: D.sweep.start, end: D.sweep.end, step: D.sweep.step });
