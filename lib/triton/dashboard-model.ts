@@ -56,6 +56,13 @@ export const GPU_PANEL_SCOPE: QueryScope = { matchers: [NAMESPACE, SERVER].join(
  */
 export const REPLICAS_QUERY = 'kube_deployment_status_replicas_available{namespace=~"$namespace", deployment=~"$server"}';
 
+/**
+ * Ready groups of the servers that span several nodes: a LeaderWorkerSet keeps its leaders in a StatefulSet named
+ * after it (the server), one leader per group; its workers' StatefulSets are `<server>-<group>`, which `$server` does
+ * not match.
+ */
+export const GROUP_REPLICAS_QUERY = 'kube_statefulset_status_replicas_ready{namespace=~"$namespace", statefulset=~"$server"}';
+
 const MODEL_LEGEND = '{{model}} v{{version}}';
 const GPU_LEGEND = '{{gpu_uuid}}';
 
@@ -90,8 +97,10 @@ const LAYOUT: readonly (readonly PanelSpec[])[] = [
   [
     { title: 'Pending requests', unit: 'short', whole: true, description: 'Requests received and not yet executing, per model version.',
       targets: perModel(promql.pendingRequests(MODEL_PANEL_SCOPE)) },
-    { title: 'Replicas', unit: 'short', whole: true, description: 'Available replicas of each server Deployment (kube-state-metrics).',
-      targets: [{ expr: REPLICAS_QUERY, legend: '{{namespace}}/{{deployment}}' }] },
+    { title: 'Replicas', unit: 'short', whole: true,
+      description: 'Available replicas of each server Deployment, and ready groups of each multi-node server (kube-state-metrics).',
+      targets: [{ expr: REPLICAS_QUERY, legend: '{{namespace}}/{{deployment}}' },
+        { expr: GROUP_REPLICAS_QUERY, legend: '{{namespace}}/{{statefulset}} groups' }] },
   ],
   [
     { title: 'GPU utilization', unit: 'percentunit', max: 1, description: 'Utilization of each GPU.',

@@ -1,4 +1,4 @@
-import { buildTritonDashboard, REPLICAS_QUERY } from '../../lib/triton/dashboard-model';
+import { buildTritonDashboard, GROUP_REPLICAS_QUERY, REPLICAS_QUERY } from '../../lib/triton/dashboard-model';
 import { GridPos, QueryVariable, TimeseriesPanel } from '../../lib/triton/grafana-model';
 import { promql, QueryScope } from '../../lib/triton/promql';
 
@@ -49,7 +49,7 @@ describe('buildTritonDashboard', () => {
     ['Average queue time', 's', [promql.avgQueueSeconds(MODELS)]],
     ['Average compute time', 's', [promql.avgComputeSeconds(MODELS)]],
     ['Pending requests', 'short', [promql.pendingRequests(MODELS)]],
-    ['Replicas', 'short', [REPLICAS_QUERY]],
+    ['Replicas', 'short', [REPLICAS_QUERY, GROUP_REPLICAS_QUERY]],
     ['GPU utilization', 'percentunit', [promql.gpuUtilization(GPUS)]],
     ['GPU memory', 'bytes', [promql.gpuMemoryUsedBytes(GPUS), promql.gpuMemoryTotalBytes(GPUS)]],
   ])('panel %s: unit %s, queries from the builders', (title, unit, exprs) => {
@@ -75,6 +75,7 @@ describe('buildTritonDashboard', () => {
 
   test('replicas come from kube-state-metrics for the selected servers', () => {
     expect(REPLICAS_QUERY).toBe('kube_deployment_status_replicas_available{namespace=~"$namespace", deployment=~"$server"}');
+    expect(GROUP_REPLICAS_QUERY).toBe('kube_statefulset_status_replicas_ready{namespace=~"$namespace", statefulset=~"$server"}');
   });
 
   test('legends name the model version, or the GPU', () => {
