@@ -47,6 +47,11 @@ export interface ITritonServer extends IConstruct {
   readonly gpus: number;
   /** Nodes (pods of `gpus` GPUs) one replica spans: 1, or the size of a LeaderWorkerSet group. */
   readonly nodesPerReplica: number;
+  /**
+   * The server answers the OpenAI chat completions API: it runs the OpenAI-compatible frontend with a tokenizer,
+   * whose chat template turns messages into a prompt (without one the frontend serves completions only).
+   */
+  readonly openAiChat: boolean;
   /** Triton exports GPU metrics (`--allow-gpu-metrics`). */
   readonly gpuMetrics: boolean;
   /** Names of the models the server serves, sorted. */

@@ -60,6 +60,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly grpc: boolean;
   public readonly gpus: number;
   public readonly nodesPerReplica: number;
+  public readonly openAiChat: boolean;
   public readonly gpuMetrics: boolean;
   public readonly modelNames: readonly string[];
   public readonly llmBackends: readonly LlmBackend[];
@@ -114,6 +115,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.grpc = s.grpc;
     this.gpus = s.gpus;
     this.nodesPerReplica = s.nodesPerReplica;
+    this.openAiChat = props.openAi?.tokenizer !== undefined;
     this.gpuMetrics = s.gpuMetrics;
     this.modelNames = Object.freeze(props.models.map((m) => m.name).sort());
     this.llmBackends = llmBackendsOf(props.models);

@@ -15,8 +15,9 @@
  *   exclusive, ONE value per run, hence the loop), `--measurement-interval <ms>`, `-s`,
  *   `--synthetic-input-tokens-mean/-stddev`, `--output-tokens-mean/-stddev`, `--tokenizer`, `--artifact-dir`.
  *   With the Triton service kind genai-perf runs perf_analyzer with `-i grpc --streaming` (genai_perf/wrapper.py):
- *   it always needs the gRPC port. Against an OpenAI-compatible server, `--endpoint-type chat` and the server's OpenAI
- *   port instead of `--backend` (the chat completions API, `/v1/chat/completions`); the SDK images before 25.04 also
+ *   it always needs the gRPC port. Against an OpenAI-compatible server, `--endpoint-type chat` (`/v1/chat/completions`,
+ *   when the frontend has a tokenizer for its chat template) or `completions` and the server's OpenAI port instead of
+ *   `--backend`; the SDK images before 25.04 also
  *   need `--service-kind openai`, which later ones no longer accept (genai-perf infers the kind from the endpoint type
  *   since perf_analyzer b1f75db3, April 2025).
  */
@@ -77,7 +78,7 @@ export interface LoadCommandSpec {
    * (`--service-kind openai`, SDK images before 25.04) or inferred from the endpoint type.
    * @default - Triton's API
    */
-  readonly openAi?: { readonly explicitServiceKind: boolean };
+  readonly openAi?: { readonly explicitServiceKind: boolean; readonly endpointType: 'chat' | 'completions' };
   readonly extraArgs: readonly string[];
   /** Results go to S3: wait for the uploader before ending. */
   readonly upload: boolean;
@@ -133,7 +134,7 @@ function genaiPerfLines(s: LoadCommandSpec): string[] {
   const args = [
     'genai-perf', 'profile', '-m', s.model,
     ...(s.openAi === undefined ? ['--backend', s.llmBackend!]
-      : [...(s.openAi.explicitServiceKind ? ['--service-kind', 'openai'] : []), '--endpoint-type', 'chat']), '--url', s.url,
+      : [...(s.openAi.explicitServiceKind ? ['--service-kind', 'openai'] : []), '--endpoint-type', s.openAi.endpointType]), '--url', s.url,
     ...(s.streaming ? ['--streaming'] : []),
     '--measurement-interval', String(s.measurementIntervalMs),
     ...(s.stabilityPercentage !== undefined ? ['-s', String(s.stabilityPercentage)] : []),

@@ -169,7 +169,11 @@ export class TritonLoadTest extends Construct {
       tool: this.tool, model: props.model, url: `${server.host}:${servingPort.port}`, protocol: this.protocol, streaming,
       sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
       inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
-      openAi: openAi ? { explicitServiceKind: tritonImageRelease(props.sdkImage)!.release < OPENAI_INFERRED_SERVICE_KIND_RELEASE } : undefined,
+      openAi: openAi ? {
+        explicitServiceKind: tritonImageRelease(props.sdkImage)!.release < OPENAI_INFERRED_SERVICE_KIND_RELEASE,
+        // Chat needs the frontend's tokenizer (its chat template); completions take the prompt as it is.
+        endpointType: server.openAiChat ? 'chat' : 'completions',
+      } : undefined,
       extraArgs, upload: results.kind === 's3',
     };
 

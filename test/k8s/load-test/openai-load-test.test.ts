@@ -26,6 +26,11 @@ describe('a load test of a server behind the OpenAI-compatible frontend', () => 
     expect(egress[1].ports).toEqual([{ protocol: 'TCP', port: 9000 }]);
   });
 
+  test('without a tokenizer the frontend has no chat template: genai-perf drives the completions API', () => {
+    const { script } = loadTest({}, { ...OPENAI_SERVER, openAi: {} });
+    expect(script).toContain('--endpoint-type completions --url ranker.inference.svc.cluster.local:9000');
+  });
+
   test('from the 25.04 SDK on, genai-perf infers the OpenAI service kind, and refuses --service-kind', () => {
     const at = (release: string) => loadTest({ sdkImage: `nvcr.io/nvidia/tritonserver:${release}-py3-sdk` }, OPENAI_SERVER).script;
     expect(at('25.04')).toContain('genai-perf profile -m llama --endpoint-type chat --url ');
