@@ -89,10 +89,7 @@ export function planServerWeights(fleet: FleetDescription, name: string, s: Serv
   p.check(fileSystem !== undefined, `${at}.weightsFrom`, source, "needs the fleet's FSx for Lustre file system, which is not described",
     `${fleet.modelBucket === undefined ? 'describe modelBucket with its lustre file system' : 'describe modelBucket.lustre'} `
     + "(storageCapacityGiB, subnetId, securityGroupIds), or set weightsFrom: 'bucket'");
-  p.check(s.localRepository === undefined, `${at}.localRepository`, s.localRepository,
-    "copies the models to the node, but the server reads them from the fleet's FSx for Lustre file system, which every replica "
-    + 'already reads at network speed',
-    "remove localRepository, or set weightsFrom: 'bucket' to copy them from S3 instead");
+  // A local copy of the file system is refused by TritonServer itself (checkLocalRepository).
   if (fileSystem === undefined || s.repositoryClaim !== undefined) return undefined;
   return { claimName: lustreClaimName(fleet, fileSystem, fleet.modelBucket!.name, prefix), subPath: name, prefix: `${prefix}/${name}` };
 }

@@ -139,10 +139,11 @@ describe('a description that cannot work is refused with the fix', () => {
       + 'to read the claim, or remove repositoryClaim to read the fleet bucket');
   });
 
-  test('a local copy of what Lustre serves', () => {
-    expect(messageOf(() => planFleet(gpu({ localRepository: { sizeGiB: 200 } })))).toBe(`${at}.localRepository' ({"sizeGiB":200}) copies `
-      + "the models to the node, but the server reads them from the fleet's FSx for Lustre file system, which every replica already reads "
-      + "at network speed; remove localRepository, or set weightsFrom: 'bucket' to copy them from S3 instead");
+  test('a local copy of what Lustre serves is refused by the server', () => {
+    expect(messageOf(() => objects(gpu({ localRepository: { sizeGiB: 200 } })))).toContain("shop/gpu: 'localRepository' "
+      + '({"sizeGiB":200}) copies an S3 repository to the node, but the server reads FSx for Lustre, a file system every replica '
+      + 'already reads at network speed; remove localRepository (FSx for Lustre serves the weights to every node without a copy), '
+      + 'or read the models from S3 to copy them');
   });
 
   test('a source that is not one', () => {
