@@ -3,6 +3,7 @@ import './require-peers'; // first: a clear error when cdktf or a provider is mi
 export { ChartManifests, ChartManifestsProps, ManifestQuery } from './chart-manifests';
 export * from '../platform/fleet-serving-stack';
 export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addons-stack';
-export { ADDON_CHARTS, PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
+export { PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
+export { ADDON_CHARTS, AddonPin, addonPins } from '../platform/addons/addon-registry';
 export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';
-export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-values';
+export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-addon';

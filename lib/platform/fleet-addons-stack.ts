@@ -37,7 +37,7 @@ export interface FleetAddonsStackProps {
  * claim; the FSx for Lustre CSI driver with its IAM role when the fleet bucket has a Lustre file system
  * (`modelBucket.lustre`); the EKS Pod Identity agent and the Karpenter controller when the plan uses them; the LeaderWorkerSet controller
  * (`lws` in `lws-system`) when a server spans several nodes (`nodesPerReplica` > 1). Each Helm release is pinned
- * (ADDON_CHARTS) and refused at synth when its chart does not support `cluster.kubernetesVersion`.
+ * (the add-on modules' pins, ADDON_CHARTS) and refused at synth when its chart does not support `cluster.kubernetesVersion`.
  *
  * An add-on the fleet needs but switches off is listed in `assumes` and in the Terraform output `assumes`: the serving
  * stack's objects of that add-on (e.g. the ServiceMonitors with `prometheus: false`) rely on the cluster having it.

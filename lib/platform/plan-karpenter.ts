@@ -7,6 +7,7 @@ import type { Problems } from '../private/errors';
 import { DNS_LABEL } from '../private/kubernetes-names';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
 import { NODE_POOL_LABEL } from '../triton/gpu-scheduling';
+import { KARPENTER_CHART } from './addons/karpenter-addon';
 import type { FleetDescription, NodePoolDescription } from './fleet-description';
 
 /** The Karpenter controller of a fleet with at least one pool provisioned by Karpenter. */
@@ -24,17 +25,6 @@ export interface KarpenterPlan {
   /** Helm chart of the controller, pinned. */
   readonly chart: { readonly repository: string; readonly name: string; readonly version: string };
 }
-
-/**
- * The Karpenter controller chart, pinned: the v1 API (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
- * that the chart side writes and @kubernetes-models/karpenter 2.0.0 validates.
- * 1.11.1 is the newest release whose Kubernetes range is published (1.29-1.35, the range the add-ons stack checks in
- * KARPENTER_SUPPORT). karpenter.sh lists 1.15 as the latest minor; move to it once its compatibility range is added there.
- * @see https://endoflife.date/karpenter
- * @see https://karpenter.sh/docs/upgrading/compatibility/
- * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
- */
-export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.11.1' });
 
 /** Defaults of the Karpenter plan, one named constant each (asserted by the tests). */
 export const KARPENTER_PLAN_DEFAULTS = Object.freeze({

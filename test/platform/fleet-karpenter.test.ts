@@ -4,7 +4,8 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart, FleetDescription, planFleet } from '../../lib';
-import { KARPENTER_CHART, KARPENTER_PLAN_DEFAULTS } from '../../lib/platform/plan-karpenter';
+import { KARPENTER_CHART } from '../../lib/platform/addons/karpenter-addon';
+import { KARPENTER_PLAN_DEFAULTS } from '../../lib/platform/plan-karpenter';
 import { FleetInfraStack } from '../../lib/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
 import { SHOP, withPool } from './fixtures';
@@ -23,7 +24,7 @@ describe('planFleet with a Karpenter pool', () => {
 
   test('a Karpenter pool plans the controller: kube-system/karpenter, names from the fleet, the pinned v1 chart', () => {
     expect(KARPENTER_PLAN_DEFAULTS).toMatchObject({ namespace: 'kube-system', serviceAccount: 'karpenter' });
-    expect(KARPENTER_CHART).toEqual({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.11.1' });
+    expect(KARPENTER_CHART).toEqual({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.14.1' });
     expect(planFleet(KARPENTER_SHOP).karpenter).toEqual({
       namespace: 'kube-system', serviceAccount: 'karpenter', controllerRoleName: 'shop-karpenter',
       nodeRoleName: 'shop-karpenter-node', interruptionQueueName: 'shop-karpenter', chart: KARPENTER_CHART,

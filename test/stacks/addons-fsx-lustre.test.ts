@@ -4,7 +4,7 @@ import { FleetDescription } from 'triton-ops';
 import { planFleet } from 'triton-ops/fleet';
 import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { ADDON_DEFAULTS, EKS_ADDON_NAMES, planAddons } from '../../lib/platform/addons/addon-plan';
-import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-catalog';
+import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { messageOf } from '../helpers';
 import { SHOP } from '../platform/fixtures';
 import { ON_LUSTRE } from '../platform/lustre-fixtures';

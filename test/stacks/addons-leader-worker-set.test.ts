@@ -2,7 +2,8 @@ import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetDescription } from 'triton-ops';
 import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack, LEADER_WORKER_SET_ADDON_DEFAULTS } from 'triton-ops/bridge';
-import { ADDON_PROVIDES, apiNeeds, covers } from '../../lib/platform/addons/addon-catalog';
+import { apiNeeds, covers } from '../../lib/platform/addons/addon-catalog';
+import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
 import { planFleet } from 'triton-ops/fleet';
 import { SHOP } from '../platform/fixtures';
@@ -87,8 +88,8 @@ describe('LeaderWorkerSet add-on: a server of several nodes (nodesPerReplica > 1
     });
     expect(() => synth(on('1.25'))).toThrow(
       "shop: 'cluster.kubernetesVersion' ('1.25') is not supported by add-on 'leaderWorkerSet' (chart lws 0.10.0 supports Kubernetes "
-      + '1.26 and later; source: https://lws.sigs.k8s.io/docs/installation/ (LWS v0.10.0: "A Kubernetes cluster with version >= 1.26 '
-      + 'is Required")); set cluster.kubernetesVersion within 1.26 and later, or set addons.leaderWorkerSet: false and install lws for '
+      + '1.26 and later; source: kubernetes-sigs/lws:site/content/en/docs/installation/_index.md@v0.10.0 line 29 ("A Kubernetes cluster '
+      + 'with version >= 1.26 is Required")); set cluster.kubernetesVersion within 1.26 and later, or set addons.leaderWorkerSet: false and install lws for '
       + '1.25 yourself');
     expect(() => synth({ ...on('1.25'), addons: { istio: false, metricsAdapter: false, leaderWorkerSet: false } })).not.toThrow();
     expect(synth(on('1.36')).resource.helm_release.lws.version).toBe('0.10.0');

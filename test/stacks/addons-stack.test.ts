@@ -4,7 +4,8 @@ import { FleetChart, FleetDescription, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/k8s/monitoring/triton-scrape';
 import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { ADDON_PROVIDES, apiNeeds, covers, isBuiltIn } from '../../lib/platform/addons/addon-catalog';
+import { apiNeeds, covers, isBuiltIn } from '../../lib/platform/addons/addon-catalog';
+import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
@@ -38,7 +39,7 @@ describe('FleetAddonsStack of the default fleet', () => {
 
   test('pinned versions (a bump is a reviewed change of the support table too)', () => {
     expect([ADDON_CHARTS.istiod.version, ADDON_CHARTS.kubePrometheusStack.version, ADDON_CHARTS.prometheusAdapter.version, ADDON_CHARTS.keda.version])
-      .toEqual(['1.27.3', '75.15.0', '4.13.0', '2.18.0']);
+      .toEqual(['1.30.3', '88.5.3', '5.3.0', '2.20.2']);
   });
 
   test('Istio: base before istiod before the gateway; istiod in the plan\'s istiodNamespace', () => {
@@ -105,7 +106,7 @@ describe('FleetAddonsStack of the default fleet', () => {
     expect(r.depends_on).toEqual(['helm_release.kube-prometheus-stack']);
     expect(valuesOf(r)).toEqual({
       prometheus: { url: 'http://prometheus-operated.monitoring.svc', port: 9090 },
-      rules: { default: false, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
+      rules: { default: true, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
     });
   });
 
@@ -232,7 +233,7 @@ describe('add-ons follow the description', () => {
     expect(() => planAddons({ ...plan, karpenter: { ...karpenter, chart: { ...karpenter.chart, version: '0.37.0' } } }))
       .toThrow("shop: 'karpenter.chart.version' ('0.37.0') has no known Kubernetes support range");
     expect(() => planAddons({ ...plan, fleet: { ...SHOP, cluster: { name: 'ml', kubernetesVersion: '1.36' } } }))
-      .toThrow("is not supported by add-on 'karpenter' (chart karpenter 1.9.1 supports Kubernetes 1.29 to 1.35");
+      .toThrow("is not supported by add-on 'karpenter' (chart karpenter 1.9.1 supports Kubernetes 1.26 to 1.35");
   });
 });
 
@@ -287,15 +288,16 @@ describe('the Kubernetes version of the cluster', () => {
 
   test('a chart that does not support it is refused with the add-on, chart version, cluster version and fix', () => {
     expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } })).toThrow(
-      "vision: 'cluster.kubernetesVersion' ('1.28') is not supported by add-on 'istio' (chart base 1.27.3 supports Kubernetes 1.29 to 1.33; "
-      + 'source: https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.27: 1.29-1.33)); set cluster.kubernetesVersion within '
-      + '1.29 to 1.33, or set addons.istio: false and install base for 1.28 yourself');
+      "vision: 'cluster.kubernetesVersion' ('1.28') is not supported by add-on 'istio' (chart base 1.30.3 supports Kubernetes 1.32 to 1.36; "
+      + 'source: istio/istio:istioctl/pkg/install/k8sversion/version.go@1.30.3 line 31 (MinK8SVersion = 32); '
+      + 'https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.30: 1.32-1.36)); set cluster.kubernetesVersion within '
+      + '1.32 to 1.36, or set addons.istio: false and install base for 1.28 yourself');
   });
 
   test('every refusal at once; an add-on switched off is not checked', () => {
     const keda = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
-    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.34' } };
-    expect(() => synth(fleet)).toThrow(/3 problems:[\s\S]*'istio' \(chart base[\s\S]*'istio' \(chart istiod[\s\S]*'metricsAdapter' \(chart keda 2.18.0 supports Kubernetes 1.31 to 1.33/);
+    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.37' } };
+    expect(() => synth(fleet)).toThrow(/3 problems:[\s\S]*'istio' \(chart base[\s\S]*'istio' \(chart istiod[\s\S]*'metricsAdapter' \(chart keda 2.20.2 supports Kubernetes 1.33 to 1.35/);
     expect(() => synth({ ...fleet, addons: { istio: false, metricsAdapter: false } })).not.toThrow();
   });
 

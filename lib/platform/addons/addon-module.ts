@@ -1,0 +1,92 @@
+/**
+ * The shape of one cluster add-on: each add-on is one module (a file of this folder) that holds its pin, its Kubernetes
+ * support range with the source, its typed values, when the fleet needs it, what it installs for a plan and what it
+ * provides. The registry (addon-registry.ts) lists the modules in install order and planAddons loops over it. Pure: no
+ * cdk8s, no cdktf.
+ */
+import type { Problems } from '../../private/errors';
+import type { FleetPlan } from '../fleet-plan';
+import type { AddonName, AddonProvides } from './addon-catalog';
+import type { SupportedChart } from './chart-support';
+
+/** One Helm release the add-ons stack installs. */
+export interface HelmReleasePlan {
+  /** Construct id, i.e. the Terraform address `helm_release.<id>`. */
+  readonly id: string;
+  readonly addon: AddonName;
+  readonly releaseName: string;
+  readonly namespace: string;
+  readonly chart: SupportedChart;
+  /** Chart values (the module's typed values, e.g. PrometheusAdapterValues), written as one JSON (YAML) document. */
+  readonly values: object;
+  /** Ids of releases (or EKS add-ons) installed before it: the ones the module names that the stack installs too. */
+  readonly after: readonly string[];
+  /** The release runs Grafana, whose admin password the stack generates (never the chart's default). */
+  readonly grafanaAdmin?: boolean;
+  /**
+   * The release's pods need an object the serving stack writes later (prometheus-adapter mounts the rules ConfigMap
+   * of the FleetChart), so Terraform installs it without waiting for them to be ready; they start once it exists.
+   */
+  readonly startsWithServing?: boolean;
+}
+
+/** One `aws_eks_addon`. */
+export interface EksAddonPlan {
+  /** Construct id, i.e. the Terraform address `aws_eks_addon.<id>`. */
+  readonly id: string;
+  readonly addon: AddonName;
+  /** The EKS add-on name (`aws eks describe-addon-versions`). */
+  readonly addonName: string;
+}
+
+/** The EFS StorageClass. */
+export interface EfsStorageClassPlan {
+  readonly name: string;
+  readonly fileSystemId?: string;
+}
+
+/** The IAM role of the FSx for Lustre CSI controller. */
+export interface FsxLustreDriverPlan {
+  /** `<fleet>-fsx-csi-driver`. */
+  readonly roleName: string;
+  /** The bucket the fleet's file system is linked to. */
+  readonly bucketName: string;
+}
+
+/** What one add-on installs for a plan. */
+export interface AddonInstall {
+  /** @default - none */
+  readonly releases?: readonly HelmReleasePlan[];
+  /** @default - none */
+  readonly eksAddons?: readonly EksAddonPlan[];
+  /** @default - none */
+  readonly efsStorageClass?: EfsStorageClassPlan;
+  /** @default - none */
+  readonly fsxLustreDriver?: FsxLustreDriverPlan;
+}
+
+/** A Helm chart an add-on pins, with the Kubernetes range of the pinned version (the `pins` list). */
+export interface AddonChartPin {
+  /** What the chart is in the add-on (e.g. 'istiod'). */
+  readonly component: string;
+  readonly chart: SupportedChart;
+}
+
+/** One cluster add-on. */
+export interface AddonModule {
+  /** The description key that turns it off (`addons.<key>: false`). */
+  readonly key: AddonName;
+  /** What it is and what it brings into the Kubernetes API (CRD kinds, aggregated APIs). */
+  readonly provides: AddonProvides;
+  /** The charts it pins, each with its support range and source. @default - none: an EKS add-on */
+  readonly charts?: readonly AddonChartPin[];
+  /** The EKS add-on it installs. @default - none: Helm charts */
+  readonly eksAddonName?: string;
+  /** Whether the fleet of `plan` needs it. */
+  needed(plan: FleetPlan): boolean;
+  /**
+   * Its releases or EKS add-ons for `plan`, their values read from the plan. A problem of the description goes to `p`
+   * (planAddons reports every problem at once); each release's chart is checked against the cluster version by the loop.
+   */
+  install(plan: FleetPlan, p: Problems): AddonInstall;
+}

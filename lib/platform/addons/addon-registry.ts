@@ -1,0 +1,74 @@
+/**
+ * The registry of cluster add-ons, in install order: the mesh, Prometheus, the metrics adapter of each autoscaling
+ * engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the EFS and FSx for Lustre CSI drivers. planAddons loops
+ * over it; adding an add-on (e.g. the DCGM exporter) is one module and one line here. Pure: no cdk8s, no cdktf.
+ */
+import type { AddonProvides } from './addon-catalog';
+import type { AddonModule } from './addon-module';
+import { supportRange } from './chart-support';
+import { EFS_CSI_ADDON } from './efs-csi-addon';
+import { FSX_LUSTRE_CSI_ADDON } from './fsx-lustre-csi-addon';
+import { ISTIO_ADDON, ISTIO_CHARTS } from './istio-addon';
+import { KARPENTER_ADDON, KARPENTER_CHART, karpenterChartSupport } from './karpenter-addon';
+import { KEDA_ADDON, KEDA_CHART } from './keda-addon';
+import { KUBE_PROMETHEUS_STACK_ADDON, KUBE_PROMETHEUS_STACK_CHART } from './kube-prometheus-stack-addon';
+import { LEADER_WORKER_SET_ADDON, LEADER_WORKER_SET_CHART } from './leader-worker-set-addon';
+import { POD_IDENTITY_AGENT_ADDON } from './pod-identity-agent-addon';
+import { PROMETHEUS_ADAPTER_ADDON, PROMETHEUS_ADAPTER_CHART } from './prometheus-adapter-addon';
+
+/** Every add-on by name, in install order (a release is installed after the ones it names that come before it). */
+export const ADDON_MODULES = Object.freeze({
+  istio: ISTIO_ADDON,
+  prometheus: KUBE_PROMETHEUS_STACK_ADDON,
+  metricsAdapter: PROMETHEUS_ADAPTER_ADDON,
+  metricsAdapterKeda: KEDA_ADDON,
+  podIdentityAgent: POD_IDENTITY_AGENT_ADDON,
+  karpenter: KARPENTER_ADDON,
+  leaderWorkerSet: LEADER_WORKER_SET_ADDON,
+  efsCsi: EFS_CSI_ADDON,
+  fsxLustreCsi: FSX_LUSTRE_CSI_ADDON,
+} satisfies Record<string, AddonModule>);
+
+/** What each add-on installs into the Kubernetes API, by the registry's name. */
+export const ADDON_PROVIDES: Readonly<Record<keyof typeof ADDON_MODULES, AddonProvides>> = Object.freeze(Object.fromEntries(
+  Object.entries(ADDON_MODULES).map(([name, m]) => [name, m.provides]),
+) as Record<keyof typeof ADDON_MODULES, AddonProvides>);
+
+/** The charts the add-ons stack pins, by the name the stack gives them (Karpenter's default; the plan may name another). */
+export const ADDON_CHARTS = Object.freeze({
+  istioBase: ISTIO_CHARTS.base,
+  istiod: ISTIO_CHARTS.istiod,
+  istioGateway: ISTIO_CHARTS.gateway,
+  kubePrometheusStack: KUBE_PROMETHEUS_STACK_CHART,
+  prometheusAdapter: PROMETHEUS_ADAPTER_CHART,
+  keda: KEDA_CHART,
+  karpenter: karpenterChartSupport(KARPENTER_CHART)!,
+  leaderWorkerSet: LEADER_WORKER_SET_CHART,
+});
+
+/** One pinned chart of the `pins` list. */
+export interface AddonPin {
+  /** The add-on's description key (`addons.<addon>`). */
+  readonly addon: string;
+  /** What the chart is, e.g. 'istiod'. */
+  readonly component: string;
+  readonly kind: 'helm-chart';
+  /** Helm repository URL. */
+  readonly repository: string;
+  /** Chart name in the repository. */
+  readonly chart: string;
+  /** Exact chart version. */
+  readonly version: string;
+  /** The Kubernetes minors the version supports, e.g. '1.32 to 1.36'. */
+  readonly supports: string;
+  /** Where that range is stated. */
+  readonly source: string;
+}
+
+/** Every pinned chart with its version, repository, Kubernetes range and the range's source, in install order. */
+export function addonPins(): AddonPin[] {
+  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.charts ?? []).map(({ component, chart }) => ({
+    addon: m.key, component, kind: 'helm-chart' as const, repository: chart.repository, chart: chart.name, version: chart.version,
+    supports: supportRange(chart.kubernetes), source: chart.kubernetes.source,
+  })));
+}

@@ -1,0 +1,113 @@
+/**
+ * The Istio add-on: the charts `base` (CRDs), `istiod` and `gateway` (the fleet's ingress gateway), one pinned Istio
+ * release. Pure: no cdk8s, no cdktf.
+ * @see https://github.com/istio/istio/tree/1.30.3/manifests/charts
+ */
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
+import { ISTIO_TRUST_DOMAIN } from '../../k8s/mesh/mesh-identity';
+import type { Problems } from '../../private/errors';
+import type { FleetPlan } from '../fleet-plan';
+import { kinds } from './addon-catalog';
+import type { AddonInstall, AddonModule, HelmReleasePlan } from './addon-module';
+import type { KubernetesSupport, SupportedChart } from './chart-support';
+
+const ISTIO_REPOSITORY = 'https://istio-release.storage.googleapis.com/charts';
+const ISTIO_VERSION = '1.30.3';
+
+/**
+ * Istio 1.30: Kubernetes 1.32 to 1.36. The minimum is istioctl's `MinK8SVersion` at the tag; the maximum is the
+ * "Supported Kubernetes Versions" column of Istio's support table (the istio.io page; no file of istio/istio states it).
+ * @see https://istio.io/latest/docs/releases/supported-releases/#support-status-of-istio-releases
+ */
+export const ISTIO_SUPPORT: KubernetesSupport = {
+  minMinor: 32, maxMinor: 36,
+  source: 'istio/istio:istioctl/pkg/install/k8sversion/version.go@1.30.3 line 31 (MinK8SVersion = 32); '
+    + 'https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.30: 1.32-1.36)',
+};
+
+/** The Istio charts, one release of Istio. */
+export const ISTIO_CHARTS = {
+  /** Istio's CRDs and cluster roles. */
+  base: { repository: ISTIO_REPOSITORY, name: 'base', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
+  /** Istio's control plane (manifests/charts/istio-control/istio-discovery). */
+  istiod: { repository: ISTIO_REPOSITORY, name: 'istiod', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
+  /**
+   * The ingress gateway (Deployment, Service, ServiceAccount). Values: `labels` (the pods get them, and `app`/`istio`
+   * in them replace the chart's selector labels: `gateway.selectorLabels` in the chart's `_helpers.tpl`),
+   * `serviceAccount.name` (`gateway.serviceAccountName`).
+   */
+  gateway: { repository: ISTIO_REPOSITORY, name: 'gateway', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
+} as const satisfies Record<string, SupportedChart>;
+
+/** Names the Istio add-on gives its releases, one named constant each (asserted by the tests). */
+export const ISTIO_ADDON_DEFAULTS = {
+  /** The ingress gateway release: the gateway chart labels its pods `istio: <release without istio->`, i.e. `istio: ingressgateway`. */
+  gatewayReleaseName: 'istio-ingressgateway',
+} as const;
+
+/** Values of istio/base. */
+export interface IstioBaseValues {
+  readonly global: { readonly istioNamespace: string };
+}
+
+/** Values of istio/istiod. */
+export interface IstiodValues {
+  readonly global: { readonly istioNamespace: string };
+  readonly meshConfig: { readonly trustDomain: string };
+}
+
+/** Values of istio/gateway. */
+export interface IstioGatewayValues {
+  /** Labels of the gateway pods: the Gateway objects select them. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly serviceAccount: { readonly create: boolean; readonly name: string };
+}
+
+/**
+ * Needed when the mesh is on. Installs base -> istiod (in the plan's istiodNamespace, trust domain ISTIO_TRUST_DOMAIN,
+ * which the AuthorizationPolicies' principals name) -> the ingress gateway of the fleet's Gateway, whose pods carry the
+ * Gateway's selector and run as the service account the policies admit. Refuses a gateway service account outside the
+ * gateway's namespace (the gateway chart runs its pods under a ServiceAccount of its own namespace).
+ */
+export const ISTIO_ADDON: AddonModule = {
+  key: 'istio',
+  provides: {
+    addon: 'istio', summary: 'Istio base (CRDs), istiod and the ingress gateway',
+    provides: [
+      ...kinds('networking.istio.io', ['Gateway', 'VirtualService', 'DestinationRule', 'ServiceEntry', 'Sidecar']),
+      ...kinds('security.istio.io', ['PeerAuthentication', 'AuthorizationPolicy', 'RequestAuthentication']),
+    ],
+  },
+  charts: [
+    { component: 'istio base', chart: ISTIO_CHARTS.base },
+    { component: 'istiod', chart: ISTIO_CHARTS.istiod },
+    { component: 'istio gateway', chart: ISTIO_CHARTS.gateway },
+  ],
+  needed: (plan: FleetPlan) => plan.mesh !== undefined,
+  install(plan: FleetPlan, p: Problems): AddonInstall {
+    const istioNamespace = plan.mesh!.istiodNamespace;
+    const releases: HelmReleasePlan[] = [
+      {
+        id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ISTIO_CHARTS.base,
+        values: { global: { istioNamespace } } satisfies IstioBaseValues, after: [],
+      },
+      {
+        id: 'istiod', addon: 'istio', releaseName: 'istiod', namespace: istioNamespace, chart: ISTIO_CHARTS.istiod,
+        values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } } satisfies IstiodValues, after: ['istio-base'],
+      },
+    ];
+    if (plan.gateway !== undefined) {
+      const { namespace, serviceAccount } = plan.gateway;
+      const selector = plan.gateway.selector ?? ISTIO_INGRESS_GATEWAY_SELECTOR;
+      p.check(serviceAccount.namespace === namespace, 'gateway.serviceAccount.namespace', serviceAccount.namespace,
+        `is not the gateway's namespace ('${namespace}'), but the ingress gateway pods the add-ons stack installs run there`,
+        `set gateway.serviceAccount.namespace to '${namespace}', or set addons.istio: false and run the gateway yourself`);
+      releases.push({
+        id: 'istio-ingressgateway', addon: 'istio', releaseName: ISTIO_ADDON_DEFAULTS.gatewayReleaseName, namespace,
+        chart: ISTIO_CHARTS.gateway, after: ['istiod'],
+        values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } } satisfies IstioGatewayValues,
+      });
+    }
+    return { releases };
+  },
+};

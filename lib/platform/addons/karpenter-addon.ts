@@ -1,0 +1,84 @@
+/**
+ * The Karpenter add-on: the controller chart of the fleet's Karpenter plan (the default chart is KARPENTER_CHART),
+ * checked against Karpenter's compatibility matrix by controller minor. Pure: no cdk8s, no cdktf.
+ * @see https://github.com/aws/karpenter-provider-aws/tree/v1.14.1/charts/karpenter
+ */
+import { Problems, problem } from '../../private/errors';
+import type { FleetPlan } from '../fleet-plan';
+import { kinds } from './addon-catalog';
+import type { AddonInstall, AddonModule } from './addon-module';
+import type { KubernetesSupport, PinnedChart, SupportedChart } from './chart-support';
+
+/**
+ * The Karpenter controller chart, pinned: the v1 API (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
+ * that the chart side writes and @kubernetes-models/karpenter 2.0.0 validates. 1.14.1 is the newest release of the
+ * stored sources; Kubernetes 1.26 to 1.36 (KARPENTER_SUPPORT).
+ * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
+ */
+export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.14.1' });
+
+const COMPATIBILITY = 'aws/karpenter-provider-aws:hack/docs/compatibilitymatrix_gen/compatibility.yaml@v1.14.1';
+
+/** Karpenter minor, the line of its entry in the compatibility file, and its Kubernetes minors. */
+const MATRIX: readonly (readonly [string, number, number, number])[] = [
+  ['1.5', 72, 26, 33], ['1.6', 75, 26, 34], ['1.7', 78, 26, 34], ['1.8', 81, 26, 34], ['1.9', 85, 26, 35],
+  ['1.10', 88, 26, 35], ['1.11', 91, 26, 35], ['1.12', 94, 26, 35], ['1.13', 100, 26, 36], ['1.14', 103, 26, 36],
+];
+
+/**
+ * Karpenter's compatibility matrix by controller minor (the file the docs' matrix is generated from): the chart
+ * version comes from the plan (`plan.karpenter.chart`), so the range is looked up by its `1.<minor>`.
+ * @see https://karpenter.sh/docs/upgrading/compatibility/
+ */
+export const KARPENTER_SUPPORT: Readonly<Record<string, KubernetesSupport>> = Object.freeze(Object.fromEntries(
+  MATRIX.map(([minor, line, minMinor, maxMinor]) => [minor, {
+    minMinor, maxMinor, source: `${COMPATIBILITY} line ${line} (Karpenter ${minor}.x: 1.${minMinor}-1.${maxMinor})`,
+  }]),
+));
+
+/** The Karpenter chart with its support range, or undefined when its minor is not in KARPENTER_SUPPORT. */
+export function karpenterChartSupport(chart: PinnedChart): SupportedChart | undefined {
+  const minor = /^v?(\d+\.\d+)\./.exec(chart.version)?.[1];
+  const kubernetes = minor === undefined ? undefined : KARPENTER_SUPPORT[minor];
+  return kubernetes && { ...chart, kubernetes };
+}
+
+/** Values of karpenter (oci://public.ecr.aws/karpenter). */
+export interface KarpenterValues {
+  readonly serviceAccount: { readonly create: boolean; readonly name: string };
+  readonly settings: { readonly clusterName: string; readonly interruptionQueue: string };
+}
+
+/**
+ * Needed when a pool is provisioned by Karpenter. Installs the controller chart of the plan with its ServiceAccount
+ * (bound to the controller role through Pod Identity), the cluster name and the interruption queue, after the Pod
+ * Identity agent. A chart whose minor has no known range is refused.
+ */
+export const KARPENTER_ADDON: AddonModule = {
+  key: 'karpenter',
+  provides: {
+    addon: 'karpenter', summary: 'the Karpenter controller (karpenter.sh, karpenter.k8s.aws CRDs)',
+    provides: [...kinds('karpenter.sh', ['NodePool', 'NodeClaim']), ...kinds('karpenter.k8s.aws', ['EC2NodeClass'])],
+  },
+  charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)! }],
+  needed: (plan: FleetPlan) => plan.karpenter !== undefined,
+  install({ fleet, karpenter }: FleetPlan, p: Problems): AddonInstall {
+    const k = karpenter!;
+    const chart = karpenterChartSupport(k.chart);
+    if (chart === undefined) {
+      p.add(problem(fleet.name, 'karpenter.chart.version', k.chart.version,
+        `has no known Kubernetes support range (known minors: ${Object.keys(KARPENTER_SUPPORT).join(', ')})`,
+        'pin a Karpenter chart of a known minor, or add its range from https://karpenter.sh/docs/upgrading/compatibility/ to KARPENTER_SUPPORT'));
+      return {};
+    }
+    return {
+      releases: [{
+        id: 'karpenter', addon: 'karpenter', releaseName: 'karpenter', namespace: k.namespace, chart, after: ['pod-identity-agent'],
+        values: {
+          serviceAccount: { create: true, name: k.serviceAccount },
+          settings: { clusterName: fleet.cluster.name, interruptionQueue: k.interruptionQueueName },
+        } satisfies KarpenterValues,
+      }],
+    };
+  },
+};

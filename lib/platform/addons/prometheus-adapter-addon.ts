@@ -1,0 +1,67 @@
+/**
+ * The metrics adapter of engine `hpa`: prometheus-adapter, serving custom.metrics.k8s.io from the fleet's adapter
+ * rules (the FleetChart's ConfigMap). Pure: no cdk8s, no cdktf.
+ * @see https://github.com/prometheus-community/helm-charts/tree/prometheus-adapter-5.3.0/charts/prometheus-adapter
+ */
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
+import type { FleetPlan } from '../fleet-plan';
+import type { AddonInstall, AddonModule } from './addon-module';
+import type { SupportedChart } from './chart-support';
+
+/**
+ * The pinned chart (prometheus-adapter v0.12.0). The chart states no kubeVersion; it renders apiregistration.k8s.io/v1
+ * APIServices, and the HPAs that read it are autoscaling/v2 (Kubernetes 1.23+), so no upper bound is enforced.
+ */
+export const PROMETHEUS_ADAPTER_CHART = {
+  repository: 'https://prometheus-community.github.io/helm-charts', name: 'prometheus-adapter', version: '5.3.0',
+  kubernetes: {
+    minMinor: 23,
+    source: 'prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 (no kubeVersion); '
+      + 'the HPAs that read it are autoscaling/v2, GA in Kubernetes 1.23',
+  },
+} as const satisfies SupportedChart;
+
+/** Names the adapter add-on uses, one named constant each (asserted by the tests). */
+export const PROMETHEUS_ADAPTER_ADDON_DEFAULTS = {
+  prometheusAdapterReleaseName: 'prometheus-adapter',
+} as const;
+
+/** Values of prometheus-community/prometheus-adapter. */
+export interface PrometheusAdapterValues {
+  readonly prometheus: { readonly url: string; readonly port: number };
+  /**
+   * `existing`: the ConfigMap the adapter mounts as its configuration (the chart then renders no ConfigMap of its
+   * own, so its default rules are never served). `default: true` is what makes the chart render the
+   * v1beta1.custom.metrics.k8s.io APIService and the ClusterRole and binding the HPA controller needs: those templates
+   * render only with `rules.default` or `rules.custom` set.
+   */
+  readonly rules: { readonly default: boolean; readonly existing: string };
+}
+
+/**
+ * Needed when a server autoscales with engine `hpa`. Reads the Prometheus of the monitoring namespace and the fleet's
+ * rules ConfigMap; installed after kube-prometheus-stack when the stack installs it too, and not waited for: it mounts
+ * the rules ConfigMap that only the serving stack writes.
+ */
+export const PROMETHEUS_ADAPTER_ADDON: AddonModule = {
+  key: 'metricsAdapter',
+  provides: {
+    addon: 'metricsAdapter', summary: 'prometheus-adapter serving custom.metrics.k8s.io',
+    provides: [{ group: 'custom.metrics.k8s.io', kind: '*' }],
+  },
+  charts: [{ component: 'prometheus-adapter', chart: PROMETHEUS_ADAPTER_CHART }],
+  needed: (plan: FleetPlan) => Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa'),
+  install({ monitoring }: FleetPlan): AddonInstall {
+    const address = new URL(monitoring.prometheusAddress);
+    return {
+      releases: [{
+        id: 'prometheus-adapter', addon: 'metricsAdapter', releaseName: PROMETHEUS_ADAPTER_ADDON_DEFAULTS.prometheusAdapterReleaseName,
+        namespace: monitoring.namespace, chart: PROMETHEUS_ADAPTER_CHART, after: ['kube-prometheus-stack'], startsWithServing: true,
+        values: {
+          prometheus: { url: `${address.protocol}//${address.hostname}`, port: Number(address.port) },
+          rules: { default: true, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
+        } satisfies PrometheusAdapterValues,
+      }],
+    };
+  },
+};
