@@ -63,9 +63,12 @@ export function valuesOf(fleet: FleetDescription, id: string): any {
   return JSON.parse(JSON.stringify(releaseOf(fleet, id).values));
 }
 
-/** Every object of the fleet's chart. */
+const synthesized = new WeakMap<FleetDescription, any[]>();
+
+/** Every object of the fleet's chart (synthesized once per description). */
 export function objectsOf(fleet: FleetDescription): any[] {
-  return Testing.synth(new FleetChart(Testing.app(), fleet.name, { fleet }));
+  if (!synthesized.has(fleet)) synthesized.set(fleet, Testing.synth(new FleetChart(Testing.app(), fleet.name, { fleet })));
+  return synthesized.get(fleet)!;
 }
 
 /** A Kubernetes label selector (matchLabels and matchExpressions). */
