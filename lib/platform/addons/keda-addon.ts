@@ -18,7 +18,7 @@ export const KEDA_CHART = {
   repository: 'https://kedacore.github.io/charts', name: 'keda', version: '2.20.2',
   kubernetes: {
     minMinor: 33, maxMinor: 35,
-    source: 'kedacore/keda-docs:content/docs/2.20/operate/cluster.md line 21 (KEDA v2.20: v1.33 - v1.35)',
+    source: 'kedacore/keda-docs:content/docs/2.20/operate/cluster.md@a55c5d345e2cbd9923ab4936f1cabc2a17e9abac line 21 (KEDA v2.20: v1.33 - v1.35)',
   },
 } as const satisfies SupportedChart;
 
