@@ -1,0 +1,95 @@
+import '../aws/setup-cdktf';
+import { Testing } from 'cdktf';
+import { FleetDescription } from 'triton-ops';
+import { addonPins, ADDON_CHARTS, FleetAddonsStack } from 'triton-ops/bridge';
+import { ADDON_MODULES, ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
+import { planAddons } from '../../lib/platform/addons/addon-plan';
+import { planFleet } from '../../lib/platform/fleet-plan';
+import { LLM_FLEET } from '../../examples/llm-fleet';
+import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { SHOP, withServer } from '../platform/fixtures';
+import { KARPENTER_SHOP } from '../platform/karpenter-fixtures';
+import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
+import { ON_LUSTRE } from '../platform/lustre-fixtures';
+
+const on = (fleet: FleetDescription, kubernetesVersion: string): FleetDescription => ({ ...fleet, cluster: { ...fleet.cluster, kubernetesVersion } });
+const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
+const KEDA = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
+
+describe('the registry of add-on modules', () => {
+  test('install order: mesh, Prometheus, the metrics adapters, Pod Identity, Karpenter, LeaderWorkerSet, the CSI drivers', () => {
+    expect(Object.keys(ADDON_MODULES)).toEqual([
+      'istio', 'prometheus', 'metricsAdapter', 'metricsAdapterKeda', 'podIdentityAgent', 'karpenter', 'leaderWorkerSet', 'efsCsi', 'fsxLustreCsi',
+    ]);
+  });
+
+  test('every module pins Helm charts or names an EKS add-on, and declares what it provides', () => {
+    for (const [name, m] of Object.entries(ADDON_MODULES)) {
+      expect([name, (m.charts ?? []).length > 0 !== (m.eksAddonName !== undefined)]).toEqual([name, true]);
+      expect(ADDON_PROVIDES[name as keyof typeof ADDON_MODULES]).toBe(m.provides);
+      expect(m.provides.addon).toBe(m.key);
+    }
+  });
+
+  test('a release waits only for what the stack installs before it', () => {
+    const noPrometheus = planAddons(planFleet({ ...DEFAULT_FLEET, monitoring: { scrape: false, alerts: false, dashboard: false } }));
+    expect(noPrometheus.releases.find((r) => r.id === 'prometheus-adapter')!.after).toEqual([]);
+    expect(planAddons(planFleet(DEFAULT_FLEET)).releases.find((r) => r.id === 'prometheus-adapter')!.after).toEqual(['kube-prometheus-stack']);
+  });
+});
+
+describe('the pins: every pinned chart with its version, repository, Kubernetes range and source', () => {
+  const pins = addonPins();
+
+  test('one row per chart, in install order', () => {
+    expect(pins.map((p) => [p.addon, p.component, p.chart, p.version])).toEqual([
+      ['istio', 'istio base', 'base', '1.30.3'],
+      ['istio', 'istiod', 'istiod', '1.30.3'],
+      ['istio', 'istio gateway', 'gateway', '1.30.3'],
+      ['prometheus', 'kube-prometheus-stack', 'kube-prometheus-stack', '88.5.3'],
+      ['metricsAdapter', 'prometheus-adapter', 'prometheus-adapter', '5.3.0'],
+      ['metricsAdapter', 'keda', 'keda', '2.20.2'],
+      ['karpenter', 'karpenter', 'karpenter', '1.14.1'],
+      ['leaderWorkerSet', 'lws', 'lws', '0.10.0'],
+    ]);
+  });
+
+  test('each row is a Helm chart of ADDON_CHARTS with its range in words and its source', () => {
+    for (const p of pins) {
+      const chart = Object.values(ADDON_CHARTS).find((c) => c.name === p.chart)!;
+      expect(p).toEqual({
+        addon: p.addon, component: p.component, kind: 'helm-chart', repository: chart.repository, chart: chart.name, version: chart.version,
+        supports: expect.stringMatching(/^1\.\d+ (to 1\.\d+|and later)$/), source: chart.kubernetes.source,
+      });
+    }
+    expect(pins.find((p) => p.chart === 'istiod')!.supports).toBe('1.32 to 1.36');
+    expect(pins.find((p) => p.chart === 'kube-prometheus-stack')!.supports).toBe('1.25 and later');
+  });
+});
+
+describe('the supported cluster versions 1.34 to 1.36', () => {
+  test.each(['1.34', '1.35', '1.36'])('%s: every chart add-on but KEDA installs', (version) => {
+    for (const fleet of [DEFAULT_FLEET, LLM_FLEET, MULTI_NODE_SHOP, KARPENTER_SHOP, ON_LUSTRE]) {
+      expect(planAddons(planFleet(on(fleet, version))).kubernetesVersion).toBe(version);
+    }
+    const ids = new Set([DEFAULT_FLEET, LLM_FLEET, KARPENTER_SHOP].flatMap((f) => planAddons(planFleet(on(f, version))).releases.map((r) => r.id)));
+    expect([...ids].sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'karpenter', 'kube-prometheus-stack', 'lws', 'prometheus-adapter']);
+    expect(Object.keys(synth(on(DEFAULT_FLEET, version)).resource.helm_release)).toHaveLength(5);
+  });
+
+  test.each(['1.34', '1.35'])('%s: KEDA installs', (version) => {
+    expect(planAddons(planFleet(on(KEDA, version))).releases.map((r) => r.id)).toContain('keda');
+  });
+
+  test('1.36: KEDA 2.20 (tested up to 1.35) is refused with its range and source, and the way out', () => {
+    expect(() => planAddons(planFleet(on(KEDA, '1.36')))).toThrow(
+      "shop: 'cluster.kubernetesVersion' ('1.36') is not supported by add-on 'metricsAdapter' (chart keda 2.20.2 supports Kubernetes 1.33 to 1.35; "
+      + 'source: kedacore/keda-docs:content/docs/2.20/operate/cluster.md@a55c5d345e2cbd9923ab4936f1cabc2a17e9abac line 21 (KEDA v2.20: v1.33 - v1.35)); '
+      + 'set cluster.kubernetesVersion within 1.33 to 1.35, or set addons.metricsAdapter: false and install keda for 1.36 yourself');
+  });
+
+  test.each(['1.31', '1.37'])('%s: refused by Istio, with its range', (version) => {
+    expect(() => planAddons(planFleet(on(DEFAULT_FLEET, version))))
+      .toThrow(`'cluster.kubernetesVersion' ('${version}') is not supported by add-on 'istio' (chart base 1.30.3 supports Kubernetes 1.32 to 1.36`);
+  });
+});
