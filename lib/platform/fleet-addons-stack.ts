@@ -18,6 +18,7 @@ import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
 import { ADDON_DEFAULTS, AddonsPlan, assumesOutput, planAddons } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
+import { EFS_CSI_PROVISIONER } from './addons/efs-csi-addon';
 import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
@@ -101,7 +102,7 @@ export class FleetAddonsStack extends TerraformStack {
       const { name, fileSystemId } = addons.efsStorageClass;
       new StorageClassV1(this, 'efs-storage-class', {
         metadata: { name },
-        storageProvisioner: 'efs.csi.aws.com',
+        storageProvisioner: EFS_CSI_PROVISIONER,
         reclaimPolicy: 'Retain',
         volumeBindingMode: 'Immediate',
         parameters: fileSystemId === undefined ? undefined : { provisioningMode: 'efs-ap', fileSystemId, directoryPerms: '755' },

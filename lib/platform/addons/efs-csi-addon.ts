@@ -11,6 +11,16 @@ import type { AddonInstall, AddonModule } from './addon-module';
 /** The EKS add-on name (`aws eks describe-addon-versions`). */
 export const EFS_CSI_ADDON_NAME = 'aws-efs-csi-driver';
 
+/**
+ * The driver release whose chart the names below were read from (the contract tests cite it); the EKS add-on's own
+ * version is the one EKS resolves for the cluster's Kubernetes version.
+ * @see https://github.com/kubernetes-sigs/aws-efs-csi-driver/tree/v3.4.1/charts/aws-efs-csi-driver
+ */
+export const EFS_CSI_DRIVER_RELEASE = 'v3.4.1';
+
+/** The CSI driver's name: the provisioner of the StorageClass the add-ons stack writes. */
+export const EFS_CSI_PROVISIONER = 'efs.csi.aws.com';
+
 /** What the add-ons stack binds the driver to, one named constant each (asserted by the tests). */
 export const EFS_CSI_ADDON_DEFAULTS = {
   /** The EFS CSI controller's ServiceAccount, bound to the driver's IAM role. */

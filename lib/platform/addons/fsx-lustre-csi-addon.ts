@@ -12,6 +12,13 @@ import type { AddonInstall, AddonModule } from './addon-module';
 /** The EKS add-on name (`aws eks describe-addon-versions`). */
 export const FSX_LUSTRE_CSI_ADDON_NAME = 'aws-fsx-csi-driver';
 
+/**
+ * The driver release whose chart the names below were read from (the contract tests cite it); the EKS add-on's own
+ * version is the one EKS resolves for the cluster's Kubernetes version.
+ * @see https://github.com/kubernetes-sigs/aws-fsx-csi-driver/tree/v1.9.0/charts/aws-fsx-csi-driver
+ */
+export const FSX_LUSTRE_CSI_DRIVER_RELEASE = 'v1.9.0';
+
 /** What the add-ons stack binds the driver to, one named constant each (asserted by the tests). */
 export const FSX_LUSTRE_CSI_ADDON_DEFAULTS = {
   /** The FSx for Lustre CSI controller's ServiceAccount (the driver's chart and EKS add-on), bound to its IAM role. */
