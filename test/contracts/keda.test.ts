@@ -11,8 +11,11 @@ const DOCS_COMMIT = 'a55c5d345e2cbd9923ab4936f1cabc2a17e9abac';
 const MINOR = KEDA_CHART.version.split('.').slice(0, 2).join('.');
 const chart = (file: string, line: number) => `${CHARTS}:keda/${file}@v${KEDA_CHART.version} line ${line}`;
 
-/** A fleet whose server autoscales with engine keda, i.e. installs KEDA. */
-const KEDA_FLEET = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } }, SHOP);
+/** A fleet whose server autoscales with engine keda, i.e. installs KEDA, on a Kubernetes version KEDA is tested on. */
+const KEDA_FLEET = {
+  ...withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } }, SHOP),
+  cluster: { ...SHOP.cluster, kubernetesVersion: '1.35' },
+};
 
 describeFacts(`KEDA ${KEDA_CHART.version}: the facts of the pinned chart the fleet's ScaledObjects depend on`, {
   [CHARTS]: `v${KEDA_CHART.version}`, [DOCS]: DOCS_COMMIT,

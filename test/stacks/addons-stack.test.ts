@@ -9,12 +9,15 @@ import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { EKS_CLUSTER_DEFAULTS } from '../../lib/aws/eks-cluster';
 import { SHOP, withServer } from '../platform/fixtures';
 import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 const releasesOf = (fleet: FleetDescription): Record<string, any> => synth(fleet).resource?.helm_release ?? {};
 const valuesOf = (release: any) => JSON.parse(release.values[0]);
+/** On a Kubernetes version KEDA 2.20 is tested on (1.33-1.35), whatever the cluster default. */
+const onKedaRange = (fleet: FleetDescription): FleetDescription => ({ ...fleet, cluster: { ...fleet.cluster, kubernetesVersion: '1.35' } });
 
 describe('FleetAddonsStack of the default fleet', () => {
   const json = synth(DEFAULT_FLEET);
@@ -177,7 +180,7 @@ describe('add-ons follow the description', () => {
   });
 
   test('engine keda installs KEDA (pinned) instead of prometheus-adapter', () => {
-    const fleet = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
+    const fleet = onKedaRange(withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } }));
     const r = releasesOf(fleet);
     expect(r['prometheus-adapter']).toBeUndefined();
     expect(r.keda).toMatchObject({ repository: 'https://kedacore.github.io/charts', chart: 'keda', version: ADDON_CHARTS.keda.version, namespace: 'keda' });
@@ -224,7 +227,7 @@ describe('add-ons follow the description', () => {
       namespace: 'kube-system', serviceAccount: 'karpenter', controllerRoleName: 'shop-karpenter', nodeRoleName: 'shop-karpenter-node',
       interruptionQueueName: 'shop-karpenter', chart: { repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.9.1' },
     };
-    const plan = { ...planFleet(SHOP), karpenter };
+    const plan = { ...planFleet({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: '1.35' } }), karpenter };
     const addons = planAddons(plan);
     const r = addons.releases.find((x) => x.id === 'karpenter')!;
     expect(r).toMatchObject({ namespace: 'kube-system', chart: { version: '1.9.1', repository: 'oci://public.ecr.aws/karpenter' }, after: ['pod-identity-agent'] });
@@ -238,10 +241,10 @@ describe('add-ons follow the description', () => {
 });
 
 describe('opt-outs: addons.<x>: false installs nothing and says what the serving stack assumes', () => {
-  const CLAIM_KEDA: FleetDescription = {
+  const CLAIM_KEDA: FleetDescription = onKedaRange({
     ...withServer('cpu', { repositoryClaim: 'models' }, withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } })),
     modelAccess: 'pod-identity',
-  };
+  });
   test.each([
     ['istio', DEFAULT_FLEET, ['istio-base', 'istiod', 'istio-ingressgateway']],
     ['prometheus', DEFAULT_FLEET, ['kube-prometheus-stack']],
@@ -282,8 +285,8 @@ describe('opt-outs: addons.<x>: false installs nothing and says what the serving
 });
 
 describe('the Kubernetes version of the cluster', () => {
-  test('the default (1.33) is supported by every pinned chart', () => {
-    expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe('1.33');
+  test('the default cluster version is supported by every pinned chart', () => {
+    expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe(EKS_CLUSTER_DEFAULTS.kubernetesVersion);
   });
 
   test('a chart that does not support it is refused with the add-on, chart version, cluster version and fix', () => {
@@ -346,7 +349,7 @@ describe('every object of the serving stack is built into Kubernetes, installed 
   });
 
   test('KEDA objects are covered by the KEDA add-on', () => {
-    const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } });
+    const fleet = onKedaRange(withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } }));
     expect(objectsOf(fleet).some((o) => o.apiVersion.startsWith('keda.sh/'))).toBe(true);
     expect(uncovered(fleet).missing).toEqual([]);
     expect(ADDON_PROVIDES.metricsAdapterKeda.provides).toContainEqual({ group: 'keda.sh', kind: 'ScaledObject' });
