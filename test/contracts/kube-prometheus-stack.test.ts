@@ -63,6 +63,14 @@ describeFacts(`kube-prometheus-stack ${KUBE_PROMETHEUS_STACK_CHART.version}: the
     holds: selectsEvery('podMonitor', 'PodMonitor'),
   },
   {
+    fact: 'the *Selector, *NamespaceSelector and *SelectorNilUsesHelmValues keys we set are values of prometheus.prometheusSpec',
+    citation: kps('values.yaml', 4216),
+    holds: eachFleet((_, values) => expect(Object.keys(values.prometheus.prometheusSpec).sort()).toEqual([
+      'podMonitorNamespaceSelector', 'podMonitorSelector', 'podMonitorSelectorNilUsesHelmValues', 'ruleNamespaceSelector', 'ruleSelector',
+      'ruleSelectorNilUsesHelmValues', 'serviceMonitorNamespaceSelector', 'serviceMonitorSelector', 'serviceMonitorSelectorNilUsesHelmValues',
+    ])),
+  },
+  {
     fact: 'ruleNamespaceSelector and ruleSelector are written unless agentMode',
     citation: kps('templates/prometheus/prometheus.yaml', 270),
     holds: eachFleet((_, values) => expect(values.prometheus.agentMode).toBeUndefined()),
