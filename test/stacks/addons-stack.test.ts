@@ -281,15 +281,25 @@ describe('opt-outs: addons.<x>: false installs nothing and says what the serving
 });
 
 describe('the Kubernetes version of the cluster', () => {
-  test('the default (1.33) is supported by every pinned chart', () => {
-    expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe('1.33');
+  test('the default (1.36) is supported by every pinned chart', () => {
+    expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe('1.36');
+  });
+
+  test.each(['1.34', '1.35', '1.36'])('the add-ons stack synthesizes for %s', (kubernetesVersion) => {
+    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion } })).not.toThrow();
+  });
+
+  test('a version EKS no longer supports in standard support is refused with the supported range before any chart is checked', () => {
+    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } })).toThrow(
+      "vision: 'cluster.kubernetesVersion' ('1.28') is not a Kubernetes version triton-ops supports on EKS: 1.34 to 1.36 "
+      + "(older than the supported versions); set it to a version from 1.34 to 1.36 (default '1.36')");
   });
 
   test('a chart that does not support it is refused with the add-on, chart version, cluster version and fix', () => {
-    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } })).toThrow(
-      "vision: 'cluster.kubernetesVersion' ('1.28') is not supported by add-on 'istio' (chart base 1.27.3 supports Kubernetes 1.29 to 1.33; "
+    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.34' } })).toThrow(
+      "vision: 'cluster.kubernetesVersion' ('1.34') is not supported by add-on 'istio' (chart base 1.27.3 supports Kubernetes 1.29 to 1.33; "
       + 'source: https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.27: 1.29-1.33)); set cluster.kubernetesVersion within '
-      + '1.29 to 1.33, or set addons.istio: false and install base for 1.28 yourself');
+      + '1.29 to 1.33, or set addons.istio: false and install base for 1.34 yourself');
   });
 
   test('every refusal at once; an add-on switched off is not checked', () => {
@@ -300,7 +310,7 @@ describe('the Kubernetes version of the cluster', () => {
   });
 
   test('the serving stack does not check the charts: the add-ons may be installed another way', () => {
-    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } };
+    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.34' } };
     const serving = JSON.parse(Testing.synth(new FleetServingStack(Testing.app(), 'serving', { fleet })));
     expect(serving.output.assumes.value).toEqual([]);
   });
