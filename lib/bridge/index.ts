@@ -6,3 +6,4 @@ export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addon
 export { ADDON_CHARTS, PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
 export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';
 export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-values';
+export { clusterAndImagePins } from '../platform/pins';

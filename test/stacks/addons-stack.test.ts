@@ -316,7 +316,8 @@ describe('the Kubernetes version of the cluster', () => {
   });
 
   test('a version that is not 1.<minor> is refused', () => {
-    expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow("'cluster.kubernetesVersion' ('latest') is not supported");
+    expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow(
+      "shop: 'cluster.kubernetesVersion' ('latest') is not a Kubernetes minor version; set it to a version from 1.34 to 1.36 (default '1.36'), e.g. '1.36'");
   });
 });
 

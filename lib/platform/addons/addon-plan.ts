@@ -133,7 +133,7 @@ function addonNeeds(plan: FleetPlan): AddonNeed[] {
     [monitoring.scrape || monitoring.alerts || monitoring.dashboard, 'prometheus'],
     [engines.has('hpa'), 'metricsAdapter'],
     [engines.has('keda'), 'metricsAdapter', ADDON_PROVIDES.metricsAdapterKeda],
-    [plan.modelAccess === 'pod-identity' || plan.karpenter !== undefined, 'podIdentityAgent'],
+    [plan.modelAccess === 'pod-identity' || plan.karpenter !== undefined || (plan.lustre !== undefined && fleet.addons?.fsxLustreCsi !== false), 'podIdentityAgent'],
     [plan.karpenter !== undefined, 'karpenter'],
     [Object.values(fleet.servers).some((s) => (s.nodesPerReplica ?? TRITON_SERVER_DEFAULTS.nodesPerReplica) > 1), 'leaderWorkerSet'],
     [Object.values(fleet.servers).some((s) => s.repositoryClaim !== undefined), 'efsCsi'],
