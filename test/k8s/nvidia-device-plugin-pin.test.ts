@@ -1,6 +1,8 @@
 import { Testing } from 'cdk8s';
 import * as Yaml from 'yaml';
-import { NVIDIA_DEVICE_PLUGIN_CONFIG_FILE, NvidiaDevicePlugin, NvidiaDevicePluginProps } from '../../lib/k8s/nvidia-device-plugin';
+import {
+  KUBELET_DEVICE_PLUGINS_PATH, NVIDIA_DEVICE_PLUGIN_CONFIG_FILE, NvidiaDevicePlugin, NvidiaDevicePluginProps,
+} from '../../lib/k8s/nvidia-device-plugin';
 import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_PIN, NVIDIA_DEVICE_PLUGIN_VERSION } from '../../lib/k8s/nvidia-device-plugin-defaults';
 
 // Facts of NVIDIA/k8s-device-plugin at the pinned tag (v0.20.0, commit 1b826acc6af3079d8923bac395c3124b8861a9a6, the
@@ -47,7 +49,8 @@ function plugin(props: NvidiaDevicePluginProps) {
   const manifests = Testing.synth(chart);
   const container = manifests.find((m) => m.kind === 'DaemonSet').spec.template.spec.containers[0];
   const config = Yaml.parse(manifests.find((m) => m.kind === 'ConfigMap').data['config.yaml']);
-  return { container, config };
+  const pod = manifests.find((m) => m.kind === 'DaemonSet').spec.template.spec;
+  return { container, config, pod };
 }
 
 /** Every key path of a parsed YAML document, array items under their array's path. */
@@ -91,6 +94,14 @@ describe(`the device plugin pin (${TAG})`, () => {
 
   test.each(Object.keys(MIG_STRATEGIES))('migStrategy %s is a strategy of the release', (migStrategy) => {
     expect(plugin({ migStrategy: migStrategy as NvidiaDevicePluginProps['migStrategy'] }).config.flags.migStrategy).toBe(migStrategy);
+  });
+
+  test('the kubelet\'s device-plugin directory is the host path the release mounts', () => {
+    // NVIDIA/k8s-device-plugin:deployments/static/nvidia-device-plugin.yml@v0.20.0 lines 50 (mountPath) and 54 (hostPath).
+    expect(KUBELET_DEVICE_PLUGINS_PATH).toBe('/var/lib/kubelet/device-plugins');
+    const { container, pod } = plugin({});
+    const mounted = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === KUBELET_DEVICE_PLUGINS_PATH);
+    expect(pod.volumes.find((v: { name: string }) => v.name === mounted.name).hostPath.path).toBe(KUBELET_DEVICE_PLUGINS_PATH);
   });
 
   test('with MIG, the environment is the one the release\'s chart sets', () => {
