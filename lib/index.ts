@@ -57,7 +57,12 @@ export {
 } from './k8s/load-test/load-test-props';
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './k8s/load-test/load-sweep';
 export { LoadTestResults, S3ResultsOptions } from './k8s/load-test/load-test-results';
-export { AWS_CLI_IMAGE } from './k8s/aws-cli-image';
+export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './k8s/aws-cli-image';
+export { NVIDIA_DEVICE_PLUGIN_PIN } from './k8s/nvidia-device-plugin-defaults';
+export {
+  EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry,
+} from './triton/eks-versions';
+export { Pin } from './triton/pin';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {

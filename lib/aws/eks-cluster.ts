@@ -9,13 +9,15 @@ import { KmsKey } from '@cdktf/provider-aws/lib/kms-key';
 import { Fn } from 'cdktf';
 import { Construct } from 'constructs';
 import { Problems } from '../private/errors';
+import { EKS_DEFAULT_KUBERNETES_VERSION, eksVersionProblem } from '../triton/eks-versions';
 import { IEksCluster } from './eks-cluster-ref';
 
 export { IEksCluster } from './eks-cluster-ref';
 
 /** Defaults of EksClusterProps. */
 export const EKS_CLUSTER_DEFAULTS = {
-  kubernetesVersion: '1.33',
+  /** The newest version of the supported range (EKS_SUPPORTED_VERSIONS, 1.34 to 1.36), in EKS standard support until 2027-08-02. */
+  kubernetesVersion: EKS_DEFAULT_KUBERNETES_VERSION,
   endpointPublicAccess: true,
   /** Every control-plane log type: audit and authenticator logs are what an incident review needs. */
   logTypes: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'],
@@ -27,7 +29,11 @@ export interface EksClusterProps {
   readonly clusterName: string;
   /** Subnets of the control-plane network interfaces, in at least two availability zones. */
   readonly subnetIds: string[];
-  /** @default '1.33' */
+  /**
+   * Kubernetes minor version, within the supported range 1.34 to 1.36 (EKS_SUPPORTED_VERSIONS).
+   * @default '1.36'
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html
+   */
   readonly kubernetesVersion?: string;
   /**
    * Whether the API server is reachable from outside the VPC. The private endpoint is always on; turn this
@@ -44,7 +50,6 @@ export interface EksClusterProps {
 }
 
 const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
-const VERSION = /^1\.\d{2}$/;
 
 /**
  * A new EKS cluster for Triton fleets: secrets encrypted with KMS, every control-plane log type sent to
@@ -89,7 +94,8 @@ export class EksCluster extends Construct implements IEksCluster {
       'use 1-100 letters, digits, - and _, starting with a letter or digit');
     problems.check(props.subnetIds.length >= 2, 'subnetIds', props.subnetIds,
       'must list at least two subnets (EKS needs two availability zones)', 'add subnets from two or more zones');
-    problems.check(VERSION.test(version), 'kubernetesVersion', version, 'is not a Kubernetes minor version', "use e.g. '1.33'");
+    const unsupported = eksVersionProblem(this.node.path, 'kubernetesVersion', version);
+    if (unsupported !== undefined) problems.add(unsupported);
     // CloudWatch accepts only these retention values.
     const retentions = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
     problems.check(retentions.includes(retention), 'logRetentionDays', retention, 'is not a retention CloudWatch accepts',

@@ -57,6 +57,8 @@ export function fsxLustreDriverPolicy(s: FsxLustreDriverPolicyScope): PolicyDocu
       },
       {
         // In the driver's documented policy for a linked bucket (FSx reads the objects through its service-linked role): this bucket only.
+        // No s3:prefix condition: the driver makes no S3 call; FSx checks this on the caller while creating the linked file
+        // system, with a request no documentation describes, so a prefix condition could refuse every CreateVolume.
         Sid: 'ListLinkedBucket', Effect: 'Allow', Action: 's3:ListBucket', Resource: `arn:${s.partition}:s3:::${s.bucketName}`,
       },
     ],

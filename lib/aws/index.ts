@@ -2,6 +2,7 @@
 // fleet's infra stack. Imports provider submodules only, and no cdk8s.
 import './require-peers'; // first: a clear error when cdktf or the AWS provider is missing
 export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from './eks-cluster';
+export { eksAddonDefaultVersion, eksAddonPin, EKS_ADDON_VERSION_DEFAULTS } from './eks-addon-version';
 export {
   GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuAmiType, GpuCapacityType,
 } from './gpu-node-group';

@@ -3,6 +3,21 @@
  * fits its node beside the plugin (CHECKLIST R08), and 'triton-ops/fleet' loads no cdk8s.
  */
 
+import type { Pin } from '../triton/pin';
+
+/** The k8s-device-plugin release the default image runs: the newest release tag of NVIDIA/k8s-device-plugin. */
+export const NVIDIA_DEVICE_PLUGIN_VERSION = 'v0.20.0';
+
+/**
+ * The device plugin image pin, for the list of every pin. The plugin's README at the tag asks for Kubernetes 1.10 or
+ * later, with no upper bound.
+ */
+export const NVIDIA_DEVICE_PLUGIN_PIN: Pin = {
+  component: 'nvidia-device-plugin', kind: 'image', version: `nvcr.io/nvidia/k8s-device-plugin:${NVIDIA_DEVICE_PLUGIN_VERSION}`,
+  source: `NVIDIA/k8s-device-plugin:deployments/static/nvidia-device-plugin.yml@${NVIDIA_DEVICE_PLUGIN_VERSION} line 41 (the image of the release)`,
+  supports: `Kubernetes >= 1.10 (NVIDIA/k8s-device-plugin:README.md@${NVIDIA_DEVICE_PLUGIN_VERSION} line 78)`,
+};
+
 /**
  * How the plugin advertises MIG (Multi-Instance GPU) slices.
  * - `none`: whole GPUs as `nvidia.com/gpu`, MIG ignored.
@@ -16,10 +31,10 @@ export type MigStrategy = 'none' | 'single' | 'mixed';
 export const NVIDIA_DEVICE_PLUGIN_DEFAULTS = {
   namespace: 'nvidia-device-plugin',
   /**
-   * A pinned release of NVIDIA's k8s-device-plugin.
+   * A pinned release of NVIDIA's k8s-device-plugin (NVIDIA_DEVICE_PLUGIN_PIN).
    * @see https://github.com/NVIDIA/k8s-device-plugin/releases
    */
-  image: 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3',
+  image: `nvcr.io/nvidia/k8s-device-plugin:${NVIDIA_DEVICE_PLUGIN_VERSION}`,
   migStrategy: 'none' as MigStrategy,
   failOnInitError: true,
   /** `TimeSlicingOptions.renameByDefault`. */

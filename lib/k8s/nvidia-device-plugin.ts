@@ -76,7 +76,7 @@ export interface NvidiaDevicePluginProps {
   readonly namespace?: string;
   /**
    * Plugin image with an explicit tag or digest; `latest` and untagged images are refused.
-   * @default 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3'
+   * @default 'nvcr.io/nvidia/k8s-device-plugin:v0.20.0'
    */
   readonly image?: string;
   /**

@@ -13,6 +13,7 @@ import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1';
 import { DataResource, Fn, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import { eksAddonDefaultVersion } from '../aws/eks-addon-version';
 import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
@@ -79,6 +80,8 @@ export class FleetAddonsStack extends TerraformStack {
         : a.addon === 'fsxLustreCsi' ? fsxLustreDriverRole(this, fleet, cluster!, addons.fsxLustreDriver!) : undefined;
       eksAddons[a.id] = new EksAddon(this, a.id, {
         clusterName: fleet.cluster.name, addonName: a.addonName, serviceAccountRoleArn: role?.arn,
+        // EKS's default version for the cluster's Kubernetes version (data.aws_eks_addon_version.<id>-version), never unset.
+        addonVersion: eksAddonDefaultVersion(this, `${a.id}-version`, a.addonName, addons.kubernetesVersion),
         resolveConflictsOnCreate: 'OVERWRITE', resolveConflictsOnUpdate: 'OVERWRITE',
       });
     }

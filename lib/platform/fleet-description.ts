@@ -245,8 +245,8 @@ export interface FleetDescription {
     readonly createInSubnets?: string[];
     /**
      * Kubernetes minor version of the cluster: the version a created cluster gets, and the one every add-on's chart
-     * must support.
-     * @default '1.33'
+     * must support: 1.34 to 1.36 (EKS_SUPPORTED_VERSIONS), others are refused.
+     * @default '1.36'
      */
     readonly kubernetesVersion?: string;
   };

@@ -12,6 +12,7 @@ import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
 import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
+import { eksVersionProblem } from '../triton/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
@@ -135,6 +136,10 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
 export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
+  // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.
+  const unsupportedVersion = fleet.cluster.kubernetesVersion === undefined ? undefined
+    : eksVersionProblem(fleet.name, 'cluster.kubernetesVersion', fleet.cluster.kubernetesVersion);
+  if (unsupportedVersion !== undefined) p.add(unsupportedVersion);
   if (checkNamespaceName(p, 'namespace', fleet.namespace)) {
     p.check(fleet.namespace !== 'default', 'namespace', fleet.namespace, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
   }

@@ -16,7 +16,7 @@ describe('EksCluster', () => {
 
   test('defaults', () => {
     expect(EKS_CLUSTER_DEFAULTS).toEqual({
-      kubernetesVersion: '1.33', endpointPublicAccess: true,
+      kubernetesVersion: '1.36', endpointPublicAccess: true,
       logTypes: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'], logRetentionDays: 90,
     });
   });
@@ -24,7 +24,7 @@ describe('EksCluster', () => {
   test('secrets encrypted with a rotated key, every log type, private endpoint on', () => {
     expect(clusterOf(synth)).toMatchObject({
       name: 'ml-serving',
-      version: '1.33',
+      version: '1.36',
       enabled_cluster_log_types: ['api', 'audit', 'authenticator', 'controllerManager', 'scheduler'],
       vpc_config: { subnet_ids: ['subnet-a', 'subnet-b'], endpoint_private_access: true, endpoint_public_access: true },
       encryption_config: { resources: ['secrets'], provider: { key_arn: expect.stringMatching(/^\$\{aws_kms_key\.Cluster_SecretsKey_\w+\.arn\}$/) } },
@@ -42,11 +42,11 @@ describe('EksCluster', () => {
   test('a given KMS key, a private-only endpoint and CIDRs', () => {
     const custom = Testing.synthScope((scope) => {
       new EksCluster(scope, 'Cluster', { ...props, secretsKmsKeyArn: 'arn:aws:kms:us-west-2:123456789012:key/abc',
-        endpointPublicAccess: false, publicAccessCidrs: ['10.0.0.0/8'], kubernetesVersion: '1.32', logRetentionDays: 30 });
+        endpointPublicAccess: false, publicAccessCidrs: ['10.0.0.0/8'], kubernetesVersion: '1.34', logRetentionDays: 30 });
     });
     expect(custom).not.toHaveResource(KmsKey);
     expect(clusterOf(custom)).toMatchObject({
-      version: '1.32',
+      version: '1.34',
       vpc_config: { endpoint_public_access: false, public_access_cidrs: ['10.0.0.0/8'] },
       encryption_config: { provider: { key_arn: 'arn:aws:kms:us-west-2:123456789012:key/abc' } },
     });
@@ -71,9 +71,22 @@ describe('EksCluster', () => {
     ['an invalid name', { clusterName: 'ml serving' },
       "Cluster: 'clusterName' ('ml serving') is not a valid EKS cluster name; use 1-100 letters, digits, - and _, starting with a letter or digit"],
     ['a version that is not one', { kubernetesVersion: 'latest' },
-      "Cluster: 'kubernetesVersion' ('latest') is not a Kubernetes minor version; use e.g. '1.33'"],
+      "Cluster: 'kubernetesVersion' ('latest') is not a Kubernetes minor version; set it to a version from 1.34 to 1.36 (default '1.36'), e.g. '1.36'"],
+    ['a version out of EKS standard support', { kubernetesVersion: '1.33' },
+      "Cluster: 'kubernetesVersion' ('1.33') is not a Kubernetes version triton-ops supports on EKS: 1.34 to 1.36 "
+      + "(EKS standard support of 1.33 ended on 2026-07-29); set it to a version from 1.34 to 1.36 (default '1.36')"],
+    ['a version newer than the range', { kubernetesVersion: '1.37' },
+      "Cluster: 'kubernetesVersion' ('1.37') is not a Kubernetes version triton-ops supports on EKS: 1.34 to 1.36 "
+      + "(newer than the versions whose add-ons triton-ops pins); set it to a version from 1.34 to 1.36 (default '1.36')"],
     ['a retention CloudWatch refuses', { logRetentionDays: 45 }, "Cluster: 'logRetentionDays' (45) is not a retention CloudWatch accepts"],
   ])('fails on %s', (_name, override, message) => {
     expect(() => Testing.synthScope((scope) => { new EksCluster(scope, 'Cluster', { ...props, ...override }); })).toThrow(message);
+  });
+});
+
+describe('EksCluster versions', () => {
+  test.each(['1.34', '1.35', '1.36'])('creates a %s cluster', (kubernetesVersion) => {
+    const synth = Testing.synthScope((scope) => { new EksCluster(scope, 'Cluster', { ...props, kubernetesVersion }); });
+    expect(clusterOf(synth)).toMatchObject({ version: kubernetesVersion });
   });
 });

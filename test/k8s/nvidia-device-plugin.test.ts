@@ -40,7 +40,7 @@ function fails(props: NvidiaDevicePluginProps): () => void {
 describe('NvidiaDevicePlugin defaults', () => {
   test.each<[string, unknown, unknown]>([
     ['namespace', NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace, 'nvidia-device-plugin'],
-    ['image', NVIDIA_DEVICE_PLUGIN_DEFAULTS.image, 'nvcr.io/nvidia/k8s-device-plugin:v0.19.3'],
+    ['image', NVIDIA_DEVICE_PLUGIN_DEFAULTS.image, 'nvcr.io/nvidia/k8s-device-plugin:v0.20.0'],
     ['migStrategy', NVIDIA_DEVICE_PLUGIN_DEFAULTS.migStrategy, 'none'],
     ['failOnInitError', NVIDIA_DEVICE_PLUGIN_DEFAULTS.failOnInitError, true],
     ['timeSlicingRenameByDefault', NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault, false],

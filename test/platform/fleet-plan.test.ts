@@ -78,6 +78,9 @@ describe('planFleet refuses a description that cannot run, with the fix', () => 
     },
   };
   test.each<[string, FleetDescription, string]>([
+    ['a cluster version out of EKS standard support', { ...SHOP, cluster: { ...SHOP.cluster, kubernetesVersion: '1.33' } },
+      "shop: 'cluster.kubernetesVersion' ('1.33') is not a Kubernetes version triton-ops supports on EKS: 1.34 to 1.36 "
+      + "(EKS standard support of 1.33 ended on 2026-07-29); set it to a version from 1.34 to 1.36 (default '1.36')"],
     ['an unknown node pool', withServer('gpu', { nodePool: 'gpu-x' }),
       "shop: 'servers.gpu.nodePool' ('gpu-x') is not a node pool of the fleet; use one of [\"gpu-a\"] or describe it in nodePools"],
     ['a GPU server without a pool among several', { ...SHOP, nodePools: { ...SHOP.nodePools, 'gpu-b': SHOP.nodePools!['gpu-a'] } },

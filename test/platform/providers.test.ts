@@ -37,9 +37,9 @@ describe('the AWS provider of every stack comes from the description', () => {
   });
 
   test('a created cluster gets the described Kubernetes version', () => {
-    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', createInSubnets: ['subnet-a', 'subnet-b'], kubernetesVersion: '1.32' } };
+    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', createInSubnets: ['subnet-a', 'subnet-b'], kubernetesVersion: '1.35' } };
     expect(Testing.synth(new FleetInfraStack(Testing.app(), 'infra', { fleet })))
-      .toHaveResourceWithProperties(EksClusterResource, { name: 'ml-serving', version: '1.32' });
+      .toHaveResourceWithProperties(EksClusterResource, { name: 'ml-serving', version: '1.35' });
   });
 });
 

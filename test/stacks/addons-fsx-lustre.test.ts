@@ -23,15 +23,42 @@ describe('the FSx for Lustre CSI driver add-on', () => {
     });
   });
 
-  test('the bucket\'s Lustre file system installs the EKS add-on with its IRSA role', () => {
-    expect(json.resource.aws_eks_addon).toEqual({
-      'fsx-csi-driver': {
-        addon_name: 'aws-fsx-csi-driver', cluster_name: 'ml', service_account_role_arn: '${aws_iam_role.fsx-csi-driver-role.arn}',
-        resolve_conflicts_on_create: 'OVERWRITE', resolve_conflicts_on_update: 'OVERWRITE',
-      },
+  test('the bucket\'s Lustre file system installs the EKS add-on with its IRSA role, at EKS\'s default version', () => {
+    expect(json.resource.aws_eks_addon['fsx-csi-driver']).toEqual({
+      addon_name: 'aws-fsx-csi-driver', cluster_name: 'ml', service_account_role_arn: '${aws_iam_role.fsx-csi-driver-role.arn}',
+      addon_version: '${data.aws_eks_addon_version.fsx-csi-driver-version.version}',
+      resolve_conflicts_on_create: 'OVERWRITE', resolve_conflicts_on_update: 'OVERWRITE',
+    });
+    expect(json.data.aws_eks_addon_version['fsx-csi-driver-version']).toEqual({
+      addon_name: 'aws-fsx-csi-driver', kubernetes_version: '1.36', most_recent: false,
     });
     expect(json.resource.aws_iam_role['fsx-csi-driver-role']).toMatchObject({
       name: 'shop-fsx-csi-driver', assume_role_policy: '${data.aws_iam_policy_document.fsx-csi-driver-trust.json}',
+    });
+  });
+
+  // AWS's "Deploy the FSx for Lustre driver" page exists in two versions. One (https://docs.aws.amazon.com/eks/latest/userguide/fsx-csi-create.html,
+  // Prerequisites) says the FSx CSI Driver EKS add-on "requires the EKS Pod Identity agent for authentication" and fails
+  // with "Amazon EKS Pod Identity agent is not installed in the cluster" without it; the other
+  // (https://docs.amazonaws.cn/en_us/eks/latest/userguide/fsx-csi-create.md, Prerequisites) says it "supports authentication
+  // through either EKS Pod Identity or IAM Roles for Service Accounts (IRSA)". The driver's own docs name IRSA only
+  // (kubernetes-sigs/aws-fsx-csi-driver:docs/install.md@v1.9.0 line 13; no "Pod Identity" anywhere at the tag). Neither
+  // version says the agent harms an IRSA driver, so the agent is installed whenever the FSx add-on is, and the driver
+  // keeps its IRSA role: the add-on works under both readings.
+  test('the EKS Pod Identity agent is installed with the FSx add-on, at EKS\'s default version', () => {
+    expect(json.resource.aws_eks_addon['pod-identity-agent']).toEqual({
+      addon_name: 'eks-pod-identity-agent', cluster_name: 'ml',
+      addon_version: '${data.aws_eks_addon_version.pod-identity-agent-version.version}',
+      resolve_conflicts_on_create: 'OVERWRITE', resolve_conflicts_on_update: 'OVERWRITE',
+    });
+    expect(planAddons(planFleet(ON_LUSTRE)).eksAddons.map((a) => a.addonName)).toEqual(['eks-pod-identity-agent', 'aws-fsx-csi-driver']);
+  });
+
+  test.each(['1.34', '1.35'])('every EKS add-on resolves EKS\'s default version for cluster.kubernetesVersion %s', (kubernetesVersion) => {
+    const versions = synth({ ...ON_LUSTRE, cluster: { ...ON_LUSTRE.cluster, kubernetesVersion } }).data.aws_eks_addon_version;
+    expect(versions).toEqual({
+      'pod-identity-agent-version': { addon_name: 'eks-pod-identity-agent', kubernetes_version: kubernetesVersion, most_recent: false },
+      'fsx-csi-driver-version': { addon_name: 'aws-fsx-csi-driver', kubernetes_version: kubernetesVersion, most_recent: false },
     });
   });
 
@@ -66,6 +93,7 @@ describe('the FSx for Lustre CSI driver add-on', () => {
   test('fsxLustreCsi: false leaves it to the cluster, which both stacks then assume', () => {
     const described: FleetDescription = { ...ON_LUSTRE, addons: { fsxLustreCsi: false } };
     const off = synth(described);
+    // Neither the driver nor the agent it would need.
     expect(off.resource.aws_eks_addon).toBeUndefined();
     expect(off.resource.aws_iam_role).toBeUndefined();
     expect(off.data.aws_iam_openid_connect_provider).toBeUndefined();

@@ -285,33 +285,37 @@ describe('opt-outs: addons.<x>: false installs nothing and says what the serving
 });
 
 describe('the Kubernetes version of the cluster', () => {
-  test('the default cluster version is supported by every pinned chart', () => {
+  test('the default (1.36) is supported by every pinned chart', () => {
     expect(planAddons(planFleet(DEFAULT_FLEET)).kubernetesVersion).toBe(EKS_CLUSTER_DEFAULTS.kubernetesVersion);
+    expect(EKS_CLUSTER_DEFAULTS.kubernetesVersion).toBe('1.36');
   });
 
-  test('a chart that does not support it is refused with the add-on, chart version, cluster version and fix', () => {
+  test.each(['1.34', '1.35', '1.36'])('the add-ons stack synthesizes for %s', (kubernetesVersion) => {
+    expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion } })).not.toThrow();
+  });
+
+  test('a version EKS no longer supports in standard support is refused with the supported range before any chart is checked', () => {
     expect(() => synth({ ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } })).toThrow(
-      "vision: 'cluster.kubernetesVersion' ('1.28') is not supported by add-on 'istio' (chart base 1.30.3 supports Kubernetes 1.32 to 1.36; "
-      + 'source: istio/istio:istioctl/pkg/install/k8sversion/version.go@1.30.3 line 31 (MinK8SVersion = 32); '
-      + 'https://istio.io/latest/docs/releases/supported-releases/ (Istio 1.30: 1.32-1.36)); set cluster.kubernetesVersion within '
-      + '1.32 to 1.36, or set addons.istio: false and install base for 1.28 yourself');
+      "vision: 'cluster.kubernetesVersion' ('1.28') is not a Kubernetes version triton-ops supports on EKS: 1.34 to 1.36 "
+      + "(older than the supported versions); set it to a version from 1.34 to 1.36 (default '1.36')");
   });
 
-  test('every refusal at once; an add-on switched off is not checked', () => {
+  test('an add-on switched off is not checked against the cluster version', () => {
     const keda = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
-    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.37' } };
-    expect(() => synth(fleet)).toThrow(/3 problems:[\s\S]*'istio' \(chart base[\s\S]*'istio' \(chart istiod[\s\S]*'metricsAdapter' \(chart keda 2.20.2 supports Kubernetes 1.33 to 1.35/);
-    expect(() => synth({ ...fleet, addons: { istio: false, metricsAdapter: false } })).not.toThrow();
+    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.36' } };
+    expect(() => synth(fleet)).toThrow("'metricsAdapter' (chart keda 2.20.2 supports Kubernetes 1.33 to 1.35");
+    expect(() => synth({ ...fleet, addons: { metricsAdapter: false } })).not.toThrow();
   });
 
   test('the serving stack does not check the charts: the add-ons may be installed another way', () => {
-    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.28' } };
+    const fleet = { ...DEFAULT_FLEET, cluster: { name: 'ml-serving', kubernetesVersion: '1.34' } };
     const serving = JSON.parse(Testing.synth(new FleetServingStack(Testing.app(), 'serving', { fleet })));
     expect(serving.output.assumes.value).toEqual([]);
   });
 
   test('a version that is not 1.<minor> is refused', () => {
-    expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow("'cluster.kubernetesVersion' ('latest') is not supported");
+    expect(() => synth({ ...SHOP, cluster: { name: 'ml', kubernetesVersion: 'latest' } })).toThrow(
+      "shop: 'cluster.kubernetesVersion' ('latest') is not a Kubernetes minor version; set it to a version from 1.34 to 1.36 (default '1.36'), e.g. '1.36'");
   });
 });
 

@@ -29,7 +29,7 @@ describe('defaults', () => {
       uploaderCpuRequestMillis: 100, uploaderCpuLimitMillis: 500, uploaderMemoryMiB: 256,
     });
     expect(LOAD_SWEEP_DEFAULTS).toEqual({ step: 1, maxLevels: 64, rateDecimals: 3 });
-    expect(AWS_CLI_IMAGE).toBe('public.ecr.aws/aws-cli/aws-cli:2.25.4');
+    expect(AWS_CLI_IMAGE).toBe('public.ecr.aws/aws-cli/aws-cli:2.36.7');
   });
 
   test('perf_analyzer for a server without LLM, over gRPC, concurrency 1 to 4, 10 s windows, CSV report in the run directory', () => {
