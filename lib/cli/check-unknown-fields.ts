@@ -40,7 +40,7 @@ function strictDecoderPath(path: FieldPath): string {
 
 type Reads = WeakMap<object, Set<string>>;
 
-/** A view of `value` that records in `reads`, per object (a YAML alias adds its reads up), every key read or tested. */
+/** A view of `value` that records in `reads`, per object (a YAML alias adds its reads up), every key read. */
 function recording<T>(value: T, reads: Reads, views: WeakMap<object, object>): T {
   if (typeof value !== 'object' || value === null) return value;
   let view = views.get(value);
@@ -51,10 +51,6 @@ function recording<T>(value: T, reads: Reads, views: WeakMap<object, object>): T
       get(target, key, receiver) {
         if (typeof key === 'string') keys.add(key);
         return recording(Reflect.get(target, key, receiver), reads, views);
-      },
-      has(target, key) {
-        if (typeof key === 'string') keys.add(key);
-        return Reflect.has(target, key);
       },
     });
     views.set(value, view);
