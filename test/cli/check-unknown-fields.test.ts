@@ -98,7 +98,11 @@ describe('an unknown field is refused in kubectl\'s words, with its path', () =>
   test('kubectl\'s words: the API server\'s strict decoder writes `unknown field "<path>"`, keys joined by ".", list items as "[i]"', () => {
     // kubernetes-sigs/json:internal/golang/encoding/json/kubernetes_patch.go@cfa47c3a1cc8ff0eff148aa9ec5b0226d0909e87
     // line 128 (`unknownStrictErrType strictErrType = "unknown field"`), line 141 (`ErrType + " " + strconv.Quote(Path)`),
-    // line 112 (a key appended after "."), line 122 (an index appended as "[", i, "]").
+    // line 112 (a key appended after "."), line 122 (an index appended as "[", i, "]"). Custom resources, in the same
+    // words: kubernetes/apiextensions-apiserver:pkg/apiserver/customresource_handler.go@v0.36.3 line 1340
+    // (`unknown field "%s"` for each path pruning finds; pruning keeps what x-kubernetes-preserve-unknown-fields marks,
+    // pkg/apiserver/schema/pruning/algorithm.go@v0.36.3 line 58), and their metadata decoded strictly as an ObjectMeta
+    // (pkg/apiserver/schema/objectmeta/coerce.go@v0.36.3 line 75, unknown paths prefixed "metadata." line 82).
     expect(unknownFieldMessage(['spec', 'template', 'spec', 'containers', 0, 'bogus'])).toBe('unknown field "spec.template.spec.containers[0].bogus"');
     expect(unknownFieldMessage(['bogusField'])).toBe('unknown field "bogusField"');
   });
