@@ -51,8 +51,8 @@ const apiGroup = (apiVersion: string): string => (apiVersion.includes('/') ? api
 
 /**
  * A model class of the schema packages (or a vendored one): its `validate()` validates `this`, the object's fields
- * copied onto the instance (tommy351/kubernetes-models-ts:core/base/src/model.ts, `setValidateFunc`), so it can be
- * called on any object.
+ * copied onto the instance (tommy351/kubernetes-models-ts:core/base/src/model.ts@f819b64 line 92,
+ * `runValidateFunc(fn, this)`), so it can be called on any object.
  */
 interface Model { apiVersion?: string; kind?: string; prototype: { validate(this: object): void } }
 type Loaded = { model: Model } | { missing: string } | { none: true };

@@ -2,6 +2,9 @@
  * `triton-ops check` refuses the fields no schema declares, as kubectl's strict field validation does, and accepts
  * what the API server accepts: maps, preserved unknown fields, int-or-string, custom resources' ObjectMeta, status.
  * The real schema packages (ESM-only) run once for all cases in a child Node process (schemaProblems).
+ * tommy351/kubernetes-models-ts@f819b64 is commit f819b64baeb1a8cf7da7c5cfdf4faa6339112e9a, the release of
+ * kubernetes-models 5.1.0, @kubernetes-models/istio 3.0.1, prometheus-operator 6.0.0, keda 2.0.0 and karpenter 2.0.0
+ * (the packages installed here; their release tags are not in the repository).
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
@@ -114,12 +117,13 @@ describe('what the API server accepts is accepted', () => {
   });
 
   test('Istio keeps unknown fields in the status of every kind of its groups, as its CRDs say', () => {
-    // The CRDs @kubernetes-models/istio 3.0.1 is generated from (tommy351/kubernetes-models-ts:third-party/istio/package.json
-    // @f819b64 line 44): istio/istio:manifests/charts/base/files/crd-all.gen.yaml@1.29.2, `status` with
-    // `x-kubernetes-preserve-unknown-fields: true` beside its properties: DestinationRule v1 line 2383, Gateway v1 line 7137,
-    // VirtualService v1 line 11598, AuthorizationPolicy v1 line 15555, PeerAuthentication v1 line 16115, Telemetry v1
-    // line 17374 (every kind of the file, every version). The packages' validators drop x-kubernetes-* extensions
-    // (tommy351/kubernetes-models-ts:utils/generate/src/schema.ts@f819b64 line 79, omitKubernetesFields).
+    // The CRDs @kubernetes-models/istio 3.0.1 is generated from
+    // (tommy351/kubernetes-models-ts:third-party/istio/package.json@f819b64 line 44):
+    // istio/istio:manifests/charts/base/files/crd-all.gen.yaml@1.29.2, `status` with
+    // `x-kubernetes-preserve-unknown-fields: true` beside its properties: DestinationRule v1 line 2383, Gateway v1
+    // line 7137, VirtualService v1 line 11598, AuthorizationPolicy v1 line 15555, PeerAuthentication v1 line 16115,
+    // Telemetry v1 line 17374 (every kind of the file, every version). The packages' validators drop x-kubernetes-*
+    // extensions (tommy351/kubernetes-models-ts:utils/generate/src/schema.ts@f819b64 line 79, omitKubernetesFields).
     expect(PRESERVED_FIELDS).toMatchObject({
       'networking.istio.io': [['status']],
       'security.istio.io': [['status']],
@@ -130,10 +134,10 @@ describe('what the API server accepts is accepted', () => {
   test('a ScaledJob keeps unknown fields in its pod template\'s metadata, as KEDA patches its CRD', () => {
     // kedacore/keda:config/crd/patches/scaledjob_patch.yaml@v2.19.0 line 19 (x-kubernetes-preserve-unknown-fields on
     // spec.jobTargetRef.template.metadata), applied to scaledjobs.keda.sh by config/crd/kustomization.yaml@v2.19.0 line 32;
-    // @kubernetes-models/keda 2.0.0 is generated from KEDA v2.19.0's Go types (tommy351/kubernetes-models-ts:
-    // third-party/keda/go.mod@f819b64 line 57), where that metadata is an ObjectMeta. No other field of the CRDs of
-    // kedacore/keda@v2.19.0 (config/crd), kubernetes-sigs/karpenter@v1.12.0 and aws/karpenter-provider-aws@v1.12.1
-    // (pkg/apis/crds) keeps unknown fields.
+    // @kubernetes-models/keda 2.0.0 is generated from KEDA v2.19.0's Go types
+    // (tommy351/kubernetes-models-ts:third-party/keda/go.mod@f819b64 line 57), where that metadata is an ObjectMeta.
+    // No other field of the CRDs of kedacore/keda@v2.19.0 (config/crd), kubernetes-sigs/karpenter@v1.12.0 and
+    // aws/karpenter-provider-aws@v1.12.1 (pkg/apis/crds) keeps unknown fields.
     expect(PRESERVED_FIELDS['keda.sh']).toEqual([['spec', 'jobTargetRef', 'template', 'metadata']]);
     expect(Object.keys(PRESERVED_FIELDS).sort()).toEqual(['keda.sh', 'networking.istio.io', 'security.istio.io', 'telemetry.istio.io']);
     expect(problemsOf('job-template-metadata')).toEqual([]);
