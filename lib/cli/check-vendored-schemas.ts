@@ -41,13 +41,12 @@ interface Ajv {
 }
 
 /**
- * A model as check-schema.ts uses one, like kubernetes-models' models: `validate()` validates `this` (the object's
- * fields copied onto the instance) and throws `{ errors }` (Ajv's) when invalid.
+ * A model as check-schema.ts uses one, like kubernetes-models' models: its prototype's `validate()` validates `this`
+ * and throws `{ errors }` (Ajv's) when invalid.
  */
 export interface VendoredModel {
   readonly apiVersion: string;
   readonly kind: string;
-  new(object: object): { validate(): void };
   readonly prototype: { validate(this: object): void };
 }
 
@@ -139,10 +138,7 @@ export async function vendoredModel(apiVersion: string, kind: string, file: stri
   return class {
     public static readonly apiVersion = apiVersion;
     public static readonly kind = kind;
-    public constructor(object: object) {
-      Object.assign(this, object);
-    }
-    public validate(): void {
+    public validate(this: object): void {
       run(validate, this);
     }
   };
