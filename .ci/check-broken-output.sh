@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `triton-ops check` must fail on broken output, naming each problem: copies the synthesized output (dist, artifacts,
-# cdktf.out), breaks one object's schema, one config.pbtxt, one promtool test case and one route host, runs the
-# shipped command on the copy and asserts a non-zero exit and that each broken file, object and reason is reported.
+# cdktf.out), breaks one object's schema, one config.pbtxt, one promtool test case and one route host, adds an unknown
+# field to a core object and to a custom resource, runs the shipped command on the copy and asserts a non-zero exit
+# and that each broken file, object and reason is reported.
 # Usage: bash .ci/check-broken-output.sh   (after synth and the build; needs protoc and promtool)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,9 @@ cd "$work"
 
 # 1. A schema error: the first Deployment of dist/vision.yaml gets a string where an integer belongs.
 # 2. A dangling route host: the first VirtualService destination of dist/search.yaml names a Service that does not exist.
+# 3. Unknown fields, which kubectl's strict field validation refuses: a top-level `bogusField` in the first Service of
+#    dist/search.yaml (a core object), and `bogusField` in the first rule of the first PrometheusRule of dist/vision.yaml
+#    (a custom resource).
 node -e '
 const fs = require("fs");
 const YAML = require(process.argv[1] + "/node_modules/yaml");
@@ -27,11 +31,13 @@ edit("dist/search.yaml", (d) => {
   if (d.get("kind") !== "VirtualService") return false;
   d.setIn(["spec", "http", 0, "route", 0, "destination", "host"], "missing.search.svc.cluster.local");
   return true;
-});' "$root"
-# 3. A broken config.pbtxt: a misspelt field of inference.ModelConfig.
+});
+edit("dist/search.yaml", (d) => d.get("kind") === "Service" && (d.set("bogusField", 1), true));
+edit("dist/vision.yaml", (d) => d.get("kind") === "PrometheusRule" && (d.setIn(["spec", "groups", 0, "rules", 0, "bogusField"], 1), true));' "$root"
+# 4. A broken config.pbtxt: a misspelt field of inference.ModelConfig.
 pbtxt=$(find artifacts/model-repository -name config.pbtxt | sort | head -1)
 echo 'max_batch_sise: 8' >> "$pbtxt"
-# 4. A failing promtool case: the first expected sample value of the first test file changed.
+# 5. A failing promtool case: the first expected sample value of the first test file changed.
 test_file=$(find artifacts/promtool -name '*.test.yaml' | sort | head -1)
 sed -i '0,/^\( *\)value: .*$/s//\1value: 123456789/' "$test_file"
 
@@ -47,6 +53,8 @@ const r = JSON.parse(require("fs").readFileSync("report.json", "utf8"));
 const want = [
   ["schema error", (p) => p.file === "dist/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
   ["dangling route host (YAML)", (p) => p.file === "dist/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
+  ["unknown field in a core object", (p) => p.file === "dist/search.yaml" && /^Service search\//.test(p.object) && p.reason === "unknown field \"bogusField\""],
+  ["unknown field in a custom resource", (p) => p.file === "dist/vision.yaml" && /^PrometheusRule \S+\/\S+$/.test(p.object) && p.reason === "unknown field \"spec.groups[0].rules[0].bogusField\""],
   ["broken config.pbtxt", (p) => p.file === process.env.PBTXT && p.check === "model-config" && /max_batch_sise/.test(p.reason)],
   ["failing promtool case", (p) => p.file === process.env.TEST_FILE && p.command === "promtool test rules" && /exp: .*(123456789|1\.23456789E\+08)/.test(p.reason)],
 ];
@@ -60,4 +68,4 @@ const extra = r.problems.filter((p) => !want.some(([, m]) => m(p)));
 if (extra.length) { console.error("check-broken-output: unexpected problems:\n" + JSON.stringify(extra, null, 2)); bad++; }
 if (r.skipped.length) { console.error("check-broken-output: skipped: " + JSON.stringify(r.skipped)); bad++; }
 process.exit(bad ? 1 : 0);'
-echo "check-broken-output: each broken object, config.pbtxt and promtool case was reported"
+echo "check-broken-output: each broken object, unknown field, config.pbtxt and promtool case was reported"

@@ -5,8 +5,10 @@
  * `triton-ops check`: they are loaded with `import()`, and a missing one skips the schema check of the objects it
  * covers (the structural rules still run) with the command that installs it. Kinds no package covers (LeaderWorkerSet)
  * are validated against a schema vendored in this package with kubernetes-models' validator (check-vendored-schemas.ts).
+ * The same validator run tells the fields no schema declares, which kubectl refuses (check-unknown-fields.ts).
  */
 import { LWS_LABEL_PREFIX } from '../private/leader-worker-set-labels';
+import { fieldReads, PRESERVED_FIELDS, unknownFieldMessage } from './check-unknown-fields';
 import { vendoredModel, vendoredSchemaFile } from './check-vendored-schemas';
 
 /** API group -> package holding its schemas; a model lives at `${package}/${apiVersion}/${kind}`. */
@@ -44,7 +46,15 @@ const fmtPath = (segs: readonly string[]): string =>
   segs.map((s) => (/^\d+$/.test(s) ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('') || '.';
 const pointerToSegs = (p: string) => p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
-interface Model { apiVersion?: string; kind?: string; new(o: unknown): { validate(): void } }
+/** The API group of `apiVersion`; '' for the core group (`v1`). */
+const apiGroup = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
+
+/**
+ * A model class of the schema packages (or a vendored one): its `validate()` validates `this`, the object's fields
+ * copied onto the instance (tommy351/kubernetes-models-ts:core/base/src/model.ts@f819b64 line 92,
+ * `runValidateFunc(fn, this)`), so it can be called on any object.
+ */
+interface Model { apiVersion?: string; kind?: string; prototype: { validate(this: object): void } }
 type Loaded = { model: Model } | { missing: string } | { none: true };
 
 /** Loads schema models through `import()`, once per apiVersion/kind. */
@@ -55,8 +65,7 @@ export class SchemaLoader {
   public constructor(private readonly importer: (specifier: string) => Promise<Record<string, unknown>> = (s) => import(s)) {}
 
   public static packageFor(apiVersion: string): string {
-    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
-    return SCHEMA_PACKAGES[group] ?? DEFAULT_SCHEMA_PACKAGE;
+    return SCHEMA_PACKAGES[apiGroup(apiVersion)] ?? DEFAULT_SCHEMA_PACKAGE;
   }
 
   public load(apiVersion: string, kind: string): Promise<Loaded> {
@@ -154,13 +163,15 @@ export async function objectProblems(obj: unknown, loader: SchemaLoader): Promis
   } else if ('none' in loaded) {
     problems.push(`no schema for ${apiVersion} ${kind} in ${SchemaLoader.packageFor(apiVersion)}`);
   } else {
+    const fields = fieldReads(obj);
     try {
-      new loaded.model(obj).validate();
+      loaded.model.prototype.validate.call(fields.view);
     } catch (e) {
       const errors = (e as { errors?: Array<{ instancePath: string; message?: string }> }).errors;
       if (!Array.isArray(errors)) throw e;
       for (const err of errors) problems.push(`${fmtPath(pointerToSegs(err.instancePath))}: ${err.message}`);
     }
+    problems.push(...fields.unknown(PRESERVED_FIELDS[apiGroup(apiVersion)] ?? []).map(unknownFieldMessage));
   }
   if (!metadata?.name) problems.push('metadata.name is missing');
   if (!CLUSTER_SCOPED.has(kind)) {

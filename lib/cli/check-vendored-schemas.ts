@@ -4,7 +4,10 @@
  * validated with kubernetes-models' own machinery: the Ajv that @kubernetes-models/validate depends on, with that
  * package's formats, and the embedded Kubernetes types (a field marked `"x-triton-ops-schema": "<Name>"`) with the
  * schema kubernetes-models ships for them (`kubernetes-models/_schemas/<Name>`), so a vendored kind needs nothing
- * beyond the kubernetes-models package; without it, its schema check is skipped like any other.
+ * beyond the kubernetes-models package; without it, its schema check is skipped like any other. A custom resource's
+ * `metadata` is an ObjectMeta whatever its CRD says (the API server handles it so): it is validated with the schema of
+ * @kubernetes-models/apimachinery, which kubernetes-models depends on, as kubernetes-models' own CRD generator does for
+ * every custom resource (tommy351/kubernetes-models-ts:utils/crd-generate/src/generate.ts@f819b64 line 103).
  */
 import { existsSync, readFileSync, realpathSync } from 'fs';
 import { createRequire } from 'module';
@@ -23,6 +26,9 @@ export const EMBEDDED_SCHEMA_KEYWORD = 'x-triton-ops-schema';
 /** The package whose schemas and validator the vendored schemas use. */
 const KUBERNETES_MODELS = 'kubernetes-models';
 const VALIDATE_PACKAGE = '@kubernetes-models/validate';
+/** The package (a dependency of kubernetes-models) with the schema of ObjectMeta, and that schema. */
+const APIMACHINERY_PACKAGE = '@kubernetes-models/apimachinery';
+const OBJECT_META_SCHEMA = 'IoK8sApimachineryPkgApisMetaV1ObjectMeta';
 
 type Importer = (specifier: string) => Promise<Record<string, unknown>>;
 interface ValidationContext { instancePath: string; parentData?: unknown; parentDataProperty?: string | number; rootData?: unknown }
@@ -34,11 +40,14 @@ interface Ajv {
   compile(schema: object): ValidateFunction;
 }
 
-/** A model as check-schema.ts uses one: `new Model(object).validate()` throws `{ errors }` (Ajv's) when invalid. */
+/**
+ * A model as check-schema.ts uses one, like kubernetes-models' models: its prototype's `validate()` validates `this`
+ * and throws `{ errors }` (Ajv's) when invalid.
+ */
 export interface VendoredModel {
   readonly apiVersion: string;
   readonly kind: string;
-  new(object: unknown): { validate(): void };
+  readonly prototype: { validate(this: object): void };
 }
 
 /** The schema file of `apiVersion`/`kind`, or undefined when none is vendored. */
@@ -73,15 +82,21 @@ interface ValidatePackage {
   readonly runValidateFunc: (validate: ValidateFunction, data: unknown) => void;
 }
 
+/** The `package.json` of `name`, a dependency of kubernetes-models, as kubernetes-models resolves it. */
+function besideKubernetesModels(name: string): string {
+  const models = packageJsonOf(KUBERNETES_MODELS, __filename);
+  const found = models && packageJsonOf(name, models);
+  if (!found) throw new Error(`${name} not found beside ${KUBERNETES_MODELS}; reinstall ${KUBERNETES_MODELS}`);
+  return found;
+}
+
 /**
  * Ajv as kubernetes-models' validator loads it: resolved from @kubernetes-models/validate, itself resolved from
  * kubernetes-models (a project's top-level `ajv` may be another major, e.g. ESLint's v6), with that package's formats;
  * and the package's runner, which throws the errors worded as for every kubernetes-models model.
  */
 async function kubernetesModelsAjv(importer: Importer): Promise<{ ajv: Ajv; run: ValidatePackage['runValidateFunc'] }> {
-  const models = packageJsonOf(KUBERNETES_MODELS, __filename);
-  const validate = models && packageJsonOf(VALIDATE_PACKAGE, models);
-  if (!validate) throw new Error(`${VALIDATE_PACKAGE} not found beside ${KUBERNETES_MODELS}; reinstall ${KUBERNETES_MODELS}`);
+  const validate = besideKubernetesModels(VALIDATE_PACKAGE);
   const ajvModule = createRequire(validate)('ajv') as { default?: new (options: object) => Ajv } & (new (options: object) => Ajv);
   const AjvClass = ajvModule.default ?? ajvModule;
   const entry = (JSON.parse(readFileSync(validate, 'utf8')) as { exports: { '.': { import: string } } }).exports['.'].import;
@@ -99,11 +114,15 @@ async function kubernetesModelsAjv(importer: Importer): Promise<{ ajv: Ajv; run:
  * missing kubernetes-models is reported as such).
  */
 export async function vendoredModel(apiVersion: string, kind: string, file: string, importer: Importer): Promise<VendoredModel> {
-  const schema = JSON.parse(readFileSync(packageFile(join('schemas', file)), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(packageFile(join('schemas', file)), 'utf8')) as { properties: Record<string, object> };
   const embedded = new Map<string, ValidateFunction>();
   for (const name of [...embeddedSchemas(schema)].sort()) {
     embedded.set(name, (await importer(`${KUBERNETES_MODELS}/_schemas/${name}`)).validate as ValidateFunction);
   }
+  const apimachinery = dirname(besideKubernetesModels(APIMACHINERY_PACKAGE));
+  const objectMeta = pathToFileURL(join(apimachinery, '_schemas', `${OBJECT_META_SCHEMA}.js`)).href;
+  embedded.set(OBJECT_META_SCHEMA, (await importer(objectMeta)).validate as ValidateFunction);
+  schema.properties.metadata = { type: 'object', [EMBEDDED_SCHEMA_KEYWORD]: OBJECT_META_SCHEMA };
   const { ajv, run } = await kubernetesModelsAjv(importer);
   const validateEmbedded = Object.assign((name: string, data: unknown, _parent: unknown, context: ValidationContext): boolean => {
     const validate = embedded.get(name)!;
@@ -119,9 +138,8 @@ export async function vendoredModel(apiVersion: string, kind: string, file: stri
   return class {
     public static readonly apiVersion = apiVersion;
     public static readonly kind = kind;
-    public constructor(private readonly object: unknown) {}
-    public validate(): void {
-      run(validate, this.object);
+    public validate(this: object): void {
+      run(validate, this);
     }
   };
 }

@@ -27,8 +27,9 @@ beforeAll(() => {
   synthAll({ manifests: join(clean, 'dist'), artifacts: join(clean, 'artifacts'), terraform: join(clean, 'cdktf.out') });
   broken = mkdtempSync(join(tmpdir(), 'triton-ops-check-broken-'));
   for (const d of ['dist', 'artifacts', 'cdktf.out']) cpSync(join(clean, d), join(broken, d), { recursive: true });
-  // A schema error in a YAML object and in a Terraform kubernetes_manifest.
-  editYaml(join(broken, 'dist/vision.yaml'), (d) => d.get('kind') === 'Deployment' && (d.setIn(['spec', 'minReadySeconds'], 'soon'), true));
+  // A schema error and an unknown field in a YAML object, a schema error in a Terraform kubernetes_manifest.
+  editYaml(join(broken, 'dist/vision.yaml'), (d) => d.get('kind') === 'Deployment'
+    && (d.setIn(['spec', 'minReadySeconds'], 'soon'), d.setIn(['spec', 'template', 'spec', 'bogusField'], true), true));
   const tf = JSON.parse(readFileSync(join(broken, TF), 'utf8'));
   const [key] = Object.entries<any>(tf.resource.kubernetes_manifest).find(([, r]) => r.manifest.kind === 'Service')!;
   tf.resource.kubernetes_manifest[key].manifest.spec.ports[0].port = 'eighty';
@@ -71,13 +72,14 @@ describe('broken copy', () => {
   test('each problem is reported with file, object and reason, and the exit code is 1', () => {
     const r = runCheck(['--require', 'protoc,promtool'], { cwd: broken });
     expect(r.stdout).toMatch(/^dist\/vision\.yaml: Deployment inference\/[\w-]+: \.spec\.minReadySeconds: must be integer$/m);
+    expect(r.stdout).toMatch(/^dist\/vision\.yaml: Deployment inference\/[\w-]+: unknown field "spec\.template\.spec\.bogusField"$/m);
     expect(r.stdout).toMatch(new RegExp(`^${TF.replace(/\./g, '\\.')}: Service \\S+ \\(kubernetes_manifest\\.\\S+\\): \\.spec\\.ports\\[0\\]\\.port: must be integer$`, 'm'));
     expect(r.stdout).toMatch(/^dist\/search\.yaml: VirtualService search\/ranker: \.spec\.http\[0\]\.route\[0\]\.destination\.host 'missing\.search\.svc\.cluster\.local' names Service 'missing' in namespace 'search', which this output does not define/m);
     expect(r.stdout).toContain(`${PBTXT}: protoc --encode=inference.ModelConfig: line `);
     expect(r.stdout).toContain('Message type "inference.ModelConfig" has no field named "max_batch_sise"');
     expect(r.stdout).toMatch(new RegExp(`^${PROMTOOL_TEST.replace(/\./g, '\\.')}: promtool test rules: FAILED:`, 'm'));
     expect(r.stdout).toMatch(/exp: .*1\.23456789E\+08/);
-    expect(r.stdout).toMatch(/triton-ops check: .*; 5 problems\n$/);
+    expect(r.stdout).toMatch(/triton-ops check: .*; 6 problems\n$/);
     expect(r.status).toBe(1);
   });
 
@@ -85,9 +87,10 @@ describe('broken copy', () => {
     const r = runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
     const report = JSON.parse(r.stdout);
     expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
-    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 20, problems: 4 }, skipped: [] });
+    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 20, problems: 5 }, skipped: [] });
     expect(report.problems).toEqual([
       { check: 'kubernetes', file: 'dist/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
+      { check: 'kubernetes', file: 'dist/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: 'unknown field "spec.template.spec.bogusField"' },
       { check: 'cross-object', file: 'dist/search.yaml', object: 'VirtualService search/ranker', reason: expect.stringContaining("'missing.search.svc.cluster.local'") },
       { check: 'model-config', file: PBTXT, command: 'protoc --encode=inference.ModelConfig', reason: expect.stringContaining('max_batch_sise') },
       { check: 'promtool', file: PROMTOOL_TEST, command: 'promtool test rules', reason: expect.stringMatching(/^FAILED:\n/) },
