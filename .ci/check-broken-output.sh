@@ -12,8 +12,8 @@ trap 'rm -rf "$work"' EXIT
 cp -r dist artifacts cdktf.out "$work/"
 cd "$work"
 
-# 1. A schema error: the first Deployment of dist/vision.yaml gets a string where an integer belongs.
-# 2. A dangling route host: the first VirtualService destination of dist/search.yaml names a Service that does not exist.
+# 1. A schema error: the first Deployment of dist/ml-serving/vision.yaml gets a string where an integer belongs.
+# 2. A dangling route host: the first VirtualService destination of dist/ml-serving/search.yaml names a Service that does not exist.
 node -e '
 const fs = require("fs");
 const YAML = require(process.argv[1] + "/node_modules/yaml");
@@ -22,8 +22,8 @@ const edit = (file, fn) => {
   if (!docs.some(fn)) throw new Error("nothing to break in " + file);
   fs.writeFileSync(file, docs.map((d) => d.toString()).join(""));
 };
-edit("dist/vision.yaml", (d) => d.get("kind") === "Deployment" && (d.setIn(["spec", "minReadySeconds"], "soon"), true));
-edit("dist/search.yaml", (d) => {
+edit("dist/ml-serving/vision.yaml", (d) => d.get("kind") === "Deployment" && (d.setIn(["spec", "minReadySeconds"], "soon"), true));
+edit("dist/ml-serving/search.yaml", (d) => {
   if (d.get("kind") !== "VirtualService") return false;
   d.setIn(["spec", "http", 0, "route", 0, "destination", "host"], "missing.search.svc.cluster.local");
   return true;
@@ -45,8 +45,8 @@ echo "triton-ops check on the broken copy: exit $code"
 PBTXT=$pbtxt TEST_FILE=$test_file node -e '
 const r = JSON.parse(require("fs").readFileSync("report.json", "utf8"));
 const want = [
-  ["schema error", (p) => p.file === "dist/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
-  ["dangling route host (YAML)", (p) => p.file === "dist/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
+  ["schema error", (p) => p.file === "dist/ml-serving/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
+  ["dangling route host (YAML)", (p) => p.file === "dist/ml-serving/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
   ["broken config.pbtxt", (p) => p.file === process.env.PBTXT && p.check === "model-config" && /max_batch_sise/.test(p.reason)],
   ["failing promtool case", (p) => p.file === process.env.TEST_FILE && p.command === "promtool test rules" && /exp: .*(123456789|1\.23456789E\+08)/.test(p.reason)],
 ];
