@@ -47,7 +47,8 @@ export interface FleetChartProps {
 /**
  * Every Kubernetes object of a fleet, in the fleet's namespace: the serving namespace (with sidecar injection when
  * the mesh is on), the NVIDIA device plugin when a server has GPUs, the bucket's FSx for Lustre file system (StorageClass
- * and claim) when described, STRICT mTLS, the prometheus-adapter rules, the
+ * and claim) when described, STRICT mTLS, the prometheus-adapter rules (the device plugin and the adapter rules are in
+ * the ClusterChart instead when `cluster` is given), the
  * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
  * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
  */
