@@ -5,7 +5,9 @@
 #    yaml package (YAML 1.2);
 # 2. no object (group, kind, namespace, name) is emitted twice within one cluster folder dist/<cluster>/;
 # 3. each dist/<cluster>/ builds with `kubectl kustomize` from a kustomization.yaml listing every file of the folder, as
-#    Flux's kustomize-controller generates one for a folder of plain manifests;
+#    Flux's kustomize-controller generates one for a folder of plain manifests (it lists every .yaml/.yml file under the
+#    path, sub-folders included, as `resources`: fluxcd/pkg:kustomize/kustomize_generator.go@kustomize/v1.39.0 lines
+#    525-570, findOrGenerateKustomization, and 575-632, scanManifests; so a Flux path must be one cluster's folder);
 # 4. applying twice changes nothing: a second synth gives byte-identical dist/, artifacts/ and cdktf.out/.
 # Usage: bash .ci/check-gitops-output.sh   (run from anywhere; it works in the project root)
 set -euo pipefail
