@@ -13,10 +13,10 @@ trap 'rm -rf "$work"' EXIT
 cp -r dist artifacts cdktf.out "$work/"
 cd "$work"
 
-# 1. A schema error: the first Deployment of dist/vision.yaml gets a string where an integer belongs.
-# 2. A dangling route host: the first VirtualService destination of dist/search.yaml names a Service that does not exist.
+# 1. A schema error: the first Deployment of dist/ml-serving/vision.yaml gets a string where an integer belongs.
+# 2. A dangling route host: the first VirtualService destination of dist/ml-serving/search.yaml names a Service that does not exist.
 # 3. Unknown fields, which kubectl's strict field validation refuses: a top-level `bogusField` in the first Service of
-#    dist/search.yaml (a core object), and `bogusField` in the first rule of the first PrometheusRule of dist/vision.yaml
+#    dist/ml-serving/search.yaml (a core object), and `bogusField` in the first rule of the first PrometheusRule of dist/ml-serving/vision.yaml
 #    (a custom resource).
 node -e '
 const fs = require("fs");
@@ -26,14 +26,14 @@ const edit = (file, fn) => {
   if (!docs.some(fn)) throw new Error("nothing to break in " + file);
   fs.writeFileSync(file, docs.map((d) => d.toString()).join(""));
 };
-edit("dist/vision.yaml", (d) => d.get("kind") === "Deployment" && (d.setIn(["spec", "minReadySeconds"], "soon"), true));
-edit("dist/search.yaml", (d) => {
+edit("dist/ml-serving/vision.yaml", (d) => d.get("kind") === "Deployment" && (d.setIn(["spec", "minReadySeconds"], "soon"), true));
+edit("dist/ml-serving/search.yaml", (d) => {
   if (d.get("kind") !== "VirtualService") return false;
   d.setIn(["spec", "http", 0, "route", 0, "destination", "host"], "missing.search.svc.cluster.local");
   return true;
 });
-edit("dist/search.yaml", (d) => d.get("kind") === "Service" && (d.set("bogusField", 1), true));
-edit("dist/vision.yaml", (d) => d.get("kind") === "PrometheusRule" && (d.setIn(["spec", "groups", 0, "rules", 0, "bogusField"], 1), true));' "$root"
+edit("dist/ml-serving/search.yaml", (d) => d.get("kind") === "Service" && (d.set("bogusField", 1), true));
+edit("dist/ml-serving/vision.yaml", (d) => d.get("kind") === "PrometheusRule" && (d.setIn(["spec", "groups", 0, "rules", 0, "bogusField"], 1), true));' "$root"
 # 4. A broken config.pbtxt: a misspelt field of inference.ModelConfig.
 pbtxt=$(find artifacts/model-repository -name config.pbtxt | sort | head -1)
 echo 'max_batch_sise: 8' >> "$pbtxt"
@@ -51,10 +51,10 @@ echo "triton-ops check on the broken copy: exit $code"
 PBTXT=$pbtxt TEST_FILE=$test_file node -e '
 const r = JSON.parse(require("fs").readFileSync("report.json", "utf8"));
 const want = [
-  ["schema error", (p) => p.file === "dist/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
-  ["dangling route host (YAML)", (p) => p.file === "dist/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
-  ["unknown field in a core object", (p) => p.file === "dist/search.yaml" && /^Service search\//.test(p.object) && p.reason === "unknown field \"bogusField\""],
-  ["unknown field in a custom resource", (p) => p.file === "dist/vision.yaml" && /^PrometheusRule \S+\/\S+$/.test(p.object) && p.reason === "unknown field \"spec.groups[0].rules[0].bogusField\""],
+  ["schema error", (p) => p.file === "dist/ml-serving/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
+  ["dangling route host (YAML)", (p) => p.file === "dist/ml-serving/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
+  ["unknown field in a core object", (p) => p.file === "dist/ml-serving/search.yaml" && /^Service search\//.test(p.object) && p.reason === "unknown field \"bogusField\""],
+  ["unknown field in a custom resource", (p) => p.file === "dist/ml-serving/vision.yaml" && /^PrometheusRule \S+\/\S+$/.test(p.object) && p.reason === "unknown field \"spec.groups[0].rules[0].bogusField\""],
   ["broken config.pbtxt", (p) => p.file === process.env.PBTXT && p.check === "model-config" && /max_batch_sise/.test(p.reason)],
   ["failing promtool case", (p) => p.file === process.env.TEST_FILE && p.command === "promtool test rules" && /exp: .*(123456789|1\.23456789E\+08)/.test(p.reason)],
 ];

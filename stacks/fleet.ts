@@ -1,5 +1,5 @@
 /**
- * The default fleet: the one description that dist/vision.yaml and both Terraform stacks are built from.
+ * The default fleet: the one description that dist/ml-serving/vision.yaml and both Terraform stacks are built from.
  * Imports no cdk8s: the infra stack reads it too.
  */
 import { FleetDescription } from 'triton-ops/fleet';

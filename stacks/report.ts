@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
 import { App } from 'cdk8s';
-import { FleetChart, problemsOf, TritonServer } from 'triton-ops';
+import { ClusterChart, FleetChart, problemsOf, TritonServer } from 'triton-ops';
 import { modelRepositoryDir, OutputDirs, promtoolDir } from './outputs';
 
 /** Set to print the stack trace of a failed synth. */
@@ -49,18 +49,24 @@ export function failureReport(error: unknown, debug: boolean): string[] {
 }
 
 /**
- * The summary of the YAML side: each manifest file with its objects per kind, the artifacts, each fleet's servers,
- * the GPUs each node pool holds at peak, and every warning.
+ * The summary of the YAML side: each manifest file (`<cluster>/<chart>.yaml`) with its objects per kind, the artifacts,
+ * each fleet's servers, the GPUs each node pool holds at peak, and every warning. `apps` are the cdk8s Apps of the
+ * clusters, one each.
  */
-export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>): string[] {
-  const charts = app.node.children.filter((c): c is FleetChart => c instanceof FleetChart);
+export function summarizeCharts(apps: readonly App[], dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>): string[] {
   const lines = ['triton-ops: synthesized'];
-  for (const chart of charts) {
-    const objects = chart.toJson() as { kind: string }[];
-    const kinds = new Map<string, number>();
-    for (const o of objects) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
-    const perKind = [...kinds.keys()].sort().map((k) => `${k} ${kinds.get(k)}`).join(', ');
-    lines.push(`  ${join(dirs.manifests, `${chart.node.id}.yaml`)}: ${objects.length} objects (${perKind})`);
+  const fleets: FleetChart[] = [];
+  for (const app of apps) {
+    const cluster = app.node.children.find(ClusterChart.isClusterChart);
+    fleets.push(...app.charts.filter(FleetChart.isFleetChart));
+    for (const chart of app.charts) {
+      const objects = chart.toJson() as { kind: string }[];
+      const kinds = new Map<string, number>();
+      for (const o of objects) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+      const perKind = [...kinds.keys()].sort().map((k) => `${k} ${kinds.get(k)}`).join(', ');
+      const file = join(dirs.manifests, cluster?.clusterName ?? '', `${chart.node.id}.yaml`);
+      lines.push(`  ${file}: ${objects.length} objects${perKind === '' ? '' : ` (${perKind})`}`);
+    }
   }
   const modelRepository = modelRepositoryDir(dirs.artifacts);
   const promtool = promtoolDir(dirs.artifacts);
@@ -69,12 +75,12 @@ export function summarizeCharts(app: App, dirs: Pick<OutputDirs, 'manifests' | '
   const others = files.length - configs;
   lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model files` : ''}; `
     + `${promtool}: ${fileNames(promtool).length} rule and test files`);
-  for (const chart of charts) {
+  for (const chart of fleets) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
     lines.push(`  ${chart.node.id}: ${servers.length} servers (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
   }
-  const warnings = TritonServer.all(app).flatMap((s) => s.warnings);
+  const warnings = apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
   lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
   return lines;
 }

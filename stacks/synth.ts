@@ -68,13 +68,13 @@ export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets =
   try {
     const staged: OutputDirs = { manifests: join(staging, 'manifests'), artifacts: join(staging, 'artifacts'), terraform: join(staging, 'terraform') };
     const problems: string[] = [];
-    const app = collect(problems, () => synthKubernetes(staged, fleets.yaml));
+    const apps = collect(problems, () => synthKubernetes(staged, fleets.yaml));
     const stacks = collect(problems, () => synthTerraform(staged.terraform, fleets.terraform));
     // Both sides plan the same description: a problem of it is reported once.
     if (problems.length > 0) throw new TritonOpsError([...new Set(problems)]);
     carryOverInit(final.terraform, staged.terraform);
     for (const key of ['manifests', 'artifacts', 'terraform'] as const) replaceDir(staged[key], final[key]);
-    return [...summarizeCharts(app!, final), summarizeStacks(final.terraform, stacks!)];
+    return [...summarizeCharts(apps!, final), summarizeStacks(final.terraform, stacks!)];
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -5,13 +5,13 @@ import { TritonOpsError } from '../private/errors';
 import { TritonServer } from './triton-server';
 
 /**
- * Writes the config.pbtxt of every model of every TritonServer under `scope` as
- * `<outdir>/model-repository/<server>/<model>/config.pbtxt`, with the model's further files (`files`) beside it: the
- * tree to sync into each server's repository.
+ * Writes the config.pbtxt of every model of every TritonServer under `scope` (or under each of several scopes, e.g. the
+ * cdk8s Apps of several clusters) as `<outdir>/model-repository/<server>/<model>/config.pbtxt`, with the model's
+ * further files (`files`) beside it: the tree to sync into each server's repository.
  * Returns the written paths, relative to outdir, sorted.
  */
-export function writeModelRepositories(scope: Construct, outdir: string): string[] {
-  const servers = TritonServer.all(scope);
+export function writeModelRepositories(scope: Construct | readonly Construct[], outdir: string): string[] {
+  const servers = [scope].flat().flatMap((s) => TritonServer.all(s));
   // Every name is checked before anything is written: a refused app leaves no partial tree behind.
   const owners = new Map<string, string>();
   const problems = servers.flatMap((server) => {

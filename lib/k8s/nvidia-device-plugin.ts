@@ -119,6 +119,34 @@ export interface NvidiaDevicePluginProps {
   readonly memoryLimitMiB?: number;
 }
 
+/** NvidiaDevicePluginProps with every default filled in: the settings of the plugin the props deploy. */
+export type ResolvedNvidiaDevicePluginProps = Required<Omit<NvidiaDevicePluginProps, 'timeSlicing'>>
+  & { readonly timeSlicing?: Required<TimeSlicingOptions> };
+
+/**
+ * Fills in the defaults of `props`: two props that resolve to the same settings deploy the same plugin, whether a
+ * default is written out or left implicit.
+ */
+export function resolveNvidiaDevicePluginProps(props: NvidiaDevicePluginProps): ResolvedNvidiaDevicePluginProps {
+  const d = NVIDIA_DEVICE_PLUGIN_DEFAULTS;
+  const { timeSlicing } = props;
+  return {
+    namespace: props.namespace ?? d.namespace,
+    image: props.image ?? d.image,
+    migStrategy: props.migStrategy ?? d.migStrategy,
+    failOnInitError: props.failOnInitError ?? d.failOnInitError,
+    cpuRequestMillis: props.cpuRequestMillis ?? d.cpuRequestMillis,
+    cpuLimitMillis: props.cpuLimitMillis ?? d.cpuLimitMillis,
+    memoryRequestMiB: props.memoryRequestMiB ?? d.memoryRequestMiB,
+    memoryLimitMiB: props.memoryLimitMiB ?? d.memoryLimitMiB,
+    timeSlicing: timeSlicing === undefined ? undefined : {
+      replicas: timeSlicing.replicas,
+      renameByDefault: timeSlicing.renameByDefault ?? d.timeSlicingRenameByDefault,
+      failRequestsGreaterThanOne: timeSlicing.failRequestsGreaterThanOne ?? d.timeSlicingFailRequestsGreaterThanOne,
+    },
+  };
+}
+
 /**
  * NVIDIA's Kubernetes device plugin: a DaemonSet on every GPU node (the nodes that carry GPU_NODE_LABEL and
  * GPU_TAINT) that advertises the GPUs to the kubelet as `nvidia.com/gpu`. Without it, pods that request GPUs
@@ -164,22 +192,17 @@ export class NvidiaDevicePlugin extends Construct {
   public constructor(scope: Construct, id: string, props: NvidiaDevicePluginProps = {}) {
     super(scope, id);
 
-    const namespace = props.namespace ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.namespace;
-    const image = props.image ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.image;
-    const migStrategy = props.migStrategy ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.migStrategy;
-    const failOnInitError = props.failOnInitError ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.failOnInitError;
-    const cpuRequestMillis = props.cpuRequestMillis ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuRequestMillis;
-    const cpuLimitMillis = props.cpuLimitMillis ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.cpuLimitMillis;
-    const memoryRequestMiB = props.memoryRequestMiB ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryRequestMiB;
-    const memoryLimitMiB = props.memoryLimitMiB ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.memoryLimitMiB;
+    const {
+      namespace, image, migStrategy, failOnInitError, cpuRequestMillis, cpuLimitMillis, memoryRequestMiB, memoryLimitMiB, timeSlicing,
+    } = resolveNvidiaDevicePluginProps(props);
 
     const problems = new Problems(this.node.path);
     checkNamespace(problems, namespace);
     checkImage(problems, 'image', image);
     problems.check(['none', 'single', 'mixed'].includes(migStrategy), 'migStrategy', migStrategy,
       'is not a MIG strategy', "use 'none', 'single' or 'mixed'");
-    if (props.timeSlicing !== undefined) {
-      const replicas = props.timeSlicing.replicas;
+    if (timeSlicing !== undefined) {
+      const replicas = timeSlicing.replicas;
       problems.check(isWhole(replicas, 2), 'timeSlicing.replicas', replicas,
         'must be a whole number >= 2: it is how many pods share one GPU',
         'set it to 2 or more, or leave timeSlicing out to give each pod a whole GPU');
@@ -188,10 +211,9 @@ export class NvidiaDevicePlugin extends Construct {
     checkResource(problems, 'memoryRequestMiB', memoryRequestMiB, 'memoryLimitMiB', memoryLimitMiB);
     problems.throwIfAny();
 
-    const renamed = props.timeSlicing?.renameByDefault ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault;
     this.namespaceName = namespace;
-    this.advertisedResource = props.timeSlicing !== undefined && renamed ? `${GPU_RESOURCE}.shared` : GPU_RESOURCE;
-    this.configYaml = renderDevicePluginConfig(migStrategy, failOnInitError, props.timeSlicing);
+    this.advertisedResource = timeSlicing?.renameByDefault ? `${GPU_RESOURCE}.shared` : GPU_RESOURCE;
+    this.configYaml = renderDevicePluginConfig(migStrategy, failOnInitError, timeSlicing);
 
     // The enclosing Chart may set another namespace: every namespaced object names its own.
     const metadata = () => ({ name: NVIDIA_DEVICE_PLUGIN_NAME, namespace, labels: { ...COMMON_LABELS } });
@@ -296,7 +318,7 @@ export class NvidiaDevicePlugin extends Construct {
  * belong under `sharing.timeSlicing`: under `flags` the plugin ignores them (k8s-device-plugin#1433).
  */
 function renderDevicePluginConfig(
-  migStrategy: MigStrategy, failOnInitError: boolean, timeSlicing: TimeSlicingOptions | undefined,
+  migStrategy: MigStrategy, failOnInitError: boolean, timeSlicing: Required<TimeSlicingOptions> | undefined,
 ): string {
   const config: Record<string, unknown> = {
     version: 'v1',
@@ -305,9 +327,8 @@ function renderDevicePluginConfig(
   if (timeSlicing !== undefined) {
     config.sharing = {
       timeSlicing: {
-        renameByDefault: timeSlicing.renameByDefault ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingRenameByDefault,
-        failRequestsGreaterThanOne:
-          timeSlicing.failRequestsGreaterThanOne ?? NVIDIA_DEVICE_PLUGIN_DEFAULTS.timeSlicingFailRequestsGreaterThanOne,
+        renameByDefault: timeSlicing.renameByDefault,
+        failRequestsGreaterThanOne: timeSlicing.failRequestsGreaterThanOne,
         resources: [{ name: GPU_RESOURCE, replicas: timeSlicing.replicas }],
       },
     };

@@ -3,7 +3,7 @@
  * from the constructs and their intent methods, with every derived fact read from planFleet.
  */
 import { Chart } from 'cdk8s';
-import { Problems } from '../private/errors';
+import { Problems, show } from '../private/errors';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
 import { FsxLustreFileSystem } from '../k8s/fsx-lustre-file-system';
@@ -22,6 +22,7 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
+import type { ClusterChart } from './cluster-chart';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
@@ -35,16 +36,28 @@ export interface FleetChartProps {
    * @default - the literal `arn:aws:iam::<accountId>:role/<fleet>-<server>-models` (`server.s3.roleArn`)
    */
   readonly roleArn?: (server: ServerPlan) => string;
+  /**
+   * The chart of the fleet's cluster, which holds the objects the fleets of one cluster share: the NVIDIA device plugin
+   * and the prometheus-adapter rules. It must list this fleet (the same description) and be in this chart's app.
+   * @default - this chart holds them itself: the fleet is alone on its cluster, or the only one synthesized
+   */
+  readonly cluster?: ClusterChart;
 }
 
 /**
  * Every Kubernetes object of a fleet, in the fleet's namespace: the serving namespace (with sidecar injection when
  * the mesh is on), the NVIDIA device plugin when a server has GPUs, the bucket's FSx for Lustre file system (StorageClass
- * and claim) when described, STRICT mTLS, the prometheus-adapter rules, the
+ * and claim) when described, STRICT mTLS, the prometheus-adapter rules (the device plugin and the adapter rules are in
+ * the ClusterChart instead when `cluster` is given), the
  * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
  * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
  */
 export class FleetChart extends Chart {
+  /** Whether `x` is a FleetChart: cdk8s' Chart answers `instanceof` with true for every chart, of any class. */
+  public static isFleetChart(x: unknown): x is FleetChart {
+    return FleetChart.prototype.isPrototypeOf(x as object);
+  }
+
   /** The servers by name. */
   public readonly servers: Readonly<Record<string, TritonServer>>;
   /** The canary releases by name. */
@@ -53,6 +66,8 @@ export class FleetChart extends Chart {
   public readonly gateway?: MeshGateway;
   /** The plan the chart was built from (the infra stack builds on the same). */
   public readonly plan: FleetPlan;
+  /** The chart that holds the objects this fleet shares with the other fleets of its cluster. @default - none: this chart holds them */
+  public readonly cluster?: ClusterChart;
   private readonly problems: Problems;
 
   public constructor(scope: Construct, id: string, props: FleetChartProps) {
@@ -67,12 +82,23 @@ export class FleetChart extends Chart {
     // A pool too small for its servers is reported with every other problem, after the servers are built against it.
     plan.capacityProblems.forEach((problem) => p.add(problem));
 
+    const { cluster } = props;
+    this.cluster = cluster;
+    if (cluster !== undefined) {
+      p.check(cluster.fleets.includes(fleet) && cluster.node.root === this.node.root, 'cluster', cluster.node.path,
+        `does not hold the shared objects of fleet '${fleet.name}': it lists ${show(cluster.fleets.map((f) => f.name))}`
+        + `${cluster.node.root === this.node.root ? '' : ' and is in another app'}, so the fleet's device plugin and adapter rules would be in no chart`,
+        'give the ClusterChart of the same app this fleet\'s description, or leave `cluster` out');
+    }
+
     p.attempt(() => new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined }));
-    if (plan.devicePlugin !== undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));
+    // Shared by the fleets of a cluster: in the cluster's chart when there is one.
+    if (plan.devicePlugin !== undefined && cluster === undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));
     p.attempt(() => karpenterNodePools(this, plan));
     if (plan.mesh) p.attempt(() => new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh!.istiodNamespace }));
     const adapted = Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa');
-    // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace.
+    // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace; with a cluster
+    // chart, the rules it made before this chart (the app's one instance) are the ones the autoscalers fill.
     if (adapted) p.attempt(() => PrometheusAdapterRules.of(this, { namespace: monitoring.namespace }));
     if (plan.gateway) {
       const { name, namespace, hosts, credentialName, selector, allowPlainHttp } = plan.gateway;

@@ -14,6 +14,7 @@ import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
+import { problem, TritonOpsError } from '../private/errors';
 
 export interface FleetServingStackProps {
   /** The fleet. */
@@ -32,8 +33,18 @@ export interface FleetServingStackProps {
  * in a fresh cdk8s App, and every object of it as a kubernetes_manifest (ChartManifests). Under IRSA each role is
  * looked up by the plan's role name (`data.aws_iam_role.<server>-models-role`), so a missing role fails the plan, not
  * the pods; under EKS Pod Identity nothing is looked up (the association names the role, no annotation is written).
+ *
+ * One serving stack per cluster in an app: each stack's FleetChart carries the objects a cluster has once (the NVIDIA
+ * device plugin, the prometheus-adapter rules ConfigMap), so two Terraform states would own them and each apply would
+ * undo the other's. A second stack for the cluster of an earlier one is refused; the fleets of a shared cluster are
+ * deployed from the YAML side (`dist/<cluster>/`, where ClusterChart holds those objects once).
  */
 export class FleetServingStack extends TerraformStack {
+  /** Whether `x` is a FleetServingStack (without relying on `instanceof` across copies of the library). */
+  public static isFleetServingStack(x: unknown): x is FleetServingStack {
+    return FleetServingStack.prototype.isPrototypeOf(x as object);
+  }
+
   public readonly chart: FleetChart;
   public readonly manifests: ChartManifests;
   /** The add-ons the fleet needs that its description switches off: this stack's objects rely on the cluster having them. */
@@ -41,8 +52,9 @@ export class FleetServingStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetServingStackProps) {
     super(scope, id);
-    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
+    refuseSharedCluster(this, fleet);
+    fleetBackend(this, fleet, id);
     if (props.infra) this.addDependency(props.infra);
     if (props.addons) this.addDependency(props.addons);
     fleetAwsProvider(this, fleet);
@@ -55,4 +67,19 @@ export class FleetServingStack extends TerraformStack {
     this.assumes = assumedAddons(this.chart.plan);
     assumesOutput(this, this.assumes);
   }
+}
+
+/** Refuses `stack` when an earlier FleetServingStack of its app serves the same cluster (account, region, name). */
+function refuseSharedCluster(stack: FleetServingStack, fleet: FleetDescription): void {
+  const where = (f: FleetDescription) => `${f.accountId}/${f.region}/${f.cluster.name}`;
+  const earlier = stack.node.root.node.children.filter(FleetServingStack.isFleetServingStack)
+    .filter((other) => other !== stack && other.chart !== undefined && where(other.chart.plan.fleet) === where(fleet));
+  if (earlier.length === 0) return;
+  const other = earlier[0];
+  throw new TritonOpsError(problem(stack.node.path, 'fleet.cluster.name', fleet.cluster.name,
+    `is also the cluster of fleet '${other.chart.plan.fleet.name}' (stack ${other.node.path}, account ${fleet.accountId}, ${fleet.region}); `
+    + 'both serving stacks would own the objects a cluster has once (the NVIDIA device plugin, the prometheus-adapter rules), '
+    + "and each apply would undo the other's",
+    'deploy one fleet per cluster with Terraform, and the fleets of a shared cluster from dist/<cluster>/ (YAML, a ClusterChart '
+    + 'holds those objects once), or merge the fleets into one description'));
 }

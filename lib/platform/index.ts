@@ -6,3 +6,4 @@ export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './fleet-chart';
+export { ClusterChart, ClusterChartProps, CLUSTER_CHART_ID } from './cluster-chart';

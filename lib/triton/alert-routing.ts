@@ -10,10 +10,15 @@ import { DNS_LABEL, DNS_SUBDOMAIN, SECRET_KEY } from '../private/kubernetes-name
 import type { AlertTier } from './alert-labels';
 import type { SecretKeyReference } from './model-control';
 
-/** A `matchers[]` item of a v1alpha1 route. */
+/**
+ * A `matchers[]` item of a v1alpha1 route. Equality is written by leaving `matchType` out, which prometheus-operator
+ * reads as `=`: a plain `matchType: =` is YAML 1.1's value type, on which PyYAML's `safe_load` (and every tool built on
+ * it) fails for the whole file.
+ */
 export interface AlertmanagerMatcher {
   readonly name: string;
-  readonly matchType: '=' | '!=' | '=~' | '!~';
+  /** How the label is compared. @default - equality (`=`) */
+  readonly matchType?: '!=' | '=~' | '!~';
   readonly value: string;
 }
 

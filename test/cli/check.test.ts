@@ -28,14 +28,14 @@ beforeAll(() => {
   broken = mkdtempSync(join(tmpdir(), 'triton-ops-check-broken-'));
   for (const d of ['dist', 'artifacts', 'cdktf.out']) cpSync(join(clean, d), join(broken, d), { recursive: true });
   // A schema error and an unknown field in a YAML object, a schema error in a Terraform kubernetes_manifest.
-  editYaml(join(broken, 'dist/vision.yaml'), (d) => d.get('kind') === 'Deployment'
+  editYaml(join(broken, 'dist/ml-serving/vision.yaml'), (d) => d.get('kind') === 'Deployment'
     && (d.setIn(['spec', 'minReadySeconds'], 'soon'), d.setIn(['spec', 'template', 'spec', 'bogusField'], true), true));
   const tf = JSON.parse(readFileSync(join(broken, TF), 'utf8'));
   const [key] = Object.entries<any>(tf.resource.kubernetes_manifest).find(([, r]) => r.manifest.kind === 'Service')!;
   tf.resource.kubernetes_manifest[key].manifest.spec.ports[0].port = 'eighty';
   writeFileSync(join(broken, TF), JSON.stringify(tf, null, 2));
   // A dangling route host.
-  editYaml(join(broken, 'dist/search.yaml'), (d) => d.get('kind') === 'VirtualService'
+  editYaml(join(broken, 'dist/ml-serving/search.yaml'), (d) => d.get('kind') === 'VirtualService'
     && (d.setIn(['spec', 'http', 0, 'route', 0, 'destination', 'host'], 'missing.search.svc.cluster.local'), true));
   // A config.pbtxt with a misspelt field, a promtool case expecting a wrong value.
   writeFileSync(join(broken, PBTXT), `${readFileSync(join(broken, PBTXT), 'utf8')}max_batch_sise: 8\n`);
@@ -89,9 +89,9 @@ describe('broken copy', () => {
     expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
     expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 20, problems: 5 }, skipped: [] });
     expect(report.problems).toEqual([
-      { check: 'kubernetes', file: 'dist/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
-      { check: 'kubernetes', file: 'dist/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: 'unknown field "spec.template.spec.bogusField"' },
-      { check: 'cross-object', file: 'dist/search.yaml', object: 'VirtualService search/ranker', reason: expect.stringContaining("'missing.search.svc.cluster.local'") },
+      { check: 'kubernetes', file: 'dist/ml-serving/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
+      { check: 'kubernetes', file: 'dist/ml-serving/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: 'unknown field "spec.template.spec.bogusField"' },
+      { check: 'cross-object', file: 'dist/ml-serving/search.yaml', object: 'VirtualService search/ranker', reason: expect.stringContaining("'missing.search.svc.cluster.local'") },
       { check: 'model-config', file: PBTXT, command: 'protoc --encode=inference.ModelConfig', reason: expect.stringContaining('max_batch_sise') },
       { check: 'promtool', file: PROMTOOL_TEST, command: 'promtool test rules', reason: expect.stringMatching(/^FAILED:\n/) },
     ]);

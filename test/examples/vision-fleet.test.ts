@@ -91,9 +91,13 @@ describe('the vision fleet example', () => {
     }
   });
 
-  test('writes only the fleets\' manifests to dist/; the model repository tree and the promtool files to artifacts/', () => {
+  test('writes only the fleets\' manifests to dist/<cluster>/; the model repository tree and the promtool files to artifacts/', () => {
     const files = [...synthToFiles().keys()].sort();
-    expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/llm.yaml', 'dist/search.yaml', 'dist/vision.yaml']);
+    // One folder per cluster: vision and search run on ml-serving, llm on llm-serving; each cluster's shared objects once.
+    expect(files.filter((f) => f.startsWith('dist/'))).toEqual([
+      'dist/llm-serving/cluster.yaml', 'dist/llm-serving/llm.yaml',
+      'dist/ml-serving/cluster.yaml', 'dist/ml-serving/search.yaml', 'dist/ml-serving/vision.yaml',
+    ]);
     expect(files.filter((f) => f.startsWith('artifacts/model-repository/'))).toEqual([
       'artifacts/model-repository/chat-405b/llama-405b/1/model.json',
       'artifacts/model-repository/chat-405b/llama-405b/config.pbtxt',

@@ -350,6 +350,15 @@ describe('TritonServer options', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  test('writeModelRepositories over several apps (one per cluster) refuses one server name in two of them: one tree', () => {
+    const first = serverChart().chart;
+    const second = serverChart().chart;
+    const dir = mkdtempSync(join(tmpdir(), 'triton-ops-'));
+    expect(() => writeModelRepositories([first.node.root, second.node.root], dir)).toThrow(
+      `test/ranker: server name 'ranker' is also used by test/ranker; both would write ${join(dir, 'model-repository', 'ranker')}; give one of them another id`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   test('TritonServer.all finds the servers of a scope', () => {
     const { chart, server } = serverChart();
     expect(TritonServer.all(chart)).toEqual([server]);

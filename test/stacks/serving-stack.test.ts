@@ -3,7 +3,7 @@ import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { Testing } from 'cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
-import { FleetChart } from 'triton-ops';
+import { FleetChart, TritonOpsError } from 'triton-ops';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 
@@ -48,5 +48,29 @@ describe('FleetServingStack of the default fleet', () => {
   test('exposes the chart and the manifests', () => {
     expect(Object.keys(stack.chart.servers)).toEqual(['classifier-v1', 'classifier-v2', 'segmenter']);
     expect(stack.manifests.manifests.length).toBe(manifests.length);
+  });
+});
+
+describe('FleetServingStack: one per cluster in an app', () => {
+  const SAME_CLUSTER = { ...DEFAULT_FLEET, name: 'shop', namespace: 'shop' };
+
+  test('a second serving stack for the cluster of an earlier one is refused with the fix', () => {
+    const app = Testing.app();
+    new FleetServingStack(app, 'serving', { fleet: DEFAULT_FLEET });
+    expect(() => new FleetServingStack(app, 'shop-serving', { fleet: SAME_CLUSTER })).toThrow(new TritonOpsError(
+      `shop-serving: 'fleet.cluster.name' ('ml-serving') is also the cluster of fleet 'vision' (stack serving, account ${DEFAULT_FLEET.accountId}, `
+      + `${DEFAULT_FLEET.region}); both serving stacks would own the objects a cluster has once (the NVIDIA device plugin, the `
+      + "prometheus-adapter rules), and each apply would undo the other's; deploy one fleet per cluster with Terraform, and the fleets "
+      + 'of a shared cluster from dist/<cluster>/ (YAML, a ClusterChart holds those objects once), or merge the fleets into one description'));
+  });
+
+  test.each([
+    ['another cluster name', { cluster: { name: 'other' } }],
+    ['another region', { region: 'eu-central-1' }],
+    ['another account', { accountId: '999988887777' }],
+  ])('a fleet on %s has its own serving stack', (_what, changes) => {
+    const app = Testing.app();
+    new FleetServingStack(app, 'serving', { fleet: DEFAULT_FLEET });
+    expect(() => new FleetServingStack(app, 'shop-serving', { fleet: { ...SAME_CLUSTER, ...changes } })).not.toThrow();
   });
 });

@@ -44,20 +44,22 @@ const BROKEN: FleetDescription = {
 };
 
 describe('npm run synth reports what it did', () => {
-  test('the summary: files and objects per kind, artifacts, servers, GPUs at peak per pool, warnings, stacks', () => {
+  test('the summary: files (one folder per cluster) and objects per kind, artifacts, servers, GPUs at peak per pool, warnings, stacks', () => {
     const { lines, exitCode } = inTempDir(() => reported(() => synthAll()));
     expect(exitCode).toBeUndefined();
     expect(lines).toEqual([
       'triton-ops: synthesized',
-      '  dist/vision.yaml: 47 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 3, DaemonSet 1, Deployment 3, DestinationRule 2, Gateway 1, '
-        + 'HorizontalPodAutoscaler 3, Namespace 2, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, '
-        + 'Service 4, ServiceAccount 4, ServiceMonitor 3, VirtualService 2)',
-      '  dist/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, Gateway 1, '
-        + 'HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
+      '  dist/ml-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
+      '  dist/ml-serving/vision.yaml: 41 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 1, Deployment 3, DestinationRule 2, '
+        + 'Gateway 1, HorizontalPodAutoscaler 3, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, '
+        + 'Service 4, ServiceAccount 3, ServiceMonitor 3, VirtualService 2)',
+      '  dist/ml-serving/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, '
+        + 'Gateway 1, HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
         + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
-      '  dist/llm.yaml: 57 objects (AuthorizationPolicy 6, ConfigMap 2, DaemonSet 1, Deployment 2, DestinationRule 3, Gateway 1, '
-        + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 2, NetworkPolicy 8, PeerAuthentication 1, PersistentVolumeClaim 1, '
-        + 'PodDisruptionBudget 3, PrometheusRule 3, Service 3, ServiceAccount 7, ServiceMonitor 3, StorageClass 1, VirtualService 3)',
+      '  dist/llm-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
+      '  dist/llm-serving/llm.yaml: 52 objects (AuthorizationPolicy 6, ConfigMap 1, Deployment 2, DestinationRule 3, Gateway 1, '
+        + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 1, NetworkPolicy 7, PeerAuthentication 1, PersistentVolumeClaim 1, '
+        + 'PodDisruptionBudget 3, PrometheusRule 3, Service 3, ServiceAccount 6, ServiceMonitor 3, StorageClass 1, VirtualService 3)',
       '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 20 rule and test files',
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  search: 4 servers (0 on GPUs)',
@@ -69,12 +71,12 @@ describe('npm run synth reports what it did', () => {
 
   test('a failed synth: every problem of both sides in one list, exit 1, no stack trace, nothing written', () => {
     const { lines, exitCode, before, after, previous } = inTempDir(() => {
-      mkdirSync('dist');
-      writeFileSync(join('dist', 'vision.yaml'), 'previous\n');
+      mkdirSync(join('dist', 'ml-serving'), { recursive: true });
+      writeFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'previous\n');
       const snapshot = () => readdirSync('.').sort();
       const earlier = snapshot();
       const result = reported(() => synthAll(undefined, { yaml: [BROKEN], terraform: [BROKEN] }));
-      return { ...result, before: earlier, after: snapshot(), previous: readFileSync(join('dist', 'vision.yaml'), 'utf8') };
+      return { ...result, before: earlier, after: snapshot(), previous: readFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'utf8') };
     });
     expect(exitCode).toBe(1);
     expect(lines).toEqual([

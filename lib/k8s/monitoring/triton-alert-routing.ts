@@ -122,7 +122,8 @@ export class TritonAlertRouting extends Construct {
     }
     p.throwIfAny();
 
-    const tierMatch = (tier: AlertTier) => [{ name: ALERT_TIER_LABEL, matchType: '=' as const, value: tier }];
+    // Equality: no matchType (AlertmanagerMatcher).
+    const tierMatch = (tier: AlertTier) => [{ name: ALERT_TIER_LABEL, value: tier }];
     const receiverOf = (tier: AlertTier) => props.receivers[tier].name;
     const minutes = minutesToPromDuration;
     this.spec = {

@@ -117,13 +117,13 @@ export class TritonAlerts extends Construct {
 }
 
 /**
- * Writes, for every TritonAlerts under `scope`, `<dir>/<namespace>-<server>.rules.yaml` (the rule groups as a plain
+ * Writes, for every TritonAlerts under `scope` (or under each of several scopes), `<dir>/<namespace>-<server>.rules.yaml` (the rule groups as a plain
  * Prometheus rule file) and `<dir>/<namespace>-<server>.test.yaml` (its promtool unit tests, reading the rule file
  * by relative name), for `promtool check rules` and `promtool test rules` (`triton-ops check`, lib/cli/check-tools.ts).
  * Returns the paths written, sorted. The YAML is deterministic: same input, same bytes.
  */
-export function writePromtoolFiles(scope: Construct, dir: string): string[] {
-  const all = TritonAlerts.all(scope);
+export function writePromtoolFiles(scope: Construct | readonly Construct[], dir: string): string[] {
+  const all = [scope].flat().flatMap((s) => TritonAlerts.all(s));
   const seen = new Map<string, string>();
   for (const a of all) {
     const other = seen.get(a.fileBaseName);

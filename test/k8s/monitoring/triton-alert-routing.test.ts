@@ -1,4 +1,4 @@
-import { Chart, JsonPatch, Testing } from 'cdk8s';
+import { Chart, JsonPatch, Testing, Yaml } from 'cdk8s';
 import {
   TRITON_ALERT_ROUTING_DEFAULTS, TritonAlertRouting, TritonAlertRoutingProps,
 } from '../../../lib/k8s/monitoring/triton-alert-routing';
@@ -15,7 +15,14 @@ function routed(props: Partial<TritonAlertRoutingProps> = {}) {
   const routing = new TritonAlertRouting(chart, 'routing', { namespace: 'inference', receivers: TIERS, ...props });
   return { chart, routing, config: byKind(Testing.synth(chart), 'AlertmanagerConfig') };
 }
-const tierMatcher = (tier: string) => [{ name: 'tier', matchType: '=', value: tier }];
+/**
+ * An equality matcher leaves `matchType` out. prometheus-operator v0.91.0 (the release @kubernetes-models/prometheus-operator
+ * 6.0.0 is generated from, its CHANGELOG.md) reads an absent matchType without `regex` as equality:
+ * prometheus-operator/prometheus-operator:pkg/alertmanager/amcfg.go@v0.91.0 line 554 (convertRoute converts the route's
+ * matchers with convertMatchersV2), lines 1668-1686 (an empty MatchType, regex false, becomes inhibitRuleToV2 from
+ * Alertmanager 0.22 on, else a `match` entry) and lines 3491-3496 (inhibitRuleToV2 writes a MatchEqual matcher).
+ */
+const tierMatcher = (tier: string) => [{ name: 'tier', value: tier }];
 
 describe('TritonAlertRouting defaults', () => {
   const { config } = routed();
@@ -48,6 +55,12 @@ describe('TritonAlertRouting defaults', () => {
         { receiver: 'slack', matchers: tierMatcher('P3'), repeatInterval: '12h' },
       ],
     });
+  });
+
+  test('no matcher is written `matchType: =`, which YAML 1.1 loaders (PyYAML safe_load) refuse as the value type', () => {
+    const matchers = [config.spec.route, ...config.spec.route.routes].flatMap((r: any) => r.matchers);
+    expect(matchers.filter((m: any) => 'matchType' in m && m.matchType === '=')).toEqual([]);
+    expect(Yaml.stringify(config)).not.toMatch(/: =$/m);
   });
 
   test('one receiver per name, credentials only as Secret key references', () => {

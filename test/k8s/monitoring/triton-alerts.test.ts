@@ -142,4 +142,17 @@ describe('writePromtoolFiles', () => {
     expect(writePromtoolFiles(app, tempDir()).map((f) => basename(f))).toEqual([
       'batch-ranker.rules.yaml', 'batch-ranker.test.yaml', 'inference-ranker.rules.yaml', 'inference-ranker.test.yaml']);
   });
+
+  test('writes the files of several apps (one per cluster), and refuses one namespace/server in two of them', () => {
+    const apps = ['inference', 'batch', 'inference'].map((namespace) => {
+      const app = new App();
+      const chart = new Chart(app, 'serving', { namespace });
+      new TritonAlerts(chart, 'alerts', { server: new TritonServer(chart, 'ranker', { image: IMAGE, repository: ModelRepository.fromClaim('models'), models: [MODEL] }) });
+      return app;
+    });
+    expect(writePromtoolFiles(apps.slice(0, 2), tempDir()).map((f) => basename(f))).toEqual([
+      'batch-ranker.rules.yaml', 'batch-ranker.test.yaml', 'inference-ranker.rules.yaml', 'inference-ranker.test.yaml']);
+    expect(() => writePromtoolFiles(apps, tempDir())).toThrow(
+      "serving/alerts: writes the promtool files 'inference-ranker.*', as serving/alerts does; keep one TritonAlerts per server");
+  });
 });
