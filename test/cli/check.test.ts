@@ -71,10 +71,10 @@ describe('clean output', () => {
 describe('broken copy', () => {
   test('each problem is reported with file, object and reason, and the exit code is 1', () => {
     const r = runCheck(['--require', 'protoc,promtool'], { cwd: broken });
-    expect(r.stdout).toMatch(/^dist\/vision\.yaml: Deployment inference\/[\w-]+: \.spec\.minReadySeconds: must be integer$/m);
-    expect(r.stdout).toMatch(/^dist\/vision\.yaml: Deployment inference\/[\w-]+: unknown field "spec\.template\.spec\.bogusField"$/m);
+    expect(r.stdout).toMatch(/^dist\/ml-serving\/vision\.yaml: Deployment inference\/[\w-]+: \.spec\.minReadySeconds: must be integer$/m);
+    expect(r.stdout).toMatch(/^dist\/ml-serving\/vision\.yaml: Deployment inference\/[\w-]+: unknown field "spec\.template\.spec\.bogusField"$/m);
     expect(r.stdout).toMatch(new RegExp(`^${TF.replace(/\./g, '\\.')}: Service \\S+ \\(kubernetes_manifest\\.\\S+\\): \\.spec\\.ports\\[0\\]\\.port: must be integer$`, 'm'));
-    expect(r.stdout).toMatch(/^dist\/search\.yaml: VirtualService search\/ranker: \.spec\.http\[0\]\.route\[0\]\.destination\.host 'missing\.search\.svc\.cluster\.local' names Service 'missing' in namespace 'search', which this output does not define/m);
+    expect(r.stdout).toMatch(/^dist\/ml-serving\/search\.yaml: VirtualService search\/ranker: \.spec\.http\[0\]\.route\[0\]\.destination\.host 'missing\.search\.svc\.cluster\.local' names Service 'missing' in namespace 'search', which this output does not define/m);
     expect(r.stdout).toContain(`${PBTXT}: protoc --encode=inference.ModelConfig: line `);
     expect(r.stdout).toContain('Message type "inference.ModelConfig" has no field named "max_batch_sise"');
     expect(r.stdout).toMatch(new RegExp(`^${PROMTOOL_TEST.replace(/\./g, '\\.')}: promtool test rules: FAILED:`, 'm'));
@@ -104,7 +104,7 @@ describe('broken copy', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="triton-ops check" ')).toBe(true);
     expect(xml).toMatch(/<testsuites [^>]*failures="4" errors="0" skipped="0">/);
     for (const s of ['kubernetes', 'cross-object', 'model-config', 'promtool']) expect(xml).toMatch(new RegExp(`<testsuite name="${s}" tests="\\d+" failures="1"`));
-    expect(xml).toMatch(/<testcase classname="dist\/vision\.yaml" name="Deployment inference\/[\w-]+" file="dist\/vision\.yaml">\n {6}<failure message="\.spec\.minReadySeconds: must be integer" type="kubernetes">/);
+    expect(xml).toMatch(/<testcase classname="dist\/ml-serving\/vision\.yaml" name="Deployment inference\/[\w-]+" file="dist\/ml-serving\/vision\.yaml">\n {6}<failure message="\.spec\.minReadySeconds: must be integer" type="kubernetes">/);
     expect(xml).toContain(`<testcase classname="${PBTXT}" name="protoc --encode=inference.ModelConfig" file="${PBTXT}">`);
     expect(xml).toContain('has no field named &quot;max_batch_sise&quot;');
     expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true);
