@@ -63,6 +63,8 @@ export {
   EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry,
 } from './triton/eks-versions';
 export { Pin } from './triton/pin';
+export { pins } from './platform/pins';
+export { AddonPin } from './platform/addons/addon-registry';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {

@@ -8,13 +8,9 @@
  */
 import { DataAwsEksAddonVersion } from '@cdktf/provider-aws/lib/data-aws-eks-addon-version';
 import { Construct } from 'constructs';
-import type { Pin } from '../triton/pin';
+import { EKS_ADDON_VERSION_DEFAULTS } from '../triton/eks-addon-versions';
 
-/** How the add-on versions are resolved: EKS's default for the Kubernetes version, never the most recent. */
-export const EKS_ADDON_VERSION_DEFAULTS = { mostRecent: false } as const;
-
-/** Where the resolution is documented: the provider's `most_recent` ("the most recent or default version"). */
-const SOURCE = 'hashicorp/terraform-provider-aws:website/docs/d/eks_addon_version.html.markdown@16a38e655493c96cc41e2178dbd58540f6c06722 line 47';
+export { EKS_ADDON_VERSION_DEFAULTS, eksAddonPin } from '../triton/eks-addon-versions';
 
 /**
  * Adds the data source `aws_eks_addon_version.<id>` to `scope` and returns its version, for `aws_eks_addon.addon_version`.
@@ -22,14 +18,4 @@ const SOURCE = 'hashicorp/terraform-provider-aws:website/docs/d/eks_addon_versio
  */
 export function eksAddonDefaultVersion(scope: Construct, id: string, addonName: string, kubernetesVersion: string): string {
   return new DataAwsEksAddonVersion(scope, id, { addonName, kubernetesVersion, mostRecent: EKS_ADDON_VERSION_DEFAULTS.mostRecent }).version;
-}
-
-/** The pin of an EKS add-on on a cluster of `kubernetesVersion`, for the list of every pin. */
-export function eksAddonPin(addonName: string, kubernetesVersion: string): Pin {
-  return {
-    component: addonName, kind: 'eks-addon',
-    version: `EKS default for Kubernetes ${kubernetesVersion} (aws_eks_addon_version, most_recent = false), resolved at plan`,
-    source: SOURCE,
-    supports: `the Kubernetes version it is resolved for (${kubernetesVersion})`,
-  };
 }

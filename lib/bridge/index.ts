@@ -4,7 +4,6 @@ export { ChartManifests, ChartManifestsProps, ManifestQuery } from './chart-mani
 export * from '../platform/fleet-serving-stack';
 export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addons-stack';
 export { PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
-export { ADDON_CHARTS, AddonPin, addonPins } from '../platform/addons/addon-registry';
+export { ADDON_CHARTS, addonPins } from '../platform/addons/addon-registry';
 export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';
 export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-addon';
-export { clusterAndImagePins } from '../platform/pins';

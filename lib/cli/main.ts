@@ -3,16 +3,19 @@
  * `triton-ops <command>`: the command shipped with the package for CI pipelines.
  * - `triton-ops check [paths]`: checks what a triton-ops app synthesized (lib/cli/check.ts).
  * - `triton-ops diff OLD NEW`: the object-level difference between two synth outputs (lib/cli/diff.ts).
+ * - `triton-ops pins`: every pinned upstream release with its support range and source (lib/cli/pins.ts).
  * Each command returns its exit code: 0 clean, 1 problems found, 2 a usage error.
  */
 import { run as check } from './check';
 import { run as diff } from './diff';
+import { run as pins } from './pins';
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = { check, diff };
+const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = { check, diff, pins };
 
 const USAGE = `usage: triton-ops <command> [options]
   check [paths...]   check synthesized manifests, Terraform JSON, config.pbtxt trees and promtool files
   diff OLD NEW       the object-level difference between two synth outputs
+  pins               every pinned upstream release (charts, EKS, images) with its support range and source
 Run 'triton-ops <command> --help' for its options.`;
 
 export async function main(argv: readonly string[]): Promise<number> {

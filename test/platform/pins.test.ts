@@ -1,21 +1,30 @@
-import { clusterAndImagePins } from '../../lib/platform/pins';
+import { pins } from 'triton-ops';
+import { addonPins } from 'triton-ops/bridge';
 
-describe('clusterAndImagePins', () => {
-  test('lists the cluster version, every EKS add-on, the device plugin and the AWS CLI, each with its source', () => {
-    const pins = clusterAndImagePins();
-    expect(pins.map((p) => [p.kind, p.component, p.version])).toEqual([
-      ['eks', 'eks-kubernetes', '1.36'],
-      ['eks-addon', 'aws-efs-csi-driver', 'EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'],
-      ['eks-addon', 'aws-fsx-csi-driver', 'EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'],
-      ['eks-addon', 'eks-pod-identity-agent', 'EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'],
-      ['image', 'nvidia-device-plugin', 'nvcr.io/nvidia/k8s-device-plugin:v0.20.0'],
-      ['image', 'aws-cli', 'public.ecr.aws/aws-cli/aws-cli:2.36.7'],
+describe('pins', () => {
+  test('lists the cluster version, every chart, every EKS add-on and the default images, each with its source', () => {
+    const list = pins();
+    expect(list.map((p) => [p.kind, p.component])).toEqual([
+      ['eks', 'eks-kubernetes'],
+      ...addonPins().map((p) => ['helm-chart', p.component]),
+      ['eks-addon', 'aws-efs-csi-driver'],
+      ['eks-addon', 'aws-fsx-csi-driver'],
+      ['eks-addon', 'eks-pod-identity-agent'],
+      ['image', 'nvidia-device-plugin'],
+      ['image', 'aws-cli'],
     ]);
-    for (const pin of pins) expect(pin.source).toMatch(/^[\w.-]+\/[\w.-]+:[\w./-]+@[\w.]+ line/);
+    expect(list.filter((p) => p.kind !== 'helm-chart').map((p) => p.version)).toEqual([
+      '1.36',
+      ...Array(3).fill('EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'),
+      'nvcr.io/nvidia/k8s-device-plugin:v0.20.0',
+      'public.ecr.aws/aws-cli/aws-cli:2.36.7',
+    ]);
+    // Every source is a citation `owner/repo:path@ref`, with the line or, for a fact of absence, what the file lacks.
+    for (const pin of list) expect(pin.source).toMatch(/^[\w.-]+\/[\w.-]+:[\w./-]+@[\w.-]+ (line|\()/);
   });
 
   test('the add-ons are resolved for the Kubernetes version asked', () => {
-    expect(clusterAndImagePins('1.34').filter((p) => p.kind === 'eks-addon').map((p) => p.supports))
+    expect(pins('1.34').filter((p) => p.kind === 'eks-addon').map((p) => p.supports))
       .toEqual(Array(3).fill('the Kubernetes version it is resolved for (1.34)'));
   });
 });

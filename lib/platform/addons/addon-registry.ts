@@ -3,6 +3,7 @@
  * engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the EFS and FSx for Lustre CSI drivers. planAddons loops
  * over it; adding an add-on (e.g. the DCGM exporter) is one module and one line here. Pure: no cdk8s, no cdktf.
  */
+import type { Pin } from '../../triton/pin';
 import type { AddonProvides } from './addon-catalog';
 import type { AddonModule } from './addon-module';
 import { supportRange } from './chart-support';
@@ -46,8 +47,8 @@ export const ADDON_CHARTS = Object.freeze({
   leaderWorkerSet: LEADER_WORKER_SET_CHART,
 });
 
-/** One pinned chart of the `pins` list. */
-export interface AddonPin {
+/** One pinned chart of the `pins` list: its version, its Kubernetes minors (e.g. '1.32 to 1.36') and their source. */
+export interface AddonPin extends Pin {
   /** The add-on's description key (`addons.<addon>`). */
   readonly addon: string;
   /** What the chart is, e.g. 'istiod'. */
@@ -57,12 +58,7 @@ export interface AddonPin {
   readonly repository: string;
   /** Chart name in the repository. */
   readonly chart: string;
-  /** Exact chart version. */
-  readonly version: string;
-  /** The Kubernetes minors the version supports, e.g. '1.32 to 1.36'. */
   readonly supports: string;
-  /** Where that range is stated. */
-  readonly source: string;
 }
 
 /** Every pinned chart with its version, repository, Kubernetes range and the range's source, in install order. */
