@@ -65,7 +65,7 @@ export interface TritonLoadTestOptions {
   /** The model to load; one of the server's models. */
   readonly model: string;
   /**
-   * The Triton SDK image, with an explicit tag or digest, e.g. `nvcr.io/nvidia/tritonserver:24.08-py3-sdk`: the
+   * The Triton SDK image, with an explicit tag or digest, e.g. `nvcr.io/nvidia/tritonserver:25.05-py3-sdk`: the
    * `-py3-sdk` build of the server's release, so that perf_analyzer speaks the server's protocol version. Required:
    * the server does not expose its image, and a guessed SDK version would drift from it. Its release tag decides
    * genai-perf's flags (triton-releases.ts FLAG_RELEASES: `--service-kind` before 25.04 only).
