@@ -14,11 +14,11 @@
  * - the OpenAI frontend's flags: python/openai/openai_frontend/main.py of the server; genai-perf's: genai_perf/parser.py
  *   of triton-inference-server/perf_analyzer.
  *
- * A release outside the table (older than its oldest, newer than its newest) is checked as the nearest known release,
- * with a warning that names the release and the table's range; flags with a release bound are compared by `YY.MM`,
- * so a bound holds for every release. The TensorRT-LLM parameters are known for the listed releases only: a
- * TensorRT-LLM model on any other release is refused, since a parameter the backend reads without a default, missing,
- * stops the model from loading.
+ * Flags with a release bound are compared by `YY.MM`, so a bound holds for every release. A release outside the table
+ * (older than its oldest, newer than its newest) is checked by the same bounds, with a warning that names the release
+ * and the table's range, since what it added or removed is unknown. The TensorRT-LLM parameters are known for the
+ * listed releases only: a TensorRT-LLM model on any other release is refused, since a parameter the backend reads
+ * without a default, missing, stops the model from loading.
  */
 import { Problems, show } from '../private/errors';
 import { imageParts } from '../private/image-reference';
@@ -66,34 +66,31 @@ export const NEWEST_KNOWN_RELEASE = TRITON_RELEASES[TRITON_RELEASES.length - 1].
 /** The oldest release of TRITON_RELEASES. */
 export const OLDEST_KNOWN_RELEASE = TRITON_RELEASES[0].release;
 
-/** The release an image's flags are checked as, and the warning when its own release is outside the table. */
+/** The release of an image for the checks, and the warning when it is outside the table. */
 export interface ResolvedRelease {
-  /** The image's own release (`YY.MM`). */
+  /** The image's release (`YY.MM`). */
   readonly release: string;
   readonly flavor: string;
-  /** The release of the table whose facts apply: the image's own, or the nearest one when it is outside the table. */
-  readonly checkedAs: string;
-  /** Set when the image's release is outside the table. */
+  /** Set when the release is outside TRITON_RELEASES. */
   readonly warning?: string;
 }
 
 /**
  * The release of `image` for the checks; undefined when its tag names no Triton release (a digest without tag, an
- * image not named `tritonserver`): then nothing release-dependent is checked.
+ * image not named `tritonserver`): then nothing release-dependent is checked. Flag bounds are compared with the
+ * image's own release, so they hold outside the table too; what such a release added or removed is not known, which
+ * the warning says.
  */
 export function resolveTritonRelease(image: string): ResolvedRelease | undefined {
   const triton = tritonImageRelease(image);
   if (triton === undefined) return undefined;
   const { release } = triton;
-  const outside = !atLeast(release, OLDEST_KNOWN_RELEASE) ? OLDEST_KNOWN_RELEASE
-    : atLeast(NEWEST_KNOWN_RELEASE, release) ? undefined : NEWEST_KNOWN_RELEASE;
-  if (outside === undefined) return { ...triton, checkedAs: release };
+  if (atLeast(release, OLDEST_KNOWN_RELEASE) && atLeast(NEWEST_KNOWN_RELEASE, release)) return triton;
   return {
     ...triton,
-    checkedAs: outside,
     warning: `is Triton ${release}, outside the releases whose sources triton-ops has read (${OLDEST_KNOWN_RELEASE} to `
-      + `${NEWEST_KNOWN_RELEASE}); its flags and backend parameters are checked as those of ${outside}: check the `
-      + `release notes of ${release}, or use an image from ${OLDEST_KNOWN_RELEASE} to ${NEWEST_KNOWN_RELEASE}`,
+      + `${NEWEST_KNOWN_RELEASE}): a flag or backend parameter that ${release} added or removed is unknown to the checks; `
+      + `check its release notes, or use an image from ${OLDEST_KNOWN_RELEASE} to ${NEWEST_KNOWN_RELEASE}`,
   };
 }
 

@@ -116,8 +116,8 @@ describe('the image decides the backend parameters', () => {
     const { server: s } = server('nvcr.io/nvidia/tritonserver:26.08-vllm-python-py3', [vllm(1)]);
     expect(s.warnings).toEqual([
       "test/ranker: warning: 'image' ('nvcr.io/nvidia/tritonserver:26.08-vllm-python-py3') is Triton 26.08, outside the releases "
-      + 'whose sources triton-ops has read (24.08 to 26.07); its flags and backend parameters are checked as those of 26.07: check '
-      + 'the release notes of 26.08, or use an image from 24.08 to 26.07',
+      + 'whose sources triton-ops has read (24.08 to 26.07): a flag or backend parameter that 26.08 added or removed is unknown '
+      + 'to the checks; check its release notes, or use an image from 24.08 to 26.07',
     ]);
     expect(s.node.metadata.map((m) => m.data)).toContain(s.warnings[0]);
   });
