@@ -9,14 +9,20 @@
  * FleetChart, FleetInfraStack and FleetServingStack build everything from it; it imports only 'triton-ops/fleet'.
  */
 import { AutoscalingMetric, FleetDescription, LoadSweep, LoadTestResults, TritonLoadTestOptions } from 'triton-ops/fleet';
-import { LLAMA_405B, LLAMA_70B, LLAMA_8B } from './llm-models';
+import { LLAMA_405B, LLAMA_70B, LLAMA_8B, LLM_RELEASE } from './llm-models';
 
 const SUBNETS = ['subnet-0f1e2d3c4b5a60001', 'subnet-0f1e2d3c4b5a60002'];
 
-/** genai-perf from the SDK image of the servers' release: 512 prompt tokens, 256 generated, concurrency 1 to 32. */
+/**
+ * genai-perf from the SDK image of the servers' release: 512 prompt tokens, 256 generated, concurrency 1 to 32. It
+ * counts tokens with the Llama 3.1 tokenizer (the same for the three models), copied once into the results claim
+ * (`tokenizer.json`, `tokenizer_config.json`, `special_tokens_map.json` under `tokenizers/llama-3.1/`): the Job
+ * downloads nothing.
+ */
 const loadTest = (model: string): TritonLoadTestOptions => ({
   model,
-  sdkImage: 'nvcr.io/nvidia/tritonserver:25.01-py3-sdk',
+  sdkImage: `nvcr.io/nvidia/tritonserver:${LLM_RELEASE}-py3-sdk`,
+  tokenizer: '/results/tokenizers/llama-3.1',
   sweep: LoadSweep.concurrency({ start: 1, end: 32, step: 8 }),
   inputTokens: { mean: 512, stddev: 64 },
   outputTokens: { mean: 256 },
@@ -41,7 +47,7 @@ export const LLM_FLEET: FleetDescription = {
     // 4800 GiB of SCRATCH_2: ~940 MB/s baseline (200 MB/s per TiB), 810 GB of 405B weights in about 15 minutes.
     lustre: { storageCapacityGiB: 4800, subnetId: SUBNETS[0], securityGroupIds: ['sg-0f1e2d3c4b5a60003'] },
   },
-  image: 'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3',
+  image: `nvcr.io/nvidia/tritonserver:${LLM_RELEASE}-vllm-python-py3`,
   servers: {
     'chat-8b': {
       models: [LLAMA_8B],
@@ -63,7 +69,7 @@ export const LLM_FLEET: FleetDescription = {
       loadTest: loadTest('llama-8b'),
     },
     'chat-70b': {
-      image: 'nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3',
+      image: `nvcr.io/nvidia/tritonserver:${LLM_RELEASE}-trtllm-python-py3`,
       models: LLAMA_70B,
       gpus: 8,
       nodePool: 'gpu-h100-x8',

@@ -13,6 +13,13 @@
  */
 import { ModelConfig, tensorrtLlmModels, vllmModel } from 'triton-ops/fleet';
 
+/**
+ * The Triton release of every image of the fleet (servers and SDK): 25.05 (Triton 2.58.0, vLLM 0.8.4, TensorRT-LLM
+ * 0.19.0), the newest whose TensorRT-LLM backend triton-ops has read; its TensorRT-LLM backend decides the parameters
+ * of the 70B pipeline.
+ */
+export const LLM_RELEASE = '25.05';
+
 /** Llama-3.1-8B-Instruct in bf16 on the four A10G of a g5.12xlarge (tensor parallel 4). */
 export const LLAMA_8B: ModelConfig = vllmModel({
   name: 'llama-8b',
@@ -30,6 +37,7 @@ export const LLAMA_8B: ModelConfig = vllmModel({
 /** Llama-3.1-70B-Instruct as an fp8 TensorRT-LLM engine on the eight H100 of a p5.48xlarge (tensor parallel 8). */
 export const LLAMA_70B: ModelConfig[] = tensorrtLlmModels({
   name: 'llama-70b',
+  tritonRelease: LLM_RELEASE,
   engineDir: '/models/llama-70b-tensorrt-llm/1/engine',
   tokenizerDir: '/models/llama-70b-preprocessing/1/tokenizer',
   tensorParallelSize: 8,

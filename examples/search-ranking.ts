@@ -24,7 +24,7 @@ export const SEARCH_FLEET: FleetDescription = {
   name: 'search', namespace: 'search', accountId: '123456789012', region: 'us-west-2',
   cluster: { name: 'ml-serving' },
   modelBucket: { name: 'acme-search-models' },
-  image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
+  image: 'nvcr.io/nvidia/tritonserver:26.07-py3',
   servers: {
     'ranker-v1': cpuServer(rankerModel(1)), 'ranker-v2': cpuServer(rankerModel(2)),
     'fraud-v1': cpuServer(fraudModel(1)), 'fraud-v2': cpuServer(fraudModel(2)),

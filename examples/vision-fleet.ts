@@ -29,7 +29,7 @@ export const VISION_FLEET: FleetDescription = {
     },
   },
   modelBucket: { name: 'acme-triton-models', prefix: 'vision' },
-  image: 'nvcr.io/nvidia/tritonserver:24.08-py3',
+  image: 'nvcr.io/nvidia/tritonserver:26.07-py3',
   servers: {
     'classifier-v1': classifier(1),
     'classifier-v2': classifier(2),

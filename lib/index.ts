@@ -31,6 +31,9 @@ export {
   OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser, OPENAI_FRONTEND_DEFAULTS, OPENAI_FRONTEND_RELEASES,
 } from './triton/openai-frontend';
 export { METRICS_RELAY_DEFAULTS } from './triton/openai-metrics-relay';
+export {
+  TRITON_RELEASES, TritonReleaseContents, TENSORRT_LLM_RELEASES, FLAG_RELEASES, ReleaseSpan, resolveTritonRelease, ResolvedRelease,
+} from './triton/triton-releases';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
 export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES } from './triton/promql';
 export { VLLM_METRICS, TRTLLM_METRICS, LlmSignal } from './triton/llm-metrics';

@@ -13,12 +13,16 @@ export const MODEL: ModelConfig = {
   dynamicBatching: { preferredBatchSizes: [4, 8] },
 };
 
-/** A streaming (decoupled) LLM model of `backend`, as the LLM tests share it; no engine facts unless given. */
+/**
+ * A streaming (decoupled) LLM model of `backend`, as the LLM tests share it; no engine facts unless given. A
+ * TensorRT-LLM model carries `gpt_model_type`, which its backend reads without a default in every release.
+ */
 export const llmModel = (backend: 'vllm' | 'tensorrtllm' = 'vllm', name = 'llm', config: Partial<ModelConfig> = {}): ModelConfig => ({
   name, backend, maxBatchSize: 0, decoupled: true,
   inputs: [{ name: 'text_input', dataType: 'STRING', dims: [1] }],
   outputs: [{ name: 'text_output', dataType: 'STRING', dims: [-1] }],
   instanceGroups: [{ kind: 'KIND_MODEL', count: 1 }],
+  ...(backend === 'tensorrtllm' ? { parameters: { gpt_model_type: 'inflight_fused_batching' } } : {}),
   ...config,
 });
 

@@ -14,6 +14,7 @@ import { isWhole } from '../private/checks';
 import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
 import { checkOpenAiServer } from './openai-frontend';
 import { OPENAI_FRONTEND_DEFAULTS } from '../triton/openai-frontend';
+import { checkModelsForRelease } from '../triton/triton-releases';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -206,6 +207,9 @@ export function resolveSettings(path: string, name: string, namespace: string | 
   }
   if (props.openAi !== undefined) checkOpenAiServer(p, props, { gpus, nodesPerReplica });
   const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica);
+  // The image decides: its release's backends must read the parameters the models carry.
+  const releaseWarning = checkModelsForRelease(p, props.image, props.models);
+  if (releaseWarning !== undefined) warnings.push(`${path}: warning: 'image' (${show(props.image)}) ${releaseWarning}`);
   p.throwIfAny();
   return {
     name, namespace: namespace!, replicas, replicasGiven: props.replicas !== undefined, gpus, nodesPerReplica, loadModels, warnings, grpc, gpuMetrics,

@@ -50,4 +50,10 @@ export interface LlmEngine {
    * @default - one node only (vLLM's multiprocessing on the pod's own GPUs; TensorRT-LLM's MPI within the pod)
    */
   readonly multiNode?: 'ray';
+  /**
+   * The Triton release (`YY.MM`) whose backend the model's configuration was written for (tensorrtLlmModels'
+   * `tritonRelease`): the server refuses an image of another release whose backend reads other parameters.
+   * @default - any release
+   */
+  readonly tritonRelease?: string;
 }

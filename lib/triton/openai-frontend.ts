@@ -23,8 +23,10 @@
  */
 import { Problems, show } from '../private/errors';
 import { isWhole } from '../private/checks';
-import { imageParts } from '../private/image-reference';
 import { OPENAI_PORT } from './server-ports';
+import { atLeast, FLAG_RELEASES, tritonImageRelease } from './triton-releases';
+
+export { tritonImageRelease } from './triton-releases';
 
 /** The frontend's entry point inside the Triton images. */
 export const OPENAI_FRONTEND_MAIN = '/opt/tritonserver/python/openai/openai_frontend/main.py';
@@ -50,17 +52,21 @@ export const OPENAI_FRONTEND_DEFAULTS = {
   stopSeconds: 30,
 } as const;
 
+/** The release that added a flag of the frontend (`main.py`: the frontend itself). */
+const since = (flag: string): string => FLAG_RELEASES['openai-frontend'][flag].since!;
+
 /**
  * The first NGC release (`YY.MM`) whose images have each part of the frontend: the frontend itself, and the release
- * that added the flag of each option (Triton 2.53.0 = 24.12, 2.58.0 = 25.05, 2.60.0 = 25.08).
+ * that added the flag of each option (Triton 2.53.0 = 24.12, 2.58.0 = 25.05, 2.60.0 = 25.08), from the release table
+ * (triton-releases.ts FLAG_RELEASES).
  */
-export const OPENAI_FRONTEND_RELEASES = {
-  frontend: '24.12',
-  toolCallParser: '25.05',
-  chatTemplate: '25.05',
-  loraSeparator: '25.05',
-  defaultMaxTokens: '25.08',
-} as const;
+export const OPENAI_FRONTEND_RELEASES = Object.freeze({
+  frontend: since('main.py'),
+  toolCallParser: since('--tool-call-parser'),
+  chatTemplate: since('--chat-template'),
+  loraSeparator: since('--lora-separator'),
+  defaultMaxTokens: since('--default-max-tokens'),
+});
 
 /** Image flavors (the tag after `YY.MM-`) that carry the frontend's dependencies. */
 export const OPENAI_IMAGE_FLAVORS: readonly string[] = Object.freeze(['vllm-python-py3', 'trtllm-python-py3']);
@@ -132,23 +138,6 @@ export function renderOpenAiFrontend(modelRepository: string, options: OpenAiFro
   if (options.defaultMaxTokens !== undefined) args.push(`--default-max-tokens=${options.defaultMaxTokens}`);
   return { command: ['python3', '-u', OPENAI_FRONTEND_MAIN], args };
 }
-
-/** An NGC Triton release tag: `YY.MM-<flavor>`. */
-const RELEASE_TAG = /^(\d{2})\.(\d{2})-(.+)$/;
-
-/**
- * The release and flavor of a Triton image by its tag (`nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3`, or a
- * mirror whose repository is also named `tritonserver`); undefined for any other image or a digest without tag.
- */
-export function tritonImageRelease(image: string): { readonly release: string; readonly flavor: string } | undefined {
-  const parts = imageParts(image);
-  if (parts?.tag === undefined || !/(^|\/)tritonserver$/.test(parts.name)) return undefined;
-  const match = RELEASE_TAG.exec(parts.tag);
-  return match === null ? undefined : { release: `${match[1]}.${match[2]}`, flavor: match[3] };
-}
-
-/** `a` is the same release as `b` or a later one (`YY.MM`, fixed width, so the strings order as the releases). */
-const atLeast = (a: string, b: string) => a >= b;
 
 /**
  * Checks the options, and the image where its tag names a Triton release: the frontend and each option's flag must

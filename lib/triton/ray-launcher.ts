@@ -27,11 +27,17 @@ export interface RayClusterShape {
   readonly objectStoreMiB: number;
 }
 
-/** Flags every Ray node of the replica starts with: its GPUs, a bounded object store, no dashboard, no telemetry. */
+/** Flags every Ray node of the replica starts with: its GPUs, a bounded object store, no telemetry. */
 function nodeFlags(shape: RayClusterShape): string {
-  return `--num-gpus=${shape.gpusPerPod} --object-store-memory=${shape.objectStoreMiB * 1024 * 1024} `
-    + '--include-dashboard=false --disable-usage-stats';
+  return `--num-gpus=${shape.gpusPerPod} --object-store-memory=${shape.objectStoreMiB * 1024 * 1024} --disable-usage-stats`;
 }
+
+/**
+ * Flags of the head only: no dashboard (nothing reads it, and it would listen on every interface of the leader). Ray
+ * refuses `--include-dashboard` on any other node (`--include-dashboard should only be specified when starting head
+ * node with --head`, python/ray/scripts/scripts.py `start()`), so a worker given it would never join.
+ */
+export const RAY_HEAD_ONLY_FLAGS: readonly string[] = Object.freeze(['--include-dashboard=false']);
 
 /**
  * The leader's command: `sh -c <script> tritonserver <Triton's flags>`, so that Triton's flags stay the container's
@@ -50,7 +56,7 @@ export function rayLeaderCommand(shape: RayClusterShape): string[] {
   ].join('\n');
   const script = [
     'set -e',
-    `ray start --head --port=${RAY_HEAD_PORT} ${nodeFlags(shape)}`,
+    `ray start --head --port=${RAY_HEAD_PORT} ${nodeFlags(shape)} ${RAY_HEAD_ONLY_FLAGS.join(' ')}`,
     `python3 -c '${wait}'`,
     'exec tritonserver "$@"',
   ].join('\n');

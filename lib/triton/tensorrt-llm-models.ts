@@ -9,7 +9,7 @@
  *
  * The preprocessing and postprocessing models run the backend's own `1/model.py`, which this library cannot
  * generate: copy `all_models/inflight_batcher_llm/{preprocessing,postprocessing}/1/model.py` from the backend
- * release that matches the Triton image (`<xx.yy>-trtllm-python-py3`) into `<name>-preprocessing/1/` and
+ * release that matches the Triton image (`<xx.yy>-trtllm-python-py3`, tritonRelease) into `<name>-preprocessing/1/` and
  * `<name>-postprocessing/1/` of the repository, or Triton refuses to load them.
  * @see https://github.com/triton-inference-server/tensorrtllm_backend/blob/main/docs/model_config.md
  */
@@ -18,6 +18,7 @@ import type { LlmWeights } from './llm-engine';
 import type { DataType, DynamicBatching, EnsembleStep, ModelConfig, ModelInput } from './model-config';
 import { checkFraction, checkNonEmpty, checkWholeAtLeastOne, ModelConfigError, ProblemCollector } from './model-config-problem';
 import { member } from './model-config-enums';
+import { DEFAULT_TRTLLM_RELEASE, TENSORRT_LLM_RELEASES, TensorRtLlmMember, tensorrtLlmParameters } from './triton-releases';
 
 /**
  * `gpt_model_type` values the backend accepts (model_instance_state.cc getBatchingTypeFromParams):
@@ -52,6 +53,15 @@ export const VERSION_DIRECTORY_MARKER = '1/.keep';
 export interface TensorRtLlmModelsOptions {
   /** Name of the ensemble, the model clients call; the members are named after it (tensorrtLlmModelNames). */
   readonly name: string;
+  /**
+   * The Triton release (`YY.MM`) of the image that serves the pipeline: its TensorRT-LLM backend decides which
+   * config.pbtxt parameters the models carry (e.g. the preprocessing model reads `visual_model_path` up to 25.01 and
+   * `multimodal_model_path` from 25.04 on; the engine model reads the guided-decoding parameters from 25.04 on). One of
+   * the releases whose backend triton-ops has read (TENSORRT_LLM_RELEASES); the server refuses an image of another
+   * release.
+   * @default '25.05'
+   */
+  readonly tritonRelease?: string;
   /** The engine directory inside the container (`gpt_model_path`), as built by trtllm-build. */
   readonly engineDir: string;
   /** The Hugging Face tokenizer directory inside the container (`tokenizer_dir` of pre- and postprocessing). */
@@ -217,7 +227,12 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   const streaming = options.streaming ?? true;
   const preCount = options.preprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
   const postCount = options.postprocessingInstanceCount ?? DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT;
+  const release = options.tritonRelease ?? DEFAULT_TRTLLM_RELEASE;
 
+  if (!TENSORRT_LLM_RELEASES.includes(release)) {
+    out.error('tritonRelease', `(${show(release)}) is not a release whose TensorRT-LLM backend triton-ops has read, so the `
+      + `parameters its models read are unknown; use one of ${TENSORRT_LLM_RELEASES.join(', ')} (and an image of that release)`);
+  }
   checkNonEmpty(out, 'engineDir', options.engineDir, 'give the directory trtllm-build wrote inside the container, e.g. /engines/llama-3.1-8b');
   checkNonEmpty(out, 'tokenizerDir', options.tokenizerDir, 'give the Hugging Face tokenizer directory inside the container, e.g. /models/llama-3.1-8b');
   checkWholeAtLeastOne(out, 'tensorParallelSize', tensorParallelSize, 'set it to the tensor parallel size the engine was built for (the checkpoint\'s --tp_size)');
@@ -269,23 +284,17 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     ],
     dynamicBatching: batching,
     instanceGroups: [{ kind: 'KIND_CPU', count: preCount }],
-    // model.py reads multimodal_model_path unconditionally; empty means a text-only model.
-    parameters: { multimodal_model_path: '', tokenizer_dir: options.tokenizerDir },
+    parameters: releaseParameters('preprocessing', release, { tokenizer_dir: options.tokenizerDir }),
   };
 
-  const parameters: Record<string, string> = {
+  const parameters = releaseParameters('tensorrt_llm', release, {
     batch_scheduler_policy: schedulerPolicy,
     gpt_model_path: options.engineDir,
     gpt_model_type: batchingStrategy,
-    // The backend reads these three unconditionally and fails to load without them; empty turns guided decoding off.
-    guided_decoding_backend: '',
     kv_cache_free_gpu_mem_fraction: String(kvFraction),
-    tokenizer_dir: '',
-    xgrammar_tokenizer_info_path: '',
-  };
-  if (options.maxTokensInPagedKvCache !== undefined) {
-    parameters.max_tokens_in_paged_kv_cache = String(options.maxTokensInPagedKvCache);
-  }
+    ...(options.maxTokensInPagedKvCache !== undefined
+      ? { max_tokens_in_paged_kv_cache: String(options.maxTokensInPagedKvCache) } : {}),
+  });
   const tensorrtLlm: ModelConfig = {
     name: names.tensorrtLlm,
     backend: 'tensorrtllm',
@@ -314,6 +323,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
       pipelineParallelSize,
       maxBatchSize,
       gpuMemoryFraction: 1,
+      tritonRelease: release,
       ...(options.weights !== undefined ? { weights: options.weights } : {}),
     },
   };
@@ -326,7 +336,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     outputs: [{ name: 'OUTPUT', dataType: 'STRING', dims: [-1] }],
     dynamicBatching: {},
     instanceGroups: [{ kind: 'KIND_CPU', count: postCount }],
-    parameters: { tokenizer_dir: options.tokenizerDir },
+    parameters: releaseParameters('postprocessing', release, { tokenizer_dir: options.tokenizerDir }),
   };
 
   const steps: EnsembleStep[] = [
@@ -382,4 +392,19 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   };
 
   return [ensemble, preprocessing, tensorrtLlm, postprocessing];
+}
+
+/**
+ * The parameters `member` carries for `release`: those of `values` the release's backend reads, and every other
+ * parameter it reads without a default, empty (the path of a multimodal encoder and the guided-decoding settings, which
+ * empty turns off). The backend reads every key of `values` in every release (TENSORRT_LLM_PARAMETERS).
+ */
+function releaseParameters(member: TensorRtLlmMember, release: string, values: Readonly<Record<string, string>>): Record<string, string> {
+  const reads = tensorrtLlmParameters(member, release);
+  const out: Record<string, string> = {};
+  for (const [name, need] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
+    if (Object.hasOwn(values, name)) out[name] = values[name];
+    else if (need === 'required') out[name] = '';
+  }
+  return out;
 }

@@ -48,7 +48,7 @@ const WEIGHTS = 'VirtualService:spec.http[*].route[*].weight';
 describe('triton-ops diff', () => {
   const stage0 = synth(searchFleet(0), true);
   const stage1 = synth(searchFleet(1), true);
-  const stage1Image = synth(searchFleet(1, 'nvcr.io/nvidia/tritonserver:24.09-py3'));
+  const stage1Image = synth(searchFleet(1, 'nvcr.io/nvidia/tritonserver:26.06-py3'));
 
   test('a canary promotion (search-ranking stage 0 -> 1) changes the ranker weights 99/1 -> 90/10, nothing else', async () => {
     const { code, out } = await diff(join(stage0, 'dist'), join(stage1, 'dist'));
@@ -77,7 +77,7 @@ describe('triton-ops diff', () => {
     expect(code).toBe(1);
     const offences = out.slice(out.indexOf('outside --only')).split('\n').slice(1).filter((l) => l !== '');
     expect(offences).toEqual(['  Deployment search/ranker-v2: spec.template.spec.containers[0].image changed: '
-      + '"nvcr.io/nvidia/tritonserver:24.08-py3" -> "nvcr.io/nvidia/tritonserver:24.09-py3"']);
+      + '"nvcr.io/nvidia/tritonserver:26.07-py3" -> "nvcr.io/nvidia/tritonserver:26.06-py3"']);
     expect(out).toContain('1 change outside --only VirtualService:spec.http[*].route[*].weight:');
   });
 

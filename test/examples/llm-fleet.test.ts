@@ -104,14 +104,19 @@ describe('the LLM fleet example', () => {
       const job = find('Job', `${server}-load-test`);
       expect(job.spec.suspend).toBe(true);
       expect(job.spec.template.spec.containers[0].command[2]).toContain('genai-perf profile');
+      // Nothing is downloaded: the tokenizer is read from the results claim, Hugging Face is offline, no HTTPS egress.
+      expect(job.spec.template.spec.containers[0].command[2]).toContain(' --tokenizer /results/tokenizers/llama-3.1 ');
+      expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'HF_HUB_OFFLINE', value: '1' });
+      expect(JSON.stringify(find('NetworkPolicy', `${server}-load-test`).spec.egress)).not.toContain('443');
     }
     for (const server of ['chat-70b', 'chat-405b']) {
       const deny = find('AuthorizationPolicy', `${server}-deny-admin`);
       expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: [`cluster.local/ns/llm/sa/${server}-load-test`] } }]);
     }
-    // Over the OpenAI API genai-perf reads no model config: no reader, the chat completions API on port 9000.
+    // Over the OpenAI API genai-perf reads no model config: no reader, the chat completions API on port 9000; the 25.05
+    // SDK infers the OpenAI service kind and refuses --service-kind.
     const openAi = find('Job', 'chat-8b-load-test').spec.template.spec.containers[0].command[2];
-    expect(openAi).toContain('--service-kind openai --endpoint-type chat --url chat-8b.llm.svc.cluster.local:9000');
+    expect(openAi).toContain('genai-perf profile -m llama-8b --endpoint-type chat --url chat-8b.llm.svc.cluster.local:9000');
     expect(JSON.stringify(find('AuthorizationPolicy', 'chat-8b-deny-admin'))).not.toContain('chat-8b-load-test');
   });
 

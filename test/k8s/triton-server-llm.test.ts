@@ -3,6 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { Testing } from 'cdk8s';
 import type { ModelConfig } from '../../lib/triton/model-config';
+import { tensorrtLlmModels } from '../../lib/triton/tensorrt-llm-models';
 import { writeModelRepositories } from '../../lib/k8s/model-repository-files';
 import { args, byKind, llmModel, messageOf, podSpec, serverChart } from '../helpers';
 
@@ -89,5 +90,35 @@ describe('longest request and the shutdown contract', () => {
     expect(messageOf(() => serverChart({ longestRequestSeconds: 0 }))).toBe(
       "test/ranker: 'longestRequestSeconds' (0) must be a whole number >= 1; give the longest time one request may take, "
       + 'e.g. 300 for a long generation');
+  });
+});
+
+describe('the image decides the backend parameters', () => {
+  const pipeline = (tritonRelease?: string) => tensorrtLlmModels({
+    name: 'llama', engineDir: '/models/llama-tensorrt-llm/1/engine', tokenizerDir: '/models/llama-preprocessing/1/tokenizer',
+    maxBatchSize: 8, ...(tritonRelease !== undefined ? { tritonRelease } : {}),
+  });
+  const server = (image: string, models: ModelConfig[]) => serverChart({ image, models, gpus: 1 });
+
+  // The 70B example wrote the 25.04+ parameters for the 25.01 image, whose preprocessing model.py reads
+  // visual_model_path (tensorrtllm_backend all_models/inflight_batcher_llm/preprocessing/1/model.py@v0.17.0 line 67):
+  // the model would not load and --exit-on-error would stop the server.
+  test('a TensorRT-LLM pipeline written for another release is refused at synth, with the server path and the fix', () => {
+    expect(messageOf(() => server('nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3', pipeline()))).toBe(
+      "test/ranker: 'image' ('nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3') is Triton 25.01, but model 'llama-tensorrt-llm' "
+      + "was written for the TensorRT-LLM backend of Triton 25.05, whose parameters differ; set tritonRelease: '25.01' in "
+      + 'tensorrtLlmModels, or use a 25.05 image');
+    const { server: ok } = server('nvcr.io/nvidia/tritonserver:25.01-trtllm-python-py3', pipeline('25.01'));
+    expect(ok.warnings).toEqual([]);
+  });
+
+  test('an image newer than the release table synthesizes, with a warning naming the release', () => {
+    const { server: s } = server('nvcr.io/nvidia/tritonserver:26.08-vllm-python-py3', [vllm(1)]);
+    expect(s.warnings).toEqual([
+      "test/ranker: warning: 'image' ('nvcr.io/nvidia/tritonserver:26.08-vllm-python-py3') is Triton 26.08, outside the releases "
+      + 'whose sources triton-ops has read (24.08 to 26.07): a flag or backend parameter that 26.08 added or removed is unknown '
+      + 'to the checks; check its release notes, or use an image from 24.08 to 26.07',
+    ]);
+    expect(s.node.metadata.map((m) => m.data)).toContain(s.warnings[0]);
   });
 });

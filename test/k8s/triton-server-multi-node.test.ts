@@ -3,7 +3,7 @@ import { AutoscalingMetric, TRITON_SERVER_DEFAULTS, TritonServerProps, vllmModel
 import {
   GROUP_ROLE_LABEL, ISTIO_INCLUDE_INBOUND_PORTS, ISTIO_INCLUDE_OUTBOUND_IP_RANGES, ISTIO_INJECT_LABEL, LEADER_WORKER_SET,
 } from '../../lib/k8s/leader-worker-set';
-import { RAY_HEAD_PORT, rayLeaderCommand, rayWorkerCommand } from '../../lib/triton/ray-launcher';
+import { RAY_HEAD_ONLY_FLAGS, RAY_HEAD_PORT, rayLeaderCommand, rayWorkerCommand } from '../../lib/triton/ray-launcher';
 import { byKind, llmModel, messageOf, MODEL, serverChart } from '../helpers';
 
 /** Llama 3.1 405B in bf16 over two nodes of eight GPUs: tensor parallel 8 within a node, pipeline parallel 2 across. */
@@ -55,7 +55,7 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(container.command[2].split('\n')).toEqual([
       `until ray health-check --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" >/dev/null 2>&1; do sleep 5; done`,
       `exec ray start --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" --num-gpus=8 `
-      + `--object-store-memory=${2048 * 1024 * 1024} --include-dashboard=false --disable-usage-stats --block`,
+      + `--object-store-memory=${2048 * 1024 * 1024} --disable-usage-stats --block`,
     ]);
     for (const field of ['args', 'ports', 'startupProbe', 'readinessProbe', 'livenessProbe']) {
       expect(container).not.toHaveProperty(field);
@@ -65,6 +65,20 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(container.resources.limits['nvidia.com/gpu']).toBe(8);
     expect(worker(m).spec.volumes).toEqual(leader(m).spec.volumes);
     expect(worker(m).spec.securityContext).toEqual(leader(m).spec.securityContext);
+  });
+
+  // ray refuses --include-dashboard on a node started without --head ("--include-dashboard should only be specified
+  // when starting head node with --head", ray-project/ray python/ray/scripts/scripts.py start()): a worker given it
+  // would crash-loop and the leader would wait for its GPUs forever.
+  test('only the head starts with the head-only ray flags: every other `ray start` of the group has none', () => {
+    const m = synth();
+    const starts = [leader(m), worker(m)].flatMap((pod) => (pod.spec.containers[0].command[2] as string).split('\n'))
+      .filter((line) => /(^|\s)ray start /.test(line));
+    expect(starts).toHaveLength(2);
+    for (const line of starts) {
+      const head = line.split(' ').includes('--head');
+      for (const flag of RAY_HEAD_ONLY_FLAGS) expect(line.includes(flag.split('=')[0])).toBe(head);
+    }
   });
 
   test('a stopped worker keeps its stage up while the leader drains: drain + exit timeout, within the grace period', () => {

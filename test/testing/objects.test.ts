@@ -92,10 +92,10 @@ describe('objectSnapshot', () => {
 
 describe('describeChanges', () => {
   test('an image bump reads like a review line', () => {
-    const before = chart(SEARCH_FLEET);
-    const after = chart(withImage(SEARCH_FLEET, 'ranker-v2', 'nvcr.io/nvidia/tritonserver:24.09-py3'));
+    const before = chart(withImage(SEARCH_FLEET, 'ranker-v2', 'nvcr.io/nvidia/tritonserver:26.06-py3'));
+    const after = chart(SEARCH_FLEET);
     expect(describeChanges(before, after)).toEqual([
-      'Deployment search/ranker-v2: spec.template.spec.containers[0].image changed: "nvcr.io/nvidia/tritonserver:24.08-py3" -> "nvcr.io/nvidia/tritonserver:24.09-py3"',
+      'Deployment search/ranker-v2: spec.template.spec.containers[0].image changed: "nvcr.io/nvidia/tritonserver:26.06-py3" -> "nvcr.io/nvidia/tritonserver:26.07-py3"',
     ]);
     expect(changedOutside(before, after, ['VirtualService:spec.http[*].route[*].weight'])).toHaveLength(1);
     expect(changedOutside(before, after, ['Deployment/search/*:**.image'])).toEqual([]);

@@ -6,6 +6,7 @@ import {
   DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT, DEFAULT_TRTLLM_SCHEDULER_POLICY, VERSION_DIRECTORY_MARKER,
   tensorrtLlmModelNames, tensorrtLlmModels, type TensorRtLlmModelsOptions,
 } from '../../lib/triton/tensorrt-llm-models';
+import { DEFAULT_TRTLLM_RELEASE } from '../../lib/triton/triton-releases';
 import { validateModelSet } from '../../lib/triton/validate-model-config';
 import { messageOf } from '../helpers';
 
@@ -129,13 +130,14 @@ describe('tensorrtLlmModels', () => {
     expect(models.filter((m) => m.llm !== undefined).map((m) => m.name)).toEqual(['llama-tensorrt-llm']);
     expect(models[2].llm).toEqual({
       backend: 'tensorrtllm', tensorParallelSize: 4, pipelineParallelSize: 2, maxBatchSize: 64, gpuMemoryFraction: 1, weights,
+      tritonRelease: '25.05',
     });
   });
 
   test('documents its defaults as constants', () => {
     expect([DEFAULT_TRTLLM_BATCHING_STRATEGY, DEFAULT_TRTLLM_SCHEDULER_POLICY, DEFAULT_TRTLLM_KV_CACHE_FREE_GPU_MEM_FRACTION,
-      DEFAULT_TRTLLM_PARALLEL_SIZE, DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT])
-      .toEqual(['inflight_fused_batching', 'guaranteed_no_evict', 0.9, 1, 1]);
+      DEFAULT_TRTLLM_PARALLEL_SIZE, DEFAULT_TRTLLM_PROCESSING_INSTANCE_COUNT, DEFAULT_TRTLLM_RELEASE])
+      .toEqual(['inflight_fused_batching', 'guaranteed_no_evict', 0.9, 1, 1, '25.05']);
     expect(engine().llm).toMatchObject({ tensorParallelSize: 1, pipelineParallelSize: 1 });
     expect(build()[1].instanceGroups).toEqual([{ kind: 'KIND_CPU', count: 1 }]);
   });
@@ -161,6 +163,9 @@ describe('tensorrtLlmModels', () => {
       "model 'llama' maxTokensInPagedKvCache: (0) must be a whole number >= 1; give a number of tokens, or leave it unset to size the KV cache by kvCacheFreeGpuMemFraction alone"],
     ['no preprocessing instances', { preprocessingInstanceCount: 0 },
       "model 'llama' preprocessingInstanceCount: (0) must be a whole number >= 1; set the number of tokenizer instances, e.g. 1"],
+    ['a release whose backend triton-ops has not read', { tritonRelease: '26.07' },
+      "model 'llama' tritonRelease: ('26.07') is not a release whose TensorRT-LLM backend triton-ops has read, so the parameters "
+      + 'its models read are unknown; use one of 24.08, 25.01, 25.05 (and an image of that release)'],
     ['a fractional postprocessing instance count', { postprocessingInstanceCount: 1.5 },
       "model 'llama' postprocessingInstanceCount: (1.5) must be a whole number >= 1; set the number of detokenizer instances, e.g. 1"],
   ])('refuses %s', (_, extra, message) => {
@@ -171,6 +176,43 @@ describe('tensorrtLlmModels', () => {
   test('reports every bad option at once', () => {
     const message = messageOf(() => build({ engineDir: '', maxBatchSize: -1, kvCacheFreeGpuMemFraction: 0 }));
     expect(message.startsWith('3 problems:\n')).toBe(true);
+  });
+});
+
+/**
+ * The parameters are exactly those the backend of the release reads (test/triton/flags.test.ts cites each):
+ * preprocessing/1/model.py reads visual_model_path up to v0.17.0 (25.01, line 67) and multimodal_model_path from r25.04
+ * on (r25.05 line 68); the C++ backend reads guided_decoding_backend, tokenizer_dir and xgrammar_tokenizer_info_path
+ * without a default from r25.04 on (r25.05 model_instance_state.cc lines 413-415) and not at all in v0.17.0.
+ */
+describe('the release decides the parameters', () => {
+  const parameters = (release: string) => Object.fromEntries(build({ tritonRelease: release }).slice(1).map((m) => [m.name, m.parameters]));
+
+  test('25.01 (TensorRT-LLM 0.17.0): visual_model_path, and no guided-decoding parameters', () => {
+    expect(parameters('25.01')).toEqual({
+      'llama-preprocessing': { tokenizer_dir: '/models/llama-3.1-8b', visual_model_path: '' },
+      'llama-tensorrt-llm': {
+        batch_scheduler_policy: 'guaranteed_no_evict', gpt_model_path: '/engines/llama-3.1-8b', gpt_model_type: 'inflight_fused_batching',
+        kv_cache_free_gpu_mem_fraction: '0.9',
+      },
+      'llama-postprocessing': { tokenizer_dir: '/models/llama-3.1-8b' },
+    });
+  });
+
+  test('25.05 (TensorRT-LLM 0.19.0): multimodal_model_path, and the three guided-decoding parameters empty', () => {
+    expect(parameters('25.05')).toEqual({
+      'llama-preprocessing': { multimodal_model_path: '', tokenizer_dir: '/models/llama-3.1-8b' },
+      'llama-tensorrt-llm': {
+        batch_scheduler_policy: 'guaranteed_no_evict', gpt_model_path: '/engines/llama-3.1-8b', gpt_model_type: 'inflight_fused_batching',
+        guided_decoding_backend: '', kv_cache_free_gpu_mem_fraction: '0.9', tokenizer_dir: '', xgrammar_tokenizer_info_path: '',
+      },
+      'llama-postprocessing': { tokenizer_dir: '/models/llama-3.1-8b' },
+    });
+    expect(parameters('25.05')).toEqual(parameters(DEFAULT_TRTLLM_RELEASE));
+  });
+
+  test('24.08 (TensorRT-LLM 0.12.0) reads what 25.01 reads', () => {
+    expect(parameters('24.08')).toEqual(parameters('25.01'));
   });
 });
 

@@ -27,6 +27,13 @@ import type { LoadTestProtocol, LoadTestTool, TokenLengths } from './load-test-p
 
 /** Where results are written inside the pod: the PVC, or the emptyDir the uploader reads. */
 export const RESULTS_PATH = '/results';
+/** Where the claim `tokenizerClaim` is mounted, read-only. */
+export const TOKENIZER_PATH = '/tokenizer';
+/**
+ * Hugging Face's offline switch: huggingface_hub (which transformers' `from_pretrained` goes through) reads no remote
+ * file, so a tokenizer that is not at its local path fails at once instead of being fetched from the Hub.
+ */
+export const HF_OFFLINE_ENV: Readonly<Record<string, string>> = Object.freeze({ HF_HUB_OFFLINE: '1' });
 /** Env var holding the pod name (downward API): each run writes to `RESULTS_PATH/<pod name>`. */
 export const POD_NAME_ENV = 'POD_NAME';
 /** File the load generator writes its exit status to when it is done; the S3 uploader waits for it. */
@@ -42,9 +49,6 @@ const PERF_ANALYZER_REPORT = 'perf_analyzer.csv';
  * (genai-perf is a Python tool); without a sidecar the call fails at once and is ignored.
  */
 const ISTIO_QUIT_URL = 'http://127.0.0.1:15020/quitquitquit';
-
-/** The first SDK release whose genai-perf infers the OpenAI service kind and refuses `--service-kind`. */
-export const OPENAI_INFERRED_SERVICE_KIND_RELEASE = '25.04';
 
 /** Flags the construct writes, per tool: `extraArgs` must not repeat them. */
 export const OWNED_FLAGS: Readonly<Record<LoadTestTool, readonly string[]>> = Object.freeze({

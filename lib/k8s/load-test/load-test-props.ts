@@ -37,7 +37,7 @@ export const TRITON_LOAD_TEST_DEFAULTS = {
   maxTrialsPerLevel: 10,
   /** perf_analyzer waits 1.2 measurement windows per trial (inference_profiler.cc: `measurement_window_ms * 1.2`). */
   trialWindowFactor: 1.2,
-  /** Pulling the SDK image (several GB), downloading genai-perf's tokenizer and uploading results. */
+  /** Pulling the SDK image (several GB) and uploading results. */
   startupMarginSeconds: 900,
   /** A Job is created suspended: it runs only when asked. */
   run: false,
@@ -65,10 +65,10 @@ export interface TritonLoadTestOptions {
   /** The model to load; one of the server's models. */
   readonly model: string;
   /**
-   * The Triton SDK image, with an explicit tag or digest, e.g. `nvcr.io/nvidia/tritonserver:24.08-py3-sdk`: the
+   * The Triton SDK image, with an explicit tag or digest, e.g. `nvcr.io/nvidia/tritonserver:25.05-py3-sdk`: the
    * `-py3-sdk` build of the server's release, so that perf_analyzer speaks the server's protocol version. Required:
-   * the server does not expose its image, and a guessed SDK version would drift from it. The commands follow the
-   * perf_analyzer and genai-perf CLIs of the 24.x SDK images (still accepted by the 2025 releases).
+   * the server does not expose its image, and a guessed SDK version would drift from it. Its release tag decides
+   * genai-perf's flags (triton-releases.ts FLAG_RELEASES: `--service-kind` before 25.04 only).
    */
   readonly sdkImage: string;
   /** Where the results go: `LoadTestResults.toClaim(...)` or `LoadTestResults.toS3(...)`. */
@@ -114,11 +114,20 @@ export interface TritonLoadTestOptions {
    */
   readonly outputTokens?: TokenLengths;
   /**
-   * Hugging Face tokenizer genai-perf counts tokens with (`--tokenizer`); genai-perf only. It is downloaded from
-   * huggingface.co when the test starts.
-   * @default - genai-perf's ('hf-internal-testing/llama-tokenizer')
+   * Directory of the Hugging Face tokenizer genai-perf counts tokens with (`--tokenizer`), as the pod sees it: under
+   * `/results` (the results claim; copy the model's tokenizer files there once, e.g. with `kubectl cp`) or under
+   * `/tokenizer` (the claim `tokenizerClaim`, mounted read-only). Required for genai-perf: the Job downloads nothing
+   * (it runs with `HF_HUB_OFFLINE=1` and no egress to the internet), and genai-perf without `--tokenizer` would fetch a
+   * tokenizer named after the model from the Hugging Face Hub. genai-perf only.
+   * @default - none; required for genai-perf
    */
   readonly tokenizer?: string;
+  /**
+   * A PersistentVolumeClaim that holds the tokenizer, mounted read-only at `/tokenizer` (e.g. a claim of the model
+   * repository); `tokenizer` is then a directory under `/tokenizer`. genai-perf only.
+   * @default - none: the tokenizer is read from the results claim
+   */
+  readonly tokenizerClaim?: string;
   /**
    * The model's LLM backend (genai-perf `--backend`); genai-perf only, one of `server.llmBackends`.
    * @default - the server's LLM backend; required when the server has both vLLM and TensorRT-LLM models

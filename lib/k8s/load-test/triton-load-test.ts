@@ -4,9 +4,9 @@ import { principalOf } from '../mesh/mesh-identity';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
-import { DNS_LABEL } from '../../private/kubernetes-names';
+import { DNS_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { LlmBackend } from '../../triton/llm-backends';
-import { tritonImageRelease } from '../../triton/openai-frontend';
+import { flagInRelease, tritonImageRelease } from '../../triton/triton-releases';
 import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
@@ -14,7 +14,7 @@ import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security'
 import { dnsEgress, tcp } from '../triton-network-policy';
 import { LoadSweep } from './load-sweep';
 import {
-  LoadCommandSpec, loadScript, OPENAI_INFERRED_SERVICE_KIND_RELEASE, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, uploadScript,
+  HF_OFFLINE_ENV, LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, TOKENIZER_PATH, uploadScript,
 } from './load-test-command';
 import {
   LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS,
@@ -74,7 +74,11 @@ export const ISTIO_PROXY_CONFIG: Readonly<Record<string, string>> = Object.freez
  * Security (CHECKLIST): no GPU is requested; uid/gid 10000 like the server, runAsNonRoot, read-only root filesystem
  * with a /tmp emptyDir (HOME), every capability dropped, no privilege escalation, seccomp RuntimeDefault, a dedicated
  * ServiceAccount without token, CPU and memory requests and limits, a NetworkPolicy with no ingress and egress only
- * to DNS, the server's serving port and, for genai-perf (its tokenizer comes from huggingface.co) or S3, HTTPS.
+ * to DNS, the server's serving port and, for S3, HTTPS.
+ *
+ * Nothing is downloaded at run time: genai-perf reads its tokenizer (`tokenizer`, required for genai-perf) from a
+ * directory of the results claim or of `tokenizerClaim` (mounted read-only at /tokenizer), and the load generator runs
+ * with `HF_HUB_OFFLINE=1`, so a tokenizer missing from its path fails the run at once.
  */
 export class TritonLoadTest extends Construct {
   /** Name of the Job, ServiceAccount and NetworkPolicy. */
@@ -170,7 +174,7 @@ export class TritonLoadTest extends Construct {
       sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
       inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
       openAi: openAi ? {
-        explicitServiceKind: tritonImageRelease(props.sdkImage)!.release < OPENAI_INFERRED_SERVICE_KIND_RELEASE,
+        explicitServiceKind: flagInRelease('genai-perf', '--service-kind', tritonImageRelease(props.sdkImage)!.release),
         // Chat needs the frontend's tokenizer (its chat template); completions take the prompt as it is.
         endpointType: server.openAiChat ? 'chat' : 'completions',
       } : undefined,
@@ -192,6 +196,8 @@ export class TritonLoadTest extends Construct {
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     ];
     const mounts: k8s.VolumeMount[] = [{ name: 'tmp', mountPath: '/tmp' }, { name: 'results', mountPath: RESULTS_PATH }];
+    const tokenizerClaim = props.tokenizerClaim;
+    const tokenizerMounts: k8s.VolumeMount[] = tokenizerClaim === undefined ? [] : [{ name: 'tokenizer', mountPath: TOKENIZER_PATH, readOnly: true }];
     const resources = (cpuReq: number, cpuLim: number, memMiB: number): k8s.ResourceRequirements => ({
       requests: { cpu: k8s.Quantity.fromString(`${cpuReq}m`), memory: k8s.Quantity.fromString(`${memMiB}Mi`) },
       limits: { cpu: k8s.Quantity.fromString(`${cpuLim}m`), memory: k8s.Quantity.fromString(`${memMiB}Mi`) },
@@ -203,10 +209,11 @@ export class TritonLoadTest extends Construct {
       imagePullPolicy: 'IfNotPresent',
       command: ['/bin/sh', '-c', loadScript(spec)],
       workingDir: '/tmp',
-      env,
+      // Nothing is downloaded at run time: a tokenizer missing from its path fails at once.
+      env: [...env, ...Object.entries(HF_OFFLINE_ENV).map(([name, value]) => ({ name, value }))],
       resources: resources(cpuRequest, cpuLimit, memory),
       securityContext: RESTRICTED_CONTAINER_SPEC,
-      volumeMounts: mounts,
+      volumeMounts: [...mounts, ...tokenizerMounts],
     }];
     if (results.kind === 's3') {
       containers.push({
@@ -241,13 +248,16 @@ export class TritonLoadTest extends Construct {
               results.kind === 'claim'
                 ? { name: 'results', persistentVolumeClaim: { claimName: results.claimName, readOnly: false } }
                 : { name: 'results', emptyDir: { sizeLimit: k8s.Quantity.fromString(`${D.resultsSizeMiB}Mi`) } },
+              ...(tokenizerClaim === undefined ? []
+                : [{ name: 'tokenizer', persistentVolumeClaim: { claimName: tokenizerClaim, readOnly: true } }]),
             ],
           },
         },
       },
     });
 
-    const https = this.tool === 'genai-perf' || results.kind === 's3';
+    // HTTPS for S3 only: the tokenizer is read from a claim.
+    const https = results.kind === 's3';
     this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
       metadata,
       spec: {
@@ -306,7 +316,7 @@ export class TritonLoadTest extends Construct {
     const { server } = props;
     if (this.tool === 'perf_analyzer') {
       const genaiOnly: [string, unknown][] = [['inputTokens', props.inputTokens], ['outputTokens', props.outputTokens],
-        ['tokenizer', props.tokenizer], ['llmBackend', props.llmBackend]];
+        ['tokenizer', props.tokenizer], ['tokenizerClaim', props.tokenizerClaim], ['llmBackend', props.llmBackend]];
       for (const [prop, value] of genaiOnly) {
         p.check(value === undefined, prop, value, 'is a genai-perf option and the tool is perf_analyzer',
           server.llmBackends.length > 0 ? "remove it or set tool to 'genai-perf'" : 'remove it');
@@ -320,9 +330,7 @@ export class TritonLoadTest extends Construct {
       'is a perf_analyzer option: genai-perf sends one prompt per request to an LLM', "remove it or set tool to 'perf_analyzer'");
     this.checkTokens(p, 'inputTokens', props.inputTokens);
     this.checkTokens(p, 'outputTokens', props.outputTokens);
-    const t = props.tokenizer;
-    p.check(t === undefined || /^[\w.-]+(\/[\w.-]+)*$/.test(t), 'tokenizer', t,
-      'is not a Hugging Face model id or path', "give e.g. 'meta-llama/Llama-3.1-8B-Instruct' or a directory under /results");
+    this.checkTokenizer(p, props);
     if (openAi) {
       p.check(props.llmBackend === undefined, 'llmBackend', props.llmBackend,
         `picks genai-perf's Triton service kind, but server '${server.name}' serves the OpenAI API`, 'remove it');
@@ -343,6 +351,41 @@ export class TritonLoadTest extends Construct {
     p.check(backends.includes(given), 'llmBackend', given,
       `is not an LLM backend of server '${server.name}'`, `use one of ${show(backends)} or leave it unset`);
     return given;
+  }
+
+  /**
+   * genai-perf reads its tokenizer from a directory of the pod: the results claim (`/results/...`) or the tokenizer
+   * claim (`/tokenizer/...`), never from the Hugging Face Hub.
+   */
+  private checkTokenizer(p: Problems, props: TritonLoadTestProps) {
+    const { tokenizer: t, tokenizerClaim: claim, results } = props;
+    const claimResults = results.destination.kind === 'claim';
+    const root = claim !== undefined ? TOKENIZER_PATH : RESULTS_PATH;
+    const example = `'${root}/tokenizers/llama-3.1'`;
+    if (claim !== undefined) {
+      p.check(DNS_SUBDOMAIN.test(claim), 'tokenizerClaim', claim, 'is not a valid PersistentVolumeClaim name',
+        "give the name of the claim that holds the tokenizer, e.g. 'model-repository'");
+    }
+    if (t === undefined) {
+      p.check(false, 'tokenizer', t, 'must be given for genai-perf, which would otherwise download a tokenizer named after '
+        + 'the model from the Hugging Face Hub when the Job runs (the Job downloads nothing)',
+        claim === undefined && !claimResults
+          ? `set tokenizerClaim to a claim that holds the model's tokenizer and tokenizer to its directory under ${TOKENIZER_PATH}, e.g. '${TOKENIZER_PATH}/llama-3.1'`
+          : `copy the model's tokenizer files into the claim and give their directory, e.g. ${example}`);
+      return;
+    }
+    const under = (dir: string) => t.startsWith(`${dir}/`) && /^(\/[\w.-]+)+$/.test(t) && !t.split('/').includes('..');
+    if (claim !== undefined) {
+      p.check(under(TOKENIZER_PATH), 'tokenizer', t, `is not a directory under ${TOKENIZER_PATH}, where tokenizerClaim is mounted`,
+        `give the tokenizer's directory in the claim, e.g. '${TOKENIZER_PATH}/llama-3.1'`);
+    } else if (claimResults) {
+      p.check(under(RESULTS_PATH), 'tokenizer', t, `is not a directory under ${RESULTS_PATH}, the results claim, which is where `
+        + 'the pod reads a tokenizer from (genai-perf would download anything else from the Hugging Face Hub)',
+        `copy the model's tokenizer files into the claim and give their directory, e.g. ${example}, or set tokenizerClaim`);
+    } else {
+      p.check(false, 'tokenizer', t, 'has no claim to be read from: the results go to S3, so /results is an empty directory',
+        `set tokenizerClaim to a claim that holds the model's tokenizer and tokenizer to its directory under ${TOKENIZER_PATH}`);
+    }
   }
 
   private checkTokens(p: Problems, prop: string, t: TokenLengths | undefined) {

@@ -5,12 +5,12 @@ import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { IMAGE, messageOf, MODEL } from '../../helpers';
-import { CLAIM, LLM, LLM_SERVER, loadTest, SDK_IMAGE } from './load-test-helpers';
+import { CLAIM, LLM, LLM_SERVER, loadTest, S3, SDK_IMAGE, TRT } from './load-test-helpers';
 
 const P = 'test/perf';
 const NO_GRPC = { grpc: false };
 const LLM_NO_GRPC = { ...LLM_SERVER, grpc: false };
-const TWO_LLMS: Partial<TritonServerProps> = { models: [LLM, { ...LLM, name: 'trt', backend: 'tensorrtllm' }], gpus: 1 };
+const TWO_LLMS: Partial<TritonServerProps> = { models: [LLM, TRT], gpus: 1 };
 const NOT_DECOUPLED = `it is decoupled and perf_analyzer needs gRPC streaming ('--streaming') for it`;
 
 /** Each refusal: the options, the server, and the exact message (one line per problem). */
@@ -59,10 +59,13 @@ const cases: [string, Partial<TritonLoadTestOptions>, Partial<TritonServerProps>
     [`${P}: 'stabilityPercentage' (0) must be a number > 0; use e.g. 10, or leave it unset for the tool default`]],
   ['a batch size of 0', { batchSize: 0 }, {},
     [`${P}: 'batchSize' (0) must be a whole number >= 1; use 1 for a model without batching (max_batch_size 0), or at most the model's max_batch_size`]],
-  ['genai-perf options with perf_analyzer', { inputTokens: { mean: 10 }, outputTokens: { mean: 10 }, tokenizer: 'x', llmBackend: 'vllm' }, {}, [
+  ['genai-perf options with perf_analyzer', {
+    inputTokens: { mean: 10 }, outputTokens: { mean: 10 }, tokenizer: 'x', tokenizerClaim: 'y', llmBackend: 'vllm',
+  }, {}, [
     `${P}: 'inputTokens' ({"mean":10}) is a genai-perf option and the tool is perf_analyzer; remove it`,
     `${P}: 'outputTokens' ({"mean":10}) is a genai-perf option and the tool is perf_analyzer; remove it`,
     `${P}: 'tokenizer' ('x') is a genai-perf option and the tool is perf_analyzer; remove it`,
+    `${P}: 'tokenizerClaim' ('y') is a genai-perf option and the tool is perf_analyzer; remove it`,
     `${P}: 'llmBackend' ('vllm') is a genai-perf option and the tool is perf_analyzer; remove it`]],
   ['token lengths with perf_analyzer on an LLM server', { tool: 'perf_analyzer', inputTokens: { mean: 10 } }, LLM_SERVER,
     [`${P}: 'inputTokens' ({"mean":10}) is a genai-perf option and the tool is perf_analyzer; remove it or set tool to 'genai-perf'`]],
@@ -72,8 +75,26 @@ const cases: [string, Partial<TritonLoadTestOptions>, Partial<TritonServerProps>
     `${P}: 'inputTokens.mean' (0) must be a whole number of tokens >= 1; use e.g. 128`,
     `${P}: 'inputTokens.stddev' (-1) must be a whole number of tokens >= 0; use e.g. 0 for fixed lengths`,
     `${P}: 'outputTokens.mean' (1.5) must be a whole number of tokens >= 1; use e.g. 128`]],
-  ['a tokenizer that is no model id', { tokenizer: 'not a tokenizer' }, LLM_SERVER,
-    [`${P}: 'tokenizer' ('not a tokenizer') is not a Hugging Face model id or path; give e.g. 'meta-llama/Llama-3.1-8B-Instruct' or a directory under /results`]],
+  // genai-perf without --tokenizer downloads one named after the model from the Hugging Face Hub at run time.
+  ['genai-perf without a tokenizer', { tokenizer: undefined }, LLM_SERVER,
+    [`${P}: 'tokenizer' (undefined) must be given for genai-perf, which would otherwise download a tokenizer named after the model `
+      + 'from the Hugging Face Hub when the Job runs (the Job downloads nothing); copy the model\'s tokenizer files into the claim '
+      + "and give their directory, e.g. '/results/tokenizers/llama-3.1'"]],
+  ['genai-perf without a tokenizer, results in S3', { tokenizer: undefined, results: S3 }, LLM_SERVER,
+    [`${P}: 'tokenizer' (undefined) must be given for genai-perf, which would otherwise download a tokenizer named after the model `
+      + 'from the Hugging Face Hub when the Job runs (the Job downloads nothing); set tokenizerClaim to a claim that holds the '
+      + "model's tokenizer and tokenizer to its directory under /tokenizer, e.g. '/tokenizer/llama-3.1'"]],
+  ['a tokenizer of the Hugging Face Hub', { tokenizer: 'meta-llama/Llama-3.1-8B-Instruct' }, LLM_SERVER,
+    [`${P}: 'tokenizer' ('meta-llama/Llama-3.1-8B-Instruct') is not a directory under /results, the results claim, which is where the pod `
+      + 'reads a tokenizer from (genai-perf would download anything else from the Hugging Face Hub); copy the model\'s tokenizer files '
+      + "into the claim and give their directory, e.g. '/results/tokenizers/llama-3.1', or set tokenizerClaim"]],
+  ['a tokenizer in /results with results in S3', { tokenizer: '/results/llama', results: S3 }, LLM_SERVER,
+    [`${P}: 'tokenizer' ('/results/llama') has no claim to be read from: the results go to S3, so /results is an empty directory; `
+      + "set tokenizerClaim to a claim that holds the model's tokenizer and tokenizer to its directory under /tokenizer"]],
+  ['a tokenizer outside its claim, a bad claim name', { tokenizer: '/tokenizer/../etc', tokenizerClaim: 'Bad_Claim' }, LLM_SERVER, [
+    `${P}: 'tokenizerClaim' ('Bad_Claim') is not a valid PersistentVolumeClaim name; give the name of the claim that holds the tokenizer, e.g. 'model-repository'`,
+    `${P}: 'tokenizer' ('/tokenizer/../etc') is not a directory under /tokenizer, where tokenizerClaim is mounted; `
+      + "give the tokenizer's directory in the claim, e.g. '/tokenizer/llama-3.1'"]],
   ['an LLM backend the server does not run', { llmBackend: 'tensorrtllm' }, LLM_SERVER,
     [`${P}: 'llmBackend' ('tensorrtllm') is not an LLM backend of server 'ranker'; use one of ["vllm"] or leave it unset`]],
   ['no LLM backend on a server with two', { model: 'llm' }, TWO_LLMS,

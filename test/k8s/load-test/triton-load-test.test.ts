@@ -5,7 +5,7 @@ import { AWS_CLI_IMAGE } from '../../../lib/k8s/aws-cli-image';
 import { LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
 import { ISTIO_PROXY_CONFIG, TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { byKind, MODEL, serverChart } from '../../helpers';
-import { CLAIM, LLM, LLM_SERVER, loadTest, S3, SDK_IMAGE } from './load-test-helpers';
+import { CLAIM, LLM, LLM_SERVER, loadTest, S3, SDK_IMAGE, TOKENIZER, TRT } from './load-test-helpers';
 
 const QUIT = `python3 -c "import urllib.request as r; r.urlopen(r.Request('http://127.0.0.1:15020/quitquitquit', method='POST'), timeout=5)" `
   + '2>/dev/null || echo "no Istio sidecar to stop"';
@@ -72,7 +72,9 @@ describe('defaults', () => {
     expect(pod.tolerations).toBeUndefined();
     expect(c.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }, { name: 'results', mountPath: '/results' }]);
     expect(pod.volumes[0]).toEqual({ name: 'tmp', emptyDir: { sizeLimit: '2048Mi' } });
-    expect(c.env).toEqual([{ name: 'HOME', value: '/tmp' }, { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }]);
+    // Hugging Face offline: nothing is downloaded at run time.
+    expect(c.env).toEqual([{ name: 'HOME', value: '/tmp' }, { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+      { name: 'HF_HUB_OFFLINE', value: '1' }]);
     expect(c.image).toBe(SDK_IMAGE);
     const sa = manifest.find((o) => o.kind === 'ServiceAccount' && o.metadata.name === 'ranker-load-test');
     expect(sa).toMatchObject({ automountServiceAccountToken: false, metadata: { namespace: 'inference' } });
@@ -160,37 +162,51 @@ describe('genai-perf', () => {
     expect(script.split('\n')).toEqual([...HEAD,
       'for level in 1 2 3 4; do',
       `  genai-perf profile -m llm --backend vllm --url ${HOST}:8001 --streaming --measurement-interval 10000 `
-        + '--concurrency "$level" --artifact-dir "$run_dir/concurrency-$level" || { status=$?; break; }',
+        + `--tokenizer ${TOKENIZER} --concurrency "$level" --artifact-dir "$run_dir/concurrency-$level" || { status=$?; break; }`,
       'done',
       ...TAIL]);
-    // The tokenizer comes from huggingface.co: HTTPS egress.
+    // The tokenizer is read from the results claim: no egress beyond DNS and the server, and Hugging Face offline.
     const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
-    expect(policy.spec.egress[2]).toEqual({ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 443 }] });
+    expect(policy.spec.egress).toHaveLength(2);
+    const job = manifest.find((o) => o.kind === 'Job');
+    expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'HF_HUB_OFFLINE', value: '1' });
+  });
+
+  test('the tokenizer can come from a claim of its own, mounted read-only at /tokenizer (e.g. with results in S3)', () => {
+    const { pod, script, manifest } = loadTest({ results: S3, tokenizer: '/tokenizer/llama-3.1', tokenizerClaim: 'llama-tokenizer' }, LLM_SERVER);
+    expect(script).toContain('--tokenizer /tokenizer/llama-3.1 ');
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'tokenizer', mountPath: '/tokenizer', readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: 'tokenizer', persistentVolumeClaim: { claimName: 'llama-tokenizer', readOnly: true } });
+    // The uploader does not see it.
+    expect(pod.containers[1].volumeMounts.map((m: any) => m.name)).toEqual(['tmp', 'results']);
+    // HTTPS for S3 only.
+    const policy = manifest.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'ranker-load-test');
+    expect(policy.spec.egress).toHaveLength(3);
   });
 
   test('request rates, token lengths, tokenizer, stability and extra arguments', () => {
     const { script } = loadTest({
       sweep: LoadSweep.requestRate({ start: 0.1, end: 0.3, step: 0.1 }), inputTokens: { mean: 512, stddev: 32 }, outputTokens: { mean: 128 },
-      tokenizer: 'meta-llama/Llama-3.1-8B-Instruct', stabilityPercentage: 20, extraArgs: ['--random-seed', '7'],
+      tokenizer: '/results/tokenizers/llama-3.1', stabilityPercentage: 20, extraArgs: ['--random-seed', '7'],
     }, LLM_SERVER);
     expect(script.split('\n').slice(4, 7)).toEqual([
       'for level in 0.1 0.2 0.3; do',
       `  genai-perf profile -m llm --backend vllm --url ${HOST}:8001 --streaming --measurement-interval 10000 -s 20 `
         + '--synthetic-input-tokens-mean 512 --synthetic-input-tokens-stddev 32 --output-tokens-mean 128 --output-tokens-stddev 0 '
-        + '--tokenizer meta-llama/Llama-3.1-8B-Instruct --random-seed 7 '
+        + '--tokenizer /results/tokenizers/llama-3.1 --random-seed 7 '
         + '--request-rate "$level" --artifact-dir "$run_dir/request-rate-$level" || { status=$?; break; }',
       'done',
     ]);
   });
 
   test('a model that is not decoupled is not streamed; the backend comes from the server', () => {
-    const trt = { ...LLM, name: 'trt', backend: 'tensorrtllm' as const, decoupled: false };
+    const trt = { ...TRT, decoupled: false };
     const { script } = loadTest({ model: 'trt' }, { models: [trt], gpus: 1 });
-    expect(script).toContain(`genai-perf profile -m trt --backend tensorrtllm --url ${HOST}:8001 --measurement-interval 10000 --concurrency`);
+    expect(script).toContain(`genai-perf profile -m trt --backend tensorrtllm --url ${HOST}:8001 --measurement-interval 10000 --tokenizer ${TOKENIZER} --concurrency`);
   });
 
   test('llmBackend picks the backend on a server with both', () => {
-    const trt = { ...LLM, name: 'trt', backend: 'tensorrtllm' as const };
+    const trt = TRT;
     const { script } = loadTest({ model: 'trt', llmBackend: 'tensorrtllm' }, { models: [LLM, trt], gpus: 1 });
     expect(script).toContain('genai-perf profile -m trt --backend tensorrtllm ');
   });
@@ -274,6 +290,7 @@ describe('other props', () => {
   });
 
   test('deterministic output', () => {
-    expect(loadTest({ results: S3 }, LLM_SERVER).manifest).toEqual(loadTest({ results: S3 }, LLM_SERVER).manifest);
+    const props = { results: S3, tokenizer: '/tokenizer/llama', tokenizerClaim: 'tokenizers' };
+    expect(loadTest(props, LLM_SERVER).manifest).toEqual(loadTest(props, LLM_SERVER).manifest);
   });
 });
