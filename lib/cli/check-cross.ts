@@ -1,12 +1,14 @@
 /**
  * The cross-object rules triton-ops enforces at synth (lib/k8s/mesh/mesh-services.ts, lib/k8s/monitoring/
  * triton-scrape.ts, the autoscalers, disruption budgets and canary subsets), checked on files so that they also hold
- * for output that was edited, patched or assembled from several apps. Objects are compared within one pool: all YAML
- * files together (an app writes one file per chart, and a route may name a Service of another chart), and all
- * Terraform `kubernetes_manifest` resources together. Pods are those of the workloads' templates (lib/cli/pod-templates.ts:
+ * for output that was edited, patched or assembled from several apps. Objects are compared within what one cluster
+ * holds together: the YAML files of one folder (`dist/<cluster>/`: an app writes one file per chart there, and a route
+ * may name a Service of another chart), and the `kubernetes_manifest` resources of one Terraform stack (its
+ * cdk.tf.json); a Service of another cluster never satisfies a route. Pods are those of the workloads' templates (lib/cli/pod-templates.ts:
  * a LeaderWorkerSet's leaders and workers, with the labels its controller adds) and bare Pods; Services, monitors,
  * disruption budgets and subsets must select some (CHECKLIST R05).
  */
+import { dirname } from 'path';
 import { classifyServiceHost, serviceHost } from '../k8s/mesh/mesh-hosts';
 import { FoundObject, objectId, CheckCase } from './check-types';
 import { Labels, podTemplates } from './pod-templates';
@@ -232,8 +234,9 @@ function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<stri
 /** The cross-object cases: one per object a rule applies to. */
 export function crossObjectCases(found: readonly FoundObject[], external: ReadonlySet<string> = new Set()): CheckCase[] {
   const cases: CheckCase[] = [];
-  for (const pool of ['yaml', 'terraform'] as const) {
-    const out = new Output(found.filter((f) => f.pool === pool && !f.parseErrors?.length));
+  const clusterOf = (f: FoundObject) => `${f.pool}:${dirname(f.file)}`;
+  for (const cluster of new Set(found.map(clusterOf))) {
+    const out = new Output(found.filter((f) => clusterOf(f) === cluster && !f.parseErrors?.length));
     for (const o of out.objects) {
       let problems: string[] | undefined;
       switch (o.kind) {

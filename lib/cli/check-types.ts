@@ -33,7 +33,7 @@ export interface Skip {
 /** One Kubernetes object found in a YAML document or a Terraform `kubernetes_manifest`. */
 export interface FoundObject {
   readonly file: string;
-  /** The objects one cluster would hold together, for the cross-object rules: `yaml` or `terraform`. */
+  /** Where the object was read: a YAML file or a Terraform stack (the cross-object rules compare one folder of each). */
   readonly pool: 'yaml' | 'terraform';
   /** `kubernetes_manifest.<key>` for Terraform. */
   readonly address?: string;

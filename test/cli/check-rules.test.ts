@@ -45,6 +45,20 @@ test('a DestinationRule subset must match pods of its Service; a route host must
   expect(crossObjectCases([...BASE, vs('fraud.ml.svc.cluster.local')], new Set(['fraud.ml.svc.cluster.local'])).flatMap((c) => c.problems)).toEqual([]);
 });
 
+test('objects are compared within one cluster: the files of one folder, the manifests of one Terraform stack', () => {
+  const route = (file: string, pool: FoundObject['pool'] = 'yaml'): FoundObject => ({ ...obj('VirtualService', 'vs', {
+    spec: { hosts: ['models.example.com'], http: [{ route: [{ destination: { host: 'ranker.ml.svc.cluster.local' } }] }] },
+  }), file, pool });
+  const at = (file: string, pool: FoundObject['pool'] = 'yaml') => BASE.map((o) => ({ ...o, file, pool }));
+  const problems = (found: FoundObject[]) => crossObjectCases(found).flatMap((c) => c.problems.map((p) => `${c.file}: ${p}`));
+  // Another chart's file of the same cluster folder serves the route; the same Service in another cluster does not.
+  expect(problems([...at('dist/ml-serving/vision.yaml'), route('dist/ml-serving/search.yaml')])).toEqual([]);
+  expect(problems([...at('dist/llm-serving/llm.yaml'), route('dist/ml-serving/search.yaml')])).toEqual([
+    expect.stringMatching(/^dist\/ml-serving\/search\.yaml: .*names Service 'ranker' in namespace 'ml', which this output does not define/)]);
+  expect(problems([...at('cdktf.out/stacks/llm-serving/cdk.tf.json', 'terraform'), route('cdktf.out/stacks/serving/cdk.tf.json', 'terraform')]))
+    .toEqual([expect.stringContaining("names Service 'ranker' in namespace 'ml', which this output does not define")]);
+});
+
 test('a missing schema package skips the schema check of its objects, naming the install command; --require schemas fails', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-rules-'));
   writeFileSync(join(dir, 'app.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: ml }\n');
