@@ -23,3 +23,17 @@ export function schemaProblems(objects: object[]): string[] {
   if (r.status !== 0) throw new Error(`schema validation failed to run: ${r.stderr}`);
   return JSON.parse(r.stdout) as string[];
 }
+
+/** A command's `run` (lib/cli/<command>.ts) in this process: its exit code and what it wrote to stdout and stderr. */
+export async function runInProcess(run: (argv: readonly string[]) => Promise<number>, argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((s) => { err += String(s); return true; });
+  try {
+    return { code: await run(argv), out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}

@@ -7,6 +7,7 @@ import { FleetChart, FleetDescription } from 'triton-ops';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { run } from '../../lib/cli/diff';
 import { main } from '../../lib/cli/main';
+import { runInProcess } from './check-helpers';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 
 /** The fleet with the ranker release at `stage` and, optionally, another image for ranker-v2. */
@@ -30,18 +31,7 @@ function synth(fleet: FleetDescription, terraform = false): string {
   return dir;
 }
 
-async function diff(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((s) => { out += String(s); return true; });
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((s) => { err += String(s); return true; });
-  try {
-    return { code: await run(argv), out, err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const diff = (...argv: string[]) => runInProcess(run, argv);
 
 const WEIGHTS = 'VirtualService:spec.http[*].route[*].weight';
 

@@ -1,32 +1,21 @@
 import { pins } from 'triton-ops';
 import { run } from '../../lib/cli/pins';
+import { runInProcess } from './check-helpers';
 
-/** Runs `triton-ops pins` in-process and returns its exit code with what it printed. */
-async function pinsCommand(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => { stdout += String(chunk); return true; });
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => { stderr += String(chunk); return true; });
-  try {
-    return { code: await run(argv), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const pinsCommand = (argv: string[]) => runInProcess(run, argv);
 
 describe('triton-ops pins', () => {
   test('prints every pin as a block: kind, component, version, then its range and source', async () => {
     const r = await pinsCommand([]);
     expect(r.code).toBe(0);
     const plugin = pins().find((p) => p.component === 'nvidia-device-plugin')!;
-    expect(r.stdout).toContain(`image nvidia-device-plugin nvcr.io/nvidia/k8s-device-plugin:v0.20.0\n  supports: ${plugin.supports}\n  source: ${plugin.source}\n`);
-    expect(r.stdout.match(/^\S/gm)).toHaveLength(pins().length);
+    expect(r.out).toContain(`image nvidia-device-plugin nvcr.io/nvidia/k8s-device-plugin:v0.20.0\n  supports: ${plugin.supports}\n  source: ${plugin.source}\n`);
+    expect(r.out.match(/^\S/gm)).toHaveLength(pins().length);
   });
 
   test('--format json gives the list; --kubernetes-version resolves the EKS add-ons for that version', async () => {
     const r = await pinsCommand(['--format', 'json', '--kubernetes-version', '1.35']);
-    expect(JSON.parse(r.stdout)).toEqual(pins('1.35'));
+    expect(JSON.parse(r.out)).toEqual(pins('1.35'));
   });
 
   test.each([
@@ -37,6 +26,6 @@ describe('triton-ops pins', () => {
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const r = await pinsCommand(argv);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(message);
+    expect(r.err).toContain(message);
   });
 });
