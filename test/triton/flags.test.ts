@@ -167,8 +167,9 @@ const ROWS: readonly Row[] = [
   // The metrics relay: triton-ops' own program, run by python3 of the server's image.
   { program: 'metrics-relay', name: 'python3 -c', form: null, at: { '25.05': { ours: 'lib/triton/openai-metrics-relay.ts METRICS_RELAY_PROGRAM (Python 3 standard library only)' } } },
 
-  // ray (the leader's `ray start --head`, the worker's `ray start --address`, the worker's `ray health-check`, a hidden
-  // subcommand whose `--address` is the same string option: scripts.py@6b4214fc, `@cli.command(name="health-check")`).
+  // ray (the leader's `ray start --head`, the worker's `ray start --address`, the worker's `ray health-check`: a hidden
+  // subcommand, scripts.py@6b4214fc line 2435, whose `--address` is a string option too, line 2437, and which exits 0
+  // once the GCS at that address answers, line 2472).
   // Switches are click `is_flag=True`; `--include-dashboard` is `type=bool` (click reads `false`), the numbers `type=int`.
   { program: 'ray', name: '--head', form: null, at: { '25.05': RAY(489) } },
   // Read only in the head's branch (`if head:` line 799, `if disable_usage_stats:` line 802): a worker ignores it.
