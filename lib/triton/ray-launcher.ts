@@ -36,7 +36,8 @@ function nodeFlags(shape: RayClusterShape): string {
  * Flags of the head only: no telemetry and no dashboard (nothing reads it, and it would listen on every interface of
  * the leader). `ray start` reads `--disable-usage-stats` only when it starts the head, and refuses `--include-dashboard`
  * (like `--port`) on any other node (`--include-dashboard should only be specified when starting head node with
- * --head`, python/ray/scripts/scripts.py `start()`), so a worker given it would never join.
+ * --head`): ray-project/ray python/ray/scripts/scripts.py@6b4214fc `start()` lines 799-803 and 1009-1023, the facts
+ * test/triton/flags.test.ts states. A worker given `--include-dashboard` would never join.
  */
 export const RAY_HEAD_ONLY_FLAGS: readonly string[] = Object.freeze(['--disable-usage-stats', '--include-dashboard=false']);
 
