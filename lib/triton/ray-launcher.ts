@@ -27,17 +27,19 @@ export interface RayClusterShape {
   readonly objectStoreMiB: number;
 }
 
-/** Flags every Ray node of the replica starts with: its GPUs, a bounded object store, no telemetry. */
+/** Flags every Ray node of the replica starts with: its GPUs and a bounded object store. */
 function nodeFlags(shape: RayClusterShape): string {
-  return `--num-gpus=${shape.gpusPerPod} --object-store-memory=${shape.objectStoreMiB * 1024 * 1024} --disable-usage-stats`;
+  return `--num-gpus=${shape.gpusPerPod} --object-store-memory=${shape.objectStoreMiB * 1024 * 1024}`;
 }
 
 /**
- * Flags of the head only: no dashboard (nothing reads it, and it would listen on every interface of the leader). Ray
- * refuses `--include-dashboard` on any other node (`--include-dashboard should only be specified when starting head
- * node with --head`, python/ray/scripts/scripts.py `start()`), so a worker given it would never join.
+ * Flags of the head only: no telemetry and no dashboard (nothing reads it, and it would listen on every interface of
+ * the leader). `ray start` reads `--disable-usage-stats` only when it starts the head, and refuses `--include-dashboard`
+ * (like `--port`) on any other node (`--include-dashboard should only be specified when starting head node with
+ * --head`): ray-project/ray python/ray/scripts/scripts.py@6b4214fc `start()` lines 799-803 and 1009-1023, the facts
+ * test/triton/flags.test.ts states. A worker given `--include-dashboard` would never join.
  */
-export const RAY_HEAD_ONLY_FLAGS: readonly string[] = Object.freeze(['--include-dashboard=false']);
+export const RAY_HEAD_ONLY_FLAGS: readonly string[] = Object.freeze(['--disable-usage-stats', '--include-dashboard=false']);
 
 /**
  * The leader's command: `sh -c <script> tritonserver <Triton's flags>`, so that Triton's flags stay the container's

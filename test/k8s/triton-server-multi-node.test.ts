@@ -55,7 +55,7 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(container.command[2].split('\n')).toEqual([
       `until ray health-check --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" >/dev/null 2>&1; do sleep 5; done`,
       `exec ray start --address="$LWS_LEADER_ADDRESS:${RAY_HEAD_PORT}" --num-gpus=8 `
-      + `--object-store-memory=${2048 * 1024 * 1024} --disable-usage-stats --block`,
+      + `--object-store-memory=${2048 * 1024 * 1024} --block`,
     ]);
     for (const field of ['args', 'ports', 'startupProbe', 'readinessProbe', 'livenessProbe']) {
       expect(container).not.toHaveProperty(field);
@@ -68,8 +68,9 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
   });
 
   // ray refuses --include-dashboard on a node started without --head ("--include-dashboard should only be specified
-  // when starting head node with --head", ray-project/ray python/ray/scripts/scripts.py start()): a worker given it
-  // would crash-loop and the leader would wait for its GPUs forever.
+  // when starting head node with --head") and reads --disable-usage-stats on the head only: ray-project/ray
+  // python/ray/scripts/scripts.py@6b4214fc86fe39eee5af621df7621c0322135e7a lines 1009-1023 and 799-803. A worker
+  // given --include-dashboard would crash-loop and the leader would wait for its GPUs forever.
   test('only the head starts with the head-only ray flags: every other `ray start` of the group has none', () => {
     const m = synth();
     const starts = [leader(m), worker(m)].flatMap((pod) => (pod.spec.containers[0].command[2] as string).split('\n'))

@@ -74,12 +74,36 @@ const plugin = (program: Program, name: string, form: RegExp, path: string, line
   program, name, form, at: { 'v0.19.3': PLUGIN('v0.19.3', path, lines[0]), 'v0.20.0': PLUGIN('v0.20.0', path, lines[1]) },
 });
 
-const RAY_UNREAD = 'ray-project/ray could not be read at the ray version of the 25.05 vLLM image: the image pip-installs '
-  + 'vLLM 0.8.4, which resolves ray at build time (no pin in the Triton sources), and the ray snapshot exceeds the 500 MB '
-  + 'fetch limit here';
-const VLLM_UNREAD = 'vllm-project/vllm vllm/engine/arg_utils.py@v0.8.4 could not be read here (the snapshot exceeds the '
-  + '500 MB fetch limit); the vLLM backend passes every key of model.json to AsyncEngineArgs(**config) '
-  + '(triton-inference-server/vllm_backend:src/model.py@r25.05 line 225), so an unknown key fails the load';
+/**
+ * ray's `start` and `health-check`, read at ray-project/ray commit 6b4214fc (python/ray/scripts/scripts.py), a master
+ * commit: the ray snapshot exceeds the fetch limit, and the index holds scripts.py at the commits that changed it, not
+ * at release tags, so which release this commit went into is not known here (master's python/ray/_version.py reads
+ * 3.0.0.dev0). The image's ray is bounded, not pinned: the 25.05 vLLM image pip-installs vLLM 0.8.4 (public build,
+ * triton-inference-server/server:build.py@v2.58.0 line 1513), which requires `ray[cgraph]>=2.43.0, !=2.44.*`
+ * (vllm-project/vllm:requirements/cuda.txt@v0.8.4 line 8; that file's content was rebuilt and hashes to blob
+ * cdc6ee75afbcda2da7edb02461d8b1fa0d26d2f3, the blob `git diff` names for it at v0.8.4 in a build guide of
+ * ai-dynamo/dynamo; the vLLM snapshot itself exceeds the fetch limit). Nothing read here says which ray >= 2.43 the
+ * image resolved, nor that the flags read at this commit are unchanged in it.
+ */
+const RAY_COMMIT = '6b4214fc86fe39eee5af621df7621c0322135e7a';
+const RAY = (line: number) => `ray-project/ray:python/ray/scripts/scripts.py@${RAY_COMMIT} line ${line}`;
+/**
+ * `ray start`'s head-only flags: on a node started without `--head` it raises `ValueError("<flag> should only be
+ * specified when starting head node with --head")` for each one given (scripts.py@6b4214fc lines 1009-1023).
+ */
+const RAY_REFUSED_WITHOUT_HEAD = ['--port', '--redis-shard-ports', '--include-dashboard'];
+/**
+ * vLLM's engine arguments, read at vllm-project/vllm commit 001999d2 (vllm/engine/arg_utils.py), a stored version
+ * whose release is not known here and which is not v0.8.4's file: v0.8.4's (blob 975afe5ad) has
+ * `try_v1 = envs.VLLM_USE_V1 or not envs.is_set("VLLM_USE_V1")` at line 1162 (the context of the hunk at line 1159 of
+ * ai-dynamo/dynamo:container/deps/vllm/vllm_v0.8.4-dynamo-kv-disagg-patch.patch@a910515904770fe55b3cff9e4dddfd2a224c706c),
+ * this one has no such line. The vLLM snapshot exceeds the fetch limit, and the index holds arg_utils.py at the commits
+ * that changed it, none of them known here to be v0.8.4's.
+ * The vLLM backend passes every key of model.json to AsyncEngineArgs(**config)
+ * (triton-inference-server/vllm_backend:src/model.py@r25.05 line 225), so an unknown key fails the load.
+ */
+const VLLM_COMMIT = '001999d2f360c2c5da23a916510c273b1a73d06c';
+const VLLM_ARGS = (line: number) => `vllm-project/vllm:vllm/engine/arg_utils.py@${VLLM_COMMIT} line ${line}`;
 const BOOL = /^(true|false)$/;
 const WHOLE = /^\d+$/;
 const PATH = /^(\/[\w.-]+)+$/;
@@ -143,11 +167,22 @@ const ROWS: readonly Row[] = [
   // The metrics relay: triton-ops' own program, run by python3 of the server's image.
   { program: 'metrics-relay', name: 'python3 -c', form: null, at: { '25.05': { ours: 'lib/triton/openai-metrics-relay.ts METRICS_RELAY_PROGRAM (Python 3 standard library only)' } } },
 
-  // ray (the leader's `ray start --head`, the worker's `ray start --address`, the worker's `ray health-check`).
-  ...['--head', '--disable-usage-stats', '--block'].map((name): Row => ({ program: 'ray', name, form: null, at: { '25.05': { unchecked: RAY_UNREAD } } })),
-  ...([['--port', WHOLE], ['--num-gpus', WHOLE], ['--object-store-memory', WHOLE], ['--include-dashboard', BOOL],
-    ['--address', /^"\$LWS_LEADER_ADDRESS:\d+"$/]] as const)
-    .map(([name, form]): Row => ({ program: 'ray', name, form, at: { '25.05': { unchecked: RAY_UNREAD } } })),
+  // ray (the leader's `ray start --head`, the worker's `ray start --address`, the worker's `ray health-check`: a hidden
+  // subcommand, scripts.py@6b4214fc line 2435, whose `--address` is a string option too, line 2437, and which exits 0
+  // once the GCS at that address answers, line 2472).
+  // Switches are click `is_flag=True`; `--include-dashboard` is `type=bool` (click reads `false`), the numbers `type=int`.
+  { program: 'ray', name: '--head', form: null, at: { '25.05': RAY(489) } },
+  // Read only in the head's branch (`if head:` line 799, `if disable_usage_stats:` line 802): a worker ignores it.
+  { program: 'ray', name: '--disable-usage-stats', form: null, at: { '25.05': RAY(630) } },
+  { program: 'ray', name: '--block', form: null, at: { '25.05': RAY(542) } },
+  // Head-only: refused without --head (lines 1009-1023); the head's GCS port.
+  { program: 'ray', name: '--port', form: WHOLE, at: { '25.05': RAY(344) } },
+  { program: 'ray', name: '--num-gpus', form: WHOLE, at: { '25.05': RAY(463) } },
+  // In bytes.
+  { program: 'ray', name: '--object-store-memory', form: WHOLE, at: { '25.05': RAY(440) } },
+  // Head-only: refused without --head (lines 1009-1023).
+  { program: 'ray', name: '--include-dashboard', form: BOOL, at: { '25.05': RAY(495) } },
+  { program: 'ray', name: '--address', form: /^"\$LWS_LEADER_ADDRESS:\d+"$/, at: { '25.05': RAY(342) } },
 
   // genai-perf (the `profile` subcommand: parser.py@r25.05 line 743).
   { program: 'genai-perf', name: '-m', form: /^[\w.-]+$/, at: { '25.05': GENAI(294) } },
@@ -188,10 +223,12 @@ const ROWS: readonly Row[] = [
 
   // The vLLM backend: its config.pbtxt parameter and the engine arguments of model.json.
   { program: 'vllm-parameter', name: 'REPORT_CUSTOM_METRICS', form: BOOL, at: { '25.05': 'triton-inference-server/vllm_backend:src/model.py@r25.05 line 183' } },
-  ...([['disable_log_stats', /^false$/], ['gpu_memory_utilization', /^0?\.\d+$|^1$/], ['max_num_seqs', WHOLE], ['model', PATH],
-    ['pipeline_parallel_size', WHOLE], ['tensor_parallel_size', WHOLE], ['max_model_len', WHOLE], ['dtype', /^(auto|half|float16|bfloat16|float|float32)$/],
-    ['distributed_executor_backend', /^(mp|ray)$/]] as const)
-    .map(([name, form]): Row => ({ program: 'vllm-model.json', name, form, at: { '25.05': { unchecked: VLLM_UNREAD } } })),
+  // EngineArgs fields at vllm@001999d2 (see VLLM_COMMIT); the value forms: `dtype` choices line 347, the executor
+  // backend choices ray, mp, uni, external_launcher line 405; gpu_memory_utilization a float (default 0.90, line 121).
+  ...([['model', PATH, 90], ['dtype', /^(auto|half|float16|bfloat16|float|float32)$/, 102], ['max_model_len', WHOLE, 105],
+    ['distributed_executor_backend', /^(mp|ray)$/, 109], ['pipeline_parallel_size', WHOLE, 112], ['tensor_parallel_size', WHOLE, 113],
+    ['gpu_memory_utilization', /^0?\.\d+$|^1$/, 121], ['max_num_seqs', WHOLE, 123], ['disable_log_stats', /^false$/, 125]] as const)
+    .map(([name, form, line]): Row => ({ program: 'vllm-model.json', name, form, at: { '25.05': VLLM_ARGS(line) } })),
 
   // The TensorRT-LLM pipeline (read at tensorrtllm_backend r25.05, TensorRT-LLM 0.19.0, the 25.05 image's).
   { program: 'tensorrtllm:preprocessing', name: 'tokenizer_dir', form: PATH, at: { '25.05': TRTLLM_PY('preprocessing', 63) } },
@@ -270,6 +307,10 @@ function renderedOf(objects: any[], fleet: string): Rendered[] {
   const out: Rendered[] = [];
   const add = (program: Program, release: string, where: string, pairs: [string, string | undefined][]) =>
     pairs.forEach(([name, value]) => out.push({ program, name, value, release, where }));
+  // A ray command line, its role (`start --head`, `start` without it, `health-check`) in `where`.
+  const addRay = (release: string, where: string, words: string[]) => add('ray', release,
+    `${where} ray ${words[1] === 'start' ? (words.includes('--head') ? 'start --head' : 'start') : words[1]}`,
+    flagsOf(words, 2, SWITCHES.ray!));
   const env = (program: Program, release: string, where: string, c: any) =>
     add(program, release, where, (c.env ?? []).map((e: any): [string, string] =>
       [e.name, e.value ?? (e.valueFrom?.secretKeyRef ? '<secret>' : `<${e.valueFrom?.fieldRef?.fieldPath}>`)]));
@@ -302,13 +343,13 @@ function renderedOf(objects: any[], fleet: string): Rendered[] {
         } else if (command[0] === 'tritonserver' || (command[0] === 'sh' && command[3] === 'tritonserver')) {
           add('tritonserver', release, where, c.args.map(split));
           env('triton-env', release, where, c);
-          if (command[0] === 'sh') for (const words of commandLine(command[2], /^ray start /)) add('ray', release, where, flagsOf(words, 2, SWITCHES.ray!));
+          if (command[0] === 'sh') for (const words of commandLine(command[2], /^ray start /)) addRay(release, where, words);
         } else if (command[2] === OPENAI_FRONTEND_MAIN) {
           add('openai-frontend', release, where, c.args.map(split));
           env('triton-env', release, where, c);
         } else if (command[0] === 'sh') {
           // A worker of a group: Ray only (its variables are the leader's template's, unread by Ray).
-          for (const words of commandLine(command[2], /^ray (start|health-check) /)) add('ray', release, where, flagsOf(words, 2, SWITCHES.ray!));
+          for (const words of commandLine(command[2], /^ray (start|health-check) /)) addRay(release, where, words);
         } else if (command[0] === '/bin/sh') {
           const script: string = command[2];
           for (const words of commandLine(script, /^genai-perf profile /)) {
@@ -424,14 +465,26 @@ describe('the flags table', () => {
     const unchecked = ROWS.flatMap((row) => Object.entries(row.at)
       .filter(([, s]) => typeof s !== 'string' && 'unchecked' in s).map(([release]) => `${row.program} ${row.name} @${release}`));
     expect(unchecked.sort()).toEqual([
-      ...['--address', '--block', '--disable-usage-stats', '--head', '--include-dashboard', '--num-gpus', '--object-store-memory', '--port']
-        .map((f) => `ray ${f} @25.05`),
       'load-test-env HF_HUB_OFFLINE @25.05',
       'triton-env AWS_DEFAULT_REGION @26.07',
       'triton-env AWS_REGION @25.05', 'triton-env AWS_REGION @26.07',
-      ...['disable_log_stats', 'distributed_executor_backend', 'dtype', 'gpu_memory_utilization', 'max_model_len', 'max_num_seqs',
-        'model', 'pipeline_parallel_size', 'tensor_parallel_size'].map((k) => `vllm-model.json ${k} @25.05`),
     ].sort());
+  });
+
+  test('ray: a node started without --head is given none of the flags ray refuses there, nor the one it ignores there', () => {
+    const starts = RENDERED.filter((r) => r.program === 'ray' && r.where.endsWith(' ray start'));
+    expect(new Set(starts.map((r) => r.where)).size).toBeGreaterThan(0);
+    // RAY_REFUSED_WITHOUT_HEAD: scripts.py@6b4214fc lines 1009-1023; --disable-usage-stats is read in the head's
+    // branch only (lines 799, 802).
+    const headOnly = [...RAY_REFUSED_WITHOUT_HEAD, '--disable-usage-stats'];
+    expect(starts.filter((r) => headOnly.includes(r.name)).map((r) => `${r.where}: ${r.name}`)).toEqual([]);
+    expect(starts.filter((r) => r.name === '--address')).toHaveLength(new Set(starts.map((r) => r.where)).size);
+    // ... while the head gets them (the dashboard off, no telemetry, its GCS port).
+    const heads = RENDERED.filter((r) => r.program === 'ray' && r.where.endsWith(' ray start --head'));
+    for (const where of new Set(heads.map((r) => r.where))) {
+      expect([where, heads.filter((r) => r.where === where && headOnly.includes(r.name)).map((r) => `${r.name}=${r.value}`).sort()])
+        .toEqual([where, ['--disable-usage-stats=undefined', '--include-dashboard=false', '--port=6379']]);
+    }
   });
 
   test('the domain agrees: every rendered flag with a release bound is in its release, every TensorRT-LLM parameter is read there', () => {
