@@ -10,6 +10,7 @@ import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/eks-versions';
@@ -17,6 +18,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
+import { fleetSchemaProblems } from './fleet-schema';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
@@ -134,6 +136,9 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
  * `capacityProblems`: the FleetChart builds every server against the planned pools and reports them all together.
  */
 export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
+  // The shape first: every key known, every value typed and bounded, before anything below reads the description.
+  const shape = fleetSchemaProblems(fleet);
+  if (shape.length > 0) throw new TritonOpsError(shape);
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.
@@ -144,6 +149,21 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     p.check(fleet.namespace !== 'default', 'namespace', fleet.namespace, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
   }
   const serverNames = Object.keys(fleet.servers);
+  for (const release of Object.keys(fleet.releases ?? {})) {
+    // Both name a Service (and a construct of the chart): one name, one object.
+    p.check(!serverNames.includes(release), `releases.${release}`, release, 'has the name of a server, and both name a Service',
+      `rename the release (e.g. '${release}-release') or the server`);
+  }
+  if (fleet.modelBucket !== undefined) {
+    // Both sides read the bucket and the prefix (the YAML writes s3://<name>/<prefix>/<server>): checked here for both.
+    checkBucketName(p, 'modelBucket.name', fleet.modelBucket.name);
+    const { prefix } = fleet.modelBucket;
+    if (prefix !== undefined) {
+      p.check(prefix !== '', 'modelBucket.prefix', prefix, 'is empty, so the servers would read s3://<bucket>//<server>',
+        'remove it (the fleet name is the default) or name a prefix');
+      checkS3Prefix(p, 'modelBucket.prefix', prefix);
+    }
+  }
   p.check(serverNames.length > 0, 'servers', fleet.servers, 'is empty', 'describe at least one server');
   const meshOn = fleet.mesh !== false;
 

@@ -34,7 +34,6 @@ function reported(synth: () => readonly string[]): { lines: string[]; exitCode?:
  */
 const BROKEN: FleetDescription = {
   ...DEFAULT_FLEET,
-  cluster: { name: 'ml serving' },
   nodePools: { 'gpu-a10g': { ...DEFAULT_FLEET.nodePools!['gpu-a10g'], maxSize: 10 } },
   servers: {
     ...DEFAULT_FLEET.servers,
@@ -80,14 +79,13 @@ describe('npm run synth reports what it did', () => {
     });
     expect(exitCode).toBe(1);
     expect(lines).toEqual([
-      'triton-ops: synth failed with 4 problems; nothing was written:',
+      'triton-ops: synth failed with 3 problems; nothing was written:',
       "- node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a "
         + "rolling update, more than 'maxSize' (10) = 10 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, "
         + 'vision/classifier-v2, vision/segmenter',
       "- vision/classifier-v1: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
       "- vision/classifier-v2: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a "
         + "different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
-      "- infra/Cluster: 'clusterName' ('ml serving') is not a valid EKS cluster name; use 1-100 letters, digits, - and _, starting with a letter or digit",
       `(set ${DEBUG_ENV}=1 for the stack trace)`,
     ]);
     // No staging folder left behind, no output replaced.
