@@ -27,7 +27,13 @@ import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
 import { AWS_REGION, EKS_CLUSTER_NAME } from '../private/aws-names';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
 import { problem, show } from '../private/errors';
+import type { ModelAccess } from '../aws/model-access';
+import type {
+  FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
+} from '../k8s/fsx-lustre-options';
+import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { FleetDescription } from './fleet-description';
+import type { WeightsSource } from './plan-lustre';
 
 /** Kubernetes int32 fields (replicas, HPA min/maxReplicas, probe periods and thresholds, LeaderWorkerSet size). */
 export const INT32_MAX = 2_147_483_647;
@@ -110,8 +116,9 @@ const oneOf = <const T extends readonly string[]>(options: T) =>
  * A value whose allowed set planFleet checks itself, with a message that says more than a list (why a set is refused,
  * what each choice means): the schema takes its type only.
  */
-const checkedByPlan = <T extends string | number>(type: 'string' | 'number') =>
-  (type === 'string' ? str() : v.number(m('must be a number', 'write a number without quotes'))) as unknown as v.GenericSchema<unknown, T>;
+const stringCheckedByPlan = <T extends string>() => str() as v.GenericSchema<unknown, string> as v.GenericSchema<unknown, T>;
+const numberCheckedByPlan = <T extends number>() =>
+  v.number(m('must be a number', 'write a number without quotes')) as v.GenericSchema<unknown, number> as v.GenericSchema<unknown, T>;
 /** An instance of a class whose constructor is private: made by its static factories. */
 const made = <T>(cls: { readonly prototype: T }, factories: string): v.GenericSchema<unknown, T> =>
   v.custom<T>((input) => input instanceof (cls as unknown as new () => T),
@@ -281,7 +288,7 @@ const server = strict<Server>('a server', {
   replicas: o(int32()),
   autoscale: o(autoscale),
   repositoryClaim: o(str()),
-  weightsFrom: o(checkedByPlan('string')),
+  weightsFrom: o(stringCheckedByPlan<WeightsSource>()),
   route: o(route),
   callers: o(callers),
   alerts: o(alertThresholds),
@@ -347,7 +354,7 @@ const release = strict<N<'releases'>[string]>('a release', {
   hosts: o(strings()), externalHosts: o(strings()),
 });
 const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
-  provisioner: o(checkedByPlan('string')),
+  provisioner: o(stringCheckedByPlan<NodePoolProvisioner>()),
   instanceTypes: strings(),
   subnetIds: strings(),
   capacityType: o(oneOf(['ON_DEMAND', 'SPOT'])),
@@ -404,20 +411,20 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
   }),
   aws: o(strict<N<'aws'>>('the AWS provider', { profile: o(str()), assumeRoleArn: o(str()), defaultTags: o(stringMap()) })),
   state: o(strict<N<'state'>>('the Terraform state', { bucket: str(), keyPrefix: o(str()), region: o(str()), dynamodbTable: o(str()) })),
-  modelAccess: o(checkedByPlan('string')),
+  modelAccess: o(stringCheckedByPlan<ModelAccess>()),
   nodePools: o(v.record(poolName, nodePool, m('must be an object of node pools by name', 'write it as { <pool>: { ... } }'))),
   modelBucket: o(strict<N<'modelBucket'>>('the model bucket', {
-    accountId: o(checkedByPlan('string')),
+    accountId: o(stringCheckedByPlan()),
     crossAccountAccess: o(bool()),
     name: str(),
     prefix: o(str()),
     kmsKeyArn: o(str()),
     lustre: o(strict<NonNullable<N<'modelBucket'>['lustre']>>('an FSx for Lustre file system', {
-      storageCapacityGiB: checkedByPlan('number'), subnetId: str(), securityGroupIds: strings(),
-      deploymentType: o(checkedByPlan('string')),
-      perUnitStorageThroughput: o(checkedByPlan('number')),
-      autoImportPolicy: o(checkedByPlan('string')),
-      dataCompressionType: o(checkedByPlan('string')),
+      storageCapacityGiB: numberCheckedByPlan(), subnetId: str(), securityGroupIds: strings(),
+      deploymentType: o(stringCheckedByPlan<FsxLustreDeploymentType>()),
+      perUnitStorageThroughput: o(numberCheckedByPlan<FsxLustreThroughput>()),
+      autoImportPolicy: o(stringCheckedByPlan<FsxLustreAutoImportPolicy>()),
+      dataCompressionType: o(stringCheckedByPlan<FsxLustreCompression>()),
     })),
   })),
   image: name('an image reference'),
