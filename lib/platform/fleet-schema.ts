@@ -26,7 +26,7 @@ import { ResponseCache } from '../triton/response-cache';
 import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
 import { AWS_REGION, EKS_CLUSTER_NAME } from '../private/aws-names';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
-import { problem, show } from '../private/errors';
+import { problem, show, Shown } from '../private/errors';
 import type { ModelAccess } from '../aws/model-access';
 import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
@@ -93,11 +93,14 @@ function strict<T>(what: string, entries: Entries<T>): v.GenericSchema<unknown, 
   const schema = v.strictObject(entries as v.ObjectEntries, (issue) => {
     if (issue.expected === 'never') return `${UNKNOWN_KEY}${SEP}${JSON.stringify(keys)}`;
     if (issue.input === undefined && issue.path !== undefined) {
-      return m(`is required in ${what}`, `give ${issue.path[issue.path.length - 1].key as string}`);
+      return m(`is required in ${what}`, `give '${issue.path[issue.path.length - 1].key as string}'`);
     }
     return m(`must be ${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
   });
-  return schema as unknown as v.GenericSchema<unknown, T>;
+  // A list is an object to strictObject; here it is refused as what it is.
+  const notList = v.custom<T>((input) => !Array.isArray(input),
+    m(`must be ${what}: an object with the keys ${show(keys)}, not a list`, 'write it as an object of those keys'));
+  return v.lazy((input) => (Array.isArray(input) ? notList : schema)) as unknown as v.GenericSchema<unknown, T>;
 }
 
 const str = (fix = 'write it as a quoted string') => v.string(m('must be a string', fix));
@@ -122,7 +125,7 @@ const numberCheckedByPlan = <T extends number>() =>
 /** An instance of a class whose constructor is private: made by its static factories. */
 const made = <T>(cls: { readonly prototype: T }, factories: string): v.GenericSchema<unknown, T> =>
   v.custom<T>((input) => input instanceof (cls as unknown as new () => T),
-    m(`must be made by ${factories}`, `call ${factories} (an object literal has none of their checks)`));
+    m(`must be made by ${factories}`, 'call one of them (an object literal has none of their checks)'));
 
 /** A whole number from `min` to `max`; `source` says which platform limit `max` is. */
 function whole(min: number, max: number, source: string): v.GenericSchema<unknown, number> {
@@ -146,10 +149,11 @@ const dnsLabel = (what: string) => v.pipe(str(), v.regex(DNS_LABEL, m(`must be $
   'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit')));
 const serviceName = (what: string) => v.pipe(str(), v.regex(DNS_1035_LABEL, m(`must be ${what}, which names a Kubernetes Service: an RFC 1035 label`,
   'use at most 63 lowercase letters, digits and -, starting with a letter and ending with a letter or digit')));
-/** `false` (the explicit opt-out) or the options object. */
-const falseOr = <T>(what: string, schema: v.GenericSchema<unknown, T>) =>
-  v.union([v.literal(false), schema], m(`must be false or ${what}`, 'write false without quotes, or an object')) as
-    unknown as v.GenericSchema<unknown, false | T>;
+/** `false` (the explicit opt-out) or the options object, whose own problems are reported key by key. */
+function falseOr<T>(what: string, schema: v.GenericSchema<unknown, T>): v.GenericSchema<unknown, false | T> {
+  const notFalse = v.literal(false, m(`must be false or ${what}`, 'write false without quotes, or an object'));
+  return v.lazy((input) => (input !== null && typeof input === 'object' ? schema : notFalse)) as v.GenericSchema<unknown, false | T>;
+}
 
 // ---- model configuration (lib/triton/model-config.ts) ----
 const dataType = oneOf(['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'STRING', 'BF16']);
@@ -275,7 +279,7 @@ const loadTest = strict<S<'loadTest'>>('a load test', {
   name: o(str()), extraArgs: o(strings()), cpuRequestMillis: o(amount(1)), cpuLimitMillis: o(amount(1)), memoryMiB: o(amount(1)),
 });
 const autoscale = strict<S<'autoscale'>>('an autoscaler', {
-  metric: made(AutoscalingMetric, 'an AutoscalingMetric factory (e.g. AutoscalingMetric.queueTimePerRequest(...))'),
+  metric: made(AutoscalingMetric, 'an AutoscalingMetric factory (e.g. AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }))'),
   // HorizontalPodAutoscaler spec.minReplicas / maxReplicas are int32, minReplicas at least 1 (k8s.io/api autoscaling/v2).
   minReplicas: o(int32(1)), maxReplicas: int32(1),
   engine: o(oneOf(['hpa', 'keda'])),
@@ -449,12 +453,25 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
   devicePlugin: o(falseOr('device plugin options', devicePlugin)),
 });
 
+/** Longest value a problem shows in full; a longer object or list is named by its class or its size. */
+const BRIEF_LENGTH = 80;
+
+/** A value as a problem shows it: in full when short, else `AutoscalingMetric` or `{ 3 keys }` / `[ 12 items ]`. */
+function brief(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || show(value).length <= BRIEF_LENGTH) return value;
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto?.constructor?.name) return new Shown(proto.constructor.name);
+  return new Shown(Array.isArray(value) ? `[ ${value.length} items ]` : `{ ${Object.keys(value).length} keys }`);
+}
+
 /** `servers.bert-qa-v3.gpus`, `releases.r.versions[0].server`. */
 function pathOf(path: readonly v.IssuePathItem[] | undefined): string {
   let out = '';
   for (const item of path ?? []) {
     const key = (item as { key: unknown }).key;
-    out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (key === '') out += "['']";
+    else out += `${out === '' ? '' : '.'}${String(key)}`;
   }
   return out;
 }
@@ -467,7 +484,7 @@ function unknownKeyProblems(fleetName: string, issue: v.BaseIssue<unknown>): str
   const known = JSON.parse(issue.message.split(SEP)[1]) as string[];
   return Object.keys(object).filter((k) => !known.includes(k)).map((k) => {
     const near = closestKey(k, known);
-    return problem(fleetName, parent === '' ? k : `${parent}.${k}`, object[k], 'is not a known key',
+    return problem(fleetName, parent === '' ? k : `${parent}.${k}`, brief(object[k]), 'is not a known key',
       near !== undefined ? `did you mean '${near}'?` : `remove it; the keys here are ${show(known)}`);
   });
 }
@@ -488,8 +505,10 @@ export function fleetSchemaProblems(fleet: unknown): string[] {
       continue;
     }
     const [what, fix] = issue.message.includes(SEP) ? issue.message.split(SEP) : [issue.message, 'correct it'];
-    const value = issue.expected?.startsWith('"') && issue.input === undefined ? undefined : issue.input;
-    problems.push(problem(fleetName, pathOf(issue.path) || 'the description', value, what, fix));
+    // A key present with the value undefined is as good as missing.
+    const missing = issue.input === undefined && !what.startsWith('is required');
+    problems.push(problem(fleetName, pathOf(issue.path) || 'the description', brief(issue.input),
+      missing ? `is required (it ${what})` : what, missing ? 'give it' : fix));
   }
   return [...new Set(problems)];
 }

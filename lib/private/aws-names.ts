@@ -91,7 +91,7 @@ export function checkS3Prefix(problems: Problems, prop: string, prefix: string):
     `write it as '${prefix.replace(/\/{2,}/g, '/')}'`);
   problems.check(prefix.split('/').every((segment) => segment.trim() === segment), prop, prefix,
     'must not have spaces around a path segment (S3 keeps them, so the keys would not be the ones you meant)',
-    `write it as '${prefix.split('/').map((segment) => segment.trim()).join('/')}'`);
+    prefix.trim() === '' ? "name a prefix without spaces, e.g. 'models'" : `write it as '${prefix.split('/').map((segment) => segment.trim()).join('/')}'`);
   problems.check(!/[*?]/.test(prefix), prop, prefix, 'must not contain * or ?, which IAM reads as wildcards',
     'name one literal prefix');
 }

@@ -29,8 +29,8 @@ function reported(synth: () => readonly string[]): { lines: string[]; exitCode?:
 }
 
 /**
- * The default fleet with a pool too small for its servers, two refused servers (the YAML side finds them) and a
- * cluster name EKS refuses (only the Terraform side reads it).
+ * The default fleet with a pool too small for its servers and two refused servers (the YAML side finds them), problems
+ * that the description's schema lets through to the plan and the constructs.
  */
 const BROKEN: FleetDescription = {
   ...DEFAULT_FLEET,
