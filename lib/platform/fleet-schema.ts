@@ -506,7 +506,7 @@ export function fleetSchemaProblems(fleet: unknown): string[] {
     }
     const [what, fix] = issue.message.includes(SEP) ? issue.message.split(SEP) : [issue.message, 'correct it'];
     // A key present with the value undefined is as good as missing.
-    const missing = issue.input === undefined && !what.startsWith('is required');
+    const missing = issue.input === undefined && issue.path !== undefined && !what.startsWith('is required');
     problems.push(problem(fleetName, pathOf(issue.path) || 'the description', brief(issue.input),
       missing ? `is required (it ${what})` : what, missing ? 'give it' : fix));
   }
