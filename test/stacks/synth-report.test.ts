@@ -93,6 +93,28 @@ describe('npm run synth reports what it did', () => {
     expect(previous).toBe('previous\n');
   });
 
+  test("a description the schema refuses: its problems only, in the description's words, nothing written", () => {
+    const typo: FleetDescription = {
+      ...DEFAULT_FLEET,
+      servers: { ...DEFAULT_FLEET.servers, segmenter: { ...DEFAULT_FLEET.servers.segmenter, modelLoadSecond: 900 } as never },
+    };
+    const { lines, exitCode, before, after, previous } = inTempDir(() => {
+      mkdirSync(join('dist', 'ml-serving'), { recursive: true });
+      writeFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'previous\n');
+      const earlier = readdirSync('.').sort();
+      const result = reported(() => synthAll(undefined, { yaml: [typo], terraform: [typo] }));
+      return { ...result, before: earlier, after: readdirSync('.').sort(), previous: readFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'utf8') };
+    });
+    expect(exitCode).toBe(1);
+    expect(lines).toEqual([
+      'triton-ops: synth failed with 1 problem; nothing was written:',
+      "- vision: 'servers.segmenter.modelLoadSecond' (900) is not a known key; did you mean 'modelLoadSeconds'?",
+      `(set ${DEBUG_ENV}=1 for the stack trace)`,
+    ]);
+    expect(after).toEqual(before);
+    expect(previous).toBe('previous\n');
+  });
+
   test('what terraform init left in a stack folder survives a new synth', () => {
     const kept = inTempDir(() => {
       synthAll();
