@@ -14,6 +14,7 @@
  */
 import * as v from 'valibot';
 import { AutoscalingMetric } from '../k8s/autoscaling/autoscaling-metric';
+import { HPA_LIMITS } from '../k8s/autoscaling/triton-autoscaler-props';
 import { LoadSweep } from '../k8s/load-test/load-sweep';
 import { LoadTestResults } from '../k8s/load-test/load-test-results';
 import { AlertReceiver } from '../triton/alert-routing';
@@ -278,13 +279,16 @@ const loadTest = strict<S<'loadTest'>>('a load test', {
   tokenizerClaim: o(str()), llmBackend: o(oneOf(['vllm', 'tensorrtllm'])), run: o(bool()), activeDeadlineSeconds: o(seconds(1)),
   name: o(str()), extraArgs: o(strings()), cpuRequestMillis: o(amount(1)), cpuLimitMillis: o(amount(1)), memoryMiB: o(amount(1)),
 });
+const stabilization = whole(0, HPA_LIMITS.maxStabilizationSeconds, 'an HPA stabilization window');
+const policyPeriod = whole(1, HPA_LIMITS.maxPolicyPeriodSeconds, 'an HPA scaling policy period');
 const autoscale = strict<S<'autoscale'>>('an autoscaler', {
   metric: made(AutoscalingMetric, 'an AutoscalingMetric factory (e.g. AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }))'),
   // HorizontalPodAutoscaler spec.minReplicas / maxReplicas are int32, minReplicas at least 1 (k8s.io/api autoscaling/v2).
   minReplicas: o(int32(1)), maxReplicas: int32(1),
   engine: o(oneOf(['hpa', 'keda'])),
-  scaleDownStabilizationSeconds: o(seconds()), scaleUpStabilizationSeconds: o(seconds()), scaleUpPods: o(int32(1)),
-  scaleUpPeriodSeconds: o(seconds(1)), scaleDownPods: o(int32(1)), scaleDownPeriodSeconds: o(seconds(1)), prometheusAddress: o(str()),
+  // HPAScalingRules.stabilizationWindowSeconds 0-3600, HPAScalingPolicy.value >= 1 and periodSeconds 1-1800 (HPA_LIMITS).
+  scaleDownStabilizationSeconds: o(stabilization), scaleUpStabilizationSeconds: o(stabilization), scaleUpPods: o(int32(1)),
+  scaleUpPeriodSeconds: o(policyPeriod), scaleDownPods: o(int32(1)), scaleDownPeriodSeconds: o(policyPeriod), prometheusAddress: o(str()),
 });
 const server = strict<Server>('a server', {
   image: o(name('an image reference')),
@@ -362,8 +366,9 @@ const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
   instanceTypes: strings(),
   subnetIds: strings(),
   capacityType: o(oneOf(['ON_DEMAND', 'SPOT'])),
-  // EKS NodegroupScalingConfig: minSize >= 0, maxSize >= 1, Integer (API_NodegroupScalingConfig). The default quota
-  // "Nodes per managed node group" is 450, adjustable, so it is not a bound here.
+  // EKS NodegroupScalingConfig: minSize an integer >= 0, maxSize an integer >= 1 (botocore's EKS model, cited in
+  // fleet-schema-limits.test.ts). The quota "Nodes per managed node group" (450 by default) is adjustable, so it is not
+  // a bound here.
   minSize: o(int32(0)),
   maxSize: o(int32(1)),
   amiType: o(oneOf(['AL2023_x86_64_NVIDIA', 'BOTTLEROCKET_x86_64_NVIDIA'])),
