@@ -154,6 +154,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     p.check(!serverNames.includes(release), `releases.${release}`, release, 'has the name of a server, and both name a Service',
       `rename the release (e.g. '${release}-release') or the server`);
   }
+  checkRouteNames(fleet, p);
   if (fleet.modelBucket !== undefined) {
     // Both sides read the bucket and the prefix (the YAML writes s3://<name>/<prefix>/<server>): checked here for both.
     checkBucketName(p, 'modelBucket.name', fleet.modelBucket.name);
@@ -318,6 +319,25 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     lustre,
     capacityProblems: capacity.problems,
   };
+}
+
+/**
+ * Each release and each server route is a VirtualService named after it (`route.name`, default the server name): two
+ * with one name would be one object, the later replacing the earlier. A server named like a release is reported once,
+ * as such, by planFleet.
+ */
+function checkRouteNames(fleet: FleetDescription, p: Problems): void {
+  const owners = new Map<string, string>(Object.keys(fleet.releases ?? {}).map((release) => [release, `releases.${release}`]));
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    if (s.route === undefined) continue;
+    const routeName = s.route.name ?? name;
+    const other = owners.get(routeName);
+    if (other !== undefined && (s.route.name !== undefined || other !== `releases.${name}`)) {
+      p.check(false, `servers.${name}.route.name`, routeName, `names the same VirtualService as ${other}`,
+        `give the route its own name, e.g. '${name}-route'`);
+    }
+    if (other === undefined) owners.set(routeName, `servers.${name}.route`);
+  }
 }
 
 /** Options of a part the fleet does not need would change nothing, so they are refused. */

@@ -146,6 +146,10 @@ describe('names and paths are well-formed where the target needs it, and unique'
       "shop: 'nodePools.gpu a' ('gpu a') must be an EKS node group name"],
     ['a release named like a server', { ...EXPOSED, releases: { cpu: EXPOSED.releases!.store } },
       "shop: 'releases.cpu' ('cpu') has the name of a server, and both name a Service; rename the release (e.g. 'cpu-release') or the server"],
+    ['a route named like a release (one VirtualService)', withServer('gpu', { route: { name: 'store' } }, EXPOSED),
+      "shop: 'servers.gpu.route.name' ('store') names the same VirtualService as releases.store; give the route its own name, e.g. 'gpu-route'"],
+    ['two routes of one name', withServer('cpu', { route: { name: 'x' } }, withServer('gpu', { route: { name: 'x' } }, EXPOSED)),
+      "shop: 'servers.cpu.route.name' ('x') names the same VirtualService as servers.gpu.route; give the route its own name, e.g. 'cpu-route'"],
   ])('%s', (_name, fleet, message) => {
     expect(refused(fleet)).toContain(message);
   });
