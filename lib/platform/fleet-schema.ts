@@ -49,7 +49,7 @@ export const MAX_SECONDS = INT32_MAX;
 export const MAX_GPUS_PER_POD = Math.max(...Object.values(GPU_INSTANCE_TYPES).map((t) => t.gpus));
 
 /** Keys of `T`, each with a schema whose output is `T[K]`: a key added on one side only fails `tsc`. */
-type Entries<T> = { readonly [K in keyof T]-?: v.GenericSchema<unknown, T[K]> };
+export type Entries<T> = { readonly [K in keyof T]-?: v.GenericSchema<unknown, T[K]> };
 
 const SEP = '\u0000';
 /** A message in the house shape: what is wrong, then the fix (split again by fleetProblems). */

@@ -6,7 +6,8 @@
 import { FleetDescription, planFleet } from '../../lib';
 import { HPA_LIMITS } from '../../lib/k8s/autoscaling/triton-autoscaler-props';
 import { EKS_CLUSTER_NAME } from '../../lib/private/aws-names';
-import { fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/platform/fleet-schema';
+import * as v from 'valibot';
+import { Entries, fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/platform/fleet-schema';
 import { SHOP, withPool, withServer } from './fixtures';
 
 const autoscale = SHOP.servers.gpu.autoscale!;
@@ -88,5 +89,23 @@ describe('EKS', () => {
     expect(EKS_CLUSTER_NAME.test('-ml')).toBe(false);
     expect(EKS_CLUSTER_NAME.test('ml serving')).toBe(false);
     expect(() => planFleet({ ...SHOP, cluster: { name: 'ML_serving-2' } })).not.toThrow();
+  });
+});
+
+describe('the schema and the interfaces are one at compile time', () => {
+  // `tsc -p tsconfig.json` (the first step of npm test) type-checks these lines: each @ts-expect-error must meet an error.
+  interface Example { readonly required: string; readonly optional?: number }
+  test('an object schema takes exactly the keys of its interface, each producing its type', () => {
+    const exact: Entries<Example> = { required: v.string(), optional: v.optional(v.number()) };
+    // @ts-expect-error a key the interface lacks
+    const extra: Entries<Example> = { required: v.string(), optional: v.optional(v.number()), typo: v.string() };
+    // @ts-expect-error a key of the interface missing from the schema
+    const missing: Entries<Example> = { required: v.string() };
+    // @ts-expect-error a value of another type (a number schema for a string)
+    const wrongType: Entries<Example> = { required: v.number(), optional: v.optional(v.number()) };
+    // @ts-expect-error a required key made optional in the schema
+    const loosened: Entries<Example> = { required: v.optional(v.string()), optional: v.optional(v.number()) };
+    expect(Object.keys(exact)).toEqual(['required', 'optional']);
+    expect([extra, missing, wrongType, loosened]).toHaveLength(4);
   });
 });
