@@ -52,7 +52,7 @@ export const MAX_GPUS_PER_POD = Math.max(...Object.values(GPU_INSTANCE_TYPES).ma
 export type Entries<T> = { readonly [K in keyof T]-?: v.GenericSchema<unknown, T[K]> };
 
 const SEP = '\u0000';
-/** A message in the house shape: what is wrong, then the fix (split again by fleetProblems). */
+/** A message in the house shape: what is wrong, then the fix (split again by fleetSchemaProblems). */
 const m = (what: string, fix: string) => `${what}${SEP}${fix}`;
 
 /** Levenshtein distance, for "did you mean". */
@@ -141,9 +141,15 @@ function real(min: number, max: number, source: string): v.GenericSchema<unknown
 const o = v.optional;
 /** Whole seconds within int32 (every seconds value becomes an int32 field or a Go duration; see MAX_SECONDS). */
 const seconds = (min = 0) => whole(min, MAX_SECONDS, 'seconds, within the int32 of Kubernetes fields');
-/** MiB / millicores / counts written into Kubernetes quantities: whole and exact in JavaScript. */
-const amount = (min = 0) => whole(min, Number.MAX_SAFE_INTEGER, 'a Kubernetes quantity');
+/** MiB or millicores written into Kubernetes quantities, or MiB that become a byte count: whole, and exact in bytes. */
+const amount = (min = 0) => whole(min, Math.floor(Number.MAX_SAFE_INTEGER / 2 ** 20), 'MiB or millicores, exact in bytes');
+/** Milliseconds (Istio and perf_analyzer durations). */
+const millis = (min = 0) => whole(min, Number.MAX_SAFE_INTEGER, 'milliseconds');
 const int32 = (min = 0) => whole(min, INT32_MAX, 'a Kubernetes int32 field');
+/** Minutes of an alert's `for` or of Alertmanager's intervals (Prometheus durations). */
+const minutes = () => whole(1, Number.MAX_SAFE_INTEGER, 'minutes');
+/** Microseconds and counts of a model configuration (uint64 in model_config.proto). */
+const uint64 = () => whole(0, Number.MAX_SAFE_INTEGER, "a uint64 of Triton's model_config.proto, exact in JavaScript");
 const percent = () => real(0, 100, 'a percentage');
 const fraction = () => real(0, 1, 'a fraction');
 const dnsLabel = (what: string) => v.pipe(str(), v.regex(DNS_LABEL, m(`must be ${what}: an RFC 1123 label`,
@@ -164,7 +170,7 @@ const accelerator = strict<NonNullable<NonNullable<ModelConfig['optimization']>[
   'an execution accelerator', { name: str(), parameters: o(stringMap()) });
 type Of<K extends keyof ModelConfig> = NonNullable<ModelConfig[K]>;
 const queuePolicy = strict<NonNullable<Of<'dynamicBatching'>['defaultQueuePolicy']>>('a queue policy', {
-  timeoutAction: o(oneOf(['REJECT', 'DELAY'])), defaultTimeoutMicroseconds: o(amount()), allowTimeoutOverride: o(bool()), maxQueueSize: o(amount()),
+  timeoutAction: o(oneOf(['REJECT', 'DELAY'])), defaultTimeoutMicroseconds: o(uint64()), allowTimeoutOverride: o(bool()), maxQueueSize: o(uint64()),
 });
 const sequenceControl = strict<Of<'sequenceBatching'>['controlInputs'] extends (infer I)[] | undefined ? I extends { controls: (infer C)[] } ? C : never : never>(
   'a sequence control', {
@@ -188,12 +194,12 @@ const modelConfig = strict<ModelConfig>('a model configuration', {
     name: str(), dataType, dims: dims(), reshape: o(dims()), labelFilename: o(str()),
   }))),
   dynamicBatching: o(strict<Of<'dynamicBatching'>>('dynamic batching', {
-    preferredBatchSizes: o(list(int32(1))), maxQueueDelayMicroseconds: o(amount()), preserveOrdering: o(bool()),
-    priorityLevels: o(amount()), defaultPriorityLevel: o(amount()), defaultQueuePolicy: o(queuePolicy),
+    preferredBatchSizes: o(list(int32(1))), maxQueueDelayMicroseconds: o(uint64()), preserveOrdering: o(bool()),
+    priorityLevels: o(uint64()), defaultPriorityLevel: o(uint64()), defaultQueuePolicy: o(queuePolicy),
   })),
   sequenceBatching: o(strict<Of<'sequenceBatching'>>('sequence batching', {
-    strategy: o(oneOf(['direct', 'oldest'])), maxCandidateSequences: o(int32()), maxQueueDelayMicroseconds: o(amount()),
-    maxSequenceIdleMicroseconds: o(amount()),
+    strategy: o(oneOf(['direct', 'oldest'])), maxCandidateSequences: o(int32()), maxQueueDelayMicroseconds: o(uint64()),
+    maxSequenceIdleMicroseconds: o(uint64()),
     controlInputs: o(list(strict<NonNullable<Of<'sequenceBatching'>['controlInputs']>[number]>('a control input', {
       name: str(), controls: list(sequenceControl),
     }))),
@@ -258,10 +264,10 @@ const route = strict<S<'route'>>('a route', {
 });
 const alertThresholds = strict<S<'alerts'>>('alert thresholds', {
   failureRatio: o(fraction()), minRequestRate: o(real(0, Number.MAX_VALUE, 'requests per second')),
-  failureForMinutes: o(amount(1)), targetDownForMinutes: o(amount(1)), gpuSaturation: o(fraction()), gpuSaturationForMinutes: o(amount(1)),
-  queueTimeMs: o(real(0, Number.MAX_VALUE, 'milliseconds')), queueTimeForMinutes: o(amount(1)), minPendingRequests: o(real(0, Number.MAX_VALUE, 'requests')),
-  pendingGrowthForMinutes: o(amount(1)), underuseRatio: o(fraction()), underuseForMinutes: o(amount(1)), kvCacheUsage: o(fraction()),
-  kvCacheForMinutes: o(amount(1)), timeToFirstTokenP95Seconds: o(real(0, Number.MAX_VALUE, 'seconds')), timeToFirstTokenForMinutes: o(amount(1)),
+  failureForMinutes: o(minutes()), targetDownForMinutes: o(minutes()), gpuSaturation: o(fraction()), gpuSaturationForMinutes: o(minutes()),
+  queueTimeMs: o(real(0, Number.MAX_VALUE, 'milliseconds')), queueTimeForMinutes: o(minutes()), minPendingRequests: o(real(0, Number.MAX_VALUE, 'requests')),
+  pendingGrowthForMinutes: o(minutes()), underuseRatio: o(fraction()), underuseForMinutes: o(minutes()), kvCacheUsage: o(fraction()),
+  kvCacheForMinutes: o(minutes()), timeToFirstTokenP95Seconds: o(real(0, Number.MAX_VALUE, 'seconds')), timeToFirstTokenForMinutes: o(minutes()),
 });
 const alertLabelOptions = strict<NonNullable<S<'alertLabels'>[keyof S<'alertLabels'>]>>('alert labels', {
   severity: o(oneOf(['critical', 'warning', 'info'])), tier: o(oneOf(['P1', 'P2', 'P3'])), labels: o(stringMap()),
@@ -269,12 +275,12 @@ const alertLabelOptions = strict<NonNullable<S<'alertLabels'>[keyof S<'alertLabe
 const alertLabels = strict<S<'alertLabels'>>('alert labels by alert', Object.fromEntries(
   Object.keys(TRITON_ALERT_NAMES).map((k) => [k, o(alertLabelOptions)])) as unknown as Entries<S<'alertLabels'>>);
 const tokens = strict<NonNullable<S<'loadTest'>['inputTokens']>>('token lengths', {
-  mean: amount(1), stddev: o(real(0, Number.MAX_VALUE, 'tokens')),
+  mean: whole(1, Number.MAX_SAFE_INTEGER, 'tokens'), stddev: o(real(0, Number.MAX_VALUE, 'tokens')),
 });
 const loadTest = strict<S<'loadTest'>>('a load test', {
   model: str(), sdkImage: str(), results: made(LoadTestResults, 'LoadTestResults.toS3() or .toClaim()'),
   tool: o(oneOf(['perf_analyzer', 'genai-perf'])), protocol: o(oneOf(['grpc', 'http'])),
-  sweep: o(made(LoadSweep, 'LoadSweep.concurrency() or .requestRate()')), measurementIntervalMs: o(amount(1)),
+  sweep: o(made(LoadSweep, 'LoadSweep.concurrency() or .requestRate()')), measurementIntervalMs: o(millis(1)),
   stabilityPercentage: o(percent()), batchSize: o(int32(1)), inputTokens: o(tokens), outputTokens: o(tokens), tokenizer: o(str()),
   tokenizerClaim: o(str()), llmBackend: o(oneOf(['vllm', 'tensorrtllm'])), run: o(bool()), activeDeadlineSeconds: o(seconds(1)),
   name: o(str()), extraArgs: o(strings()), cpuRequestMillis: o(amount(1)), cpuLimitMillis: o(amount(1)), memoryMiB: o(amount(1)),
@@ -302,7 +308,7 @@ const server = strict<Server>('a server', {
   alerts: o(alertThresholds),
   alertLabels: o(alertLabels),
   loadTest: o(loadTest),
-  localRepository: o(strict<S<'localRepository'>>('a local repository', { sizeGiB: amount(1), image: o(str()) })),
+  localRepository: o(strict<S<'localRepository'>>('a local repository', { sizeGiB: whole(1, Number.MAX_SAFE_INTEGER, 'GiB'), image: o(str()) })),
   models: list(modelConfig),
   gpus: o(whole(0, MAX_GPUS_PER_POD, 'GPUs of one pod: the most any GPU instance type of the catalog has')),
   // LeaderWorkerSet spec.leaderWorkerTemplate.size is an int32.
@@ -358,7 +364,7 @@ const release = strict<N<'releases'>[string]>('a release', {
   }))),
   mirror: o(strict<NonNullable<N<'releases'>[string]['mirror']>>('a mirror', { version: str(), percent: percent() })),
   // Istio HTTPFaultInjection: delay as a duration, abort.httpStatus an int32, percentage 0-100.
-  fault: o(strict<NonNullable<N<'releases'>[string]['fault']>>('a fault', { delayMs: o(amount()), abortHttpStatus: o(int32()), percent: percent() })),
+  fault: o(strict<NonNullable<N<'releases'>[string]['fault']>>('a fault', { delayMs: o(millis()), abortHttpStatus: o(int32()), percent: percent() })),
   hosts: o(strings()), externalHosts: o(strings()),
 });
 const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
@@ -389,9 +395,9 @@ const monitoring = strict<N<'monitoring'>>('monitoring', {
       P1: made(AlertReceiver, 'an AlertReceiver factory'), P2: made(AlertReceiver, 'an AlertReceiver factory'),
       P3: made(AlertReceiver, 'an AlertReceiver factory'),
     }),
-    name: o(str()), groupBy: o(strings()), groupWaitSeconds: o(seconds()), groupIntervalMinutes: o(amount(1)),
+    name: o(str()), groupBy: o(strings()), groupWaitSeconds: o(seconds()), groupIntervalMinutes: o(minutes()),
     repeatIntervalMinutes: o(strict<NonNullable<NonNullable<N<'monitoring'>['alertRouting']>['repeatIntervalMinutes']>>('minutes by tier', {
-      P1: o(amount(1)), P2: o(amount(1)), P3: o(amount(1)),
+      P1: o(minutes()), P2: o(minutes()), P3: o(minutes()),
     })),
     alertmanagerLabels: o(stringMap()),
   })),
