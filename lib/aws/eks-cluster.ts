@@ -50,7 +50,6 @@ export interface EksClusterProps {
   readonly logRetentionDays?: number;
 }
 
-
 /**
  * A new EKS cluster for Triton fleets: secrets encrypted with KMS, every control-plane log type sent to
  * CloudWatch with a retention, a private endpoint, and the IAM OIDC provider that IRSA needs.
