@@ -22,6 +22,15 @@ import { TRITON_ALERT_NAMES } from '../triton/alert-rules';
 import { GPU_INSTANCE_TYPES } from '../triton/gpu-instances';
 import { VersionPolicy } from '../triton/model-config';
 import type { ModelConfig } from '../triton/model-config';
+import { MODEL_CONFIG_ENUMS } from '../triton/model-config-enums';
+import { ALERT_SEVERITIES, ALERT_TIERS } from '../triton/alert-labels';
+import { LLM_BACKENDS } from '../triton/llm-backends';
+import { OPENAI_LOG_LEVELS, TOOL_CALL_PARSERS } from '../triton/openai-frontend';
+import { ROUTE_PROTOCOLS } from '../k8s/mesh/route-builders';
+import { WEIGHT_BYTES } from '../triton/llm-engine';
+import type { WeightDtype } from '../triton/llm-engine';
+import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../aws/gpu-node-types';
+import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../k8s/load-test/load-test-props';
 import { ModelControl } from '../triton/model-control';
 import { ResponseCache } from '../triton/response-cache';
 import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
@@ -117,11 +126,11 @@ const stringMap = () => dict(str('quote each value'), 'names to strings');
 const oneOf = <const T extends readonly string[]>(options: T) =>
   v.picklist(options, m(`is not one of ${options.map((o) => show(o)).join(', ')}`, `use one of ${options.map((o) => show(o)).join(', ')}`));
 /**
- * A value whose allowed set planFleet checks itself, with a message that says more than a list (why a set is refused,
- * what each choice means): the schema takes its type only.
+ * A value whose allowed set planFleet checks itself, with a message that says more than a list (why a value is
+ * refused, what each choice means): the schema takes its type only.
  */
-const stringCheckedByPlan = <T extends string>() => str() as v.GenericSchema<unknown, string> as v.GenericSchema<unknown, T>;
-const numberCheckedByPlan = <T extends number>() =>
+const typedOnly = <T extends string>() => str() as v.GenericSchema<unknown, string> as v.GenericSchema<unknown, T>;
+const numberTypedOnly = <T extends number>() =>
   v.number(m('must be a number', 'write a number without quotes')) as v.GenericSchema<unknown, number> as v.GenericSchema<unknown, T>;
 /** An instance of a class whose constructor is private: made by its static factories. */
 const made = <T>(cls: { readonly prototype: T }, factories: string): v.GenericSchema<unknown, T> =>
@@ -163,7 +172,8 @@ function falseOr<T>(what: string, schema: v.GenericSchema<unknown, T>): v.Generi
 }
 
 // ---- model configuration (lib/triton/model-config.ts) ----
-const dataType = oneOf(['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'STRING', 'BF16']);
+const E = MODEL_CONFIG_ENUMS;
+const dataType = oneOf(E.dataTypes);
 /** Tensor dims are int64 in model_config.proto; -1 is a variable dimension. */
 const dims = () => list(whole(-1, Number.MAX_SAFE_INTEGER, "a tensor dimension (int64 in Triton's model_config.proto; -1 is variable)"));
 const accelerator = strict<NonNullable<NonNullable<ModelConfig['optimization']>['gpuExecutionAccelerators']>[number]>(
@@ -174,7 +184,7 @@ const queuePolicy = strict<NonNullable<Of<'dynamicBatching'>['defaultQueuePolicy
 });
 const sequenceControl = strict<Of<'sequenceBatching'>['controlInputs'] extends (infer I)[] | undefined ? I extends { controls: (infer C)[] } ? C : never : never>(
   'a sequence control', {
-    kind: oneOf(['CONTROL_SEQUENCE_START', 'CONTROL_SEQUENCE_READY', 'CONTROL_SEQUENCE_END', 'CONTROL_SEQUENCE_CORRID']),
+    kind: oneOf(E.sequenceControlKinds),
     int32FalseTrue: o(v.tuple([int32(-INT32_MAX), int32(-INT32_MAX)], m('must be a pair [false, true]', 'write two numbers'))),
     fp32FalseTrue: o(v.tuple([real(-Number.MAX_VALUE, Number.MAX_VALUE, 'fp32'), real(-Number.MAX_VALUE, Number.MAX_VALUE, 'fp32')],
       m('must be a pair [false, true]', 'write two numbers'))),
@@ -183,11 +193,11 @@ const sequenceControl = strict<Of<'sequenceBatching'>['controlInputs'] extends (
   });
 const modelConfig = strict<ModelConfig>('a model configuration', {
   name: name('a model name'),
-  platform: o(oneOf(['onnxruntime_onnx', 'tensorrt_plan', 'pytorch_libtorch', 'tensorflow_savedmodel', 'tensorflow_graphdef', 'ensemble'])),
-  backend: o(oneOf(['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'fil', 'dali', 'vllm', 'tensorrtllm'])),
+  platform: o(oneOf(E.platforms)),
+  backend: o(oneOf(E.backends)),
   maxBatchSize: o(int32()),
   inputs: o(list(strict<Of<'inputs'>[number]>('a model input', {
-    name: str(), dataType, dims: dims(), reshape: o(dims()), format: o(oneOf(['FORMAT_NONE', 'FORMAT_NHWC', 'FORMAT_NCHW'])),
+    name: str(), dataType, dims: dims(), reshape: o(dims()), format: o(oneOf(E.tensorFormats)),
     allowRaggedBatch: o(bool()), optional: o(bool()),
   }))),
   outputs: o(list(strict<Of<'outputs'>[number]>('a model output', {
@@ -211,7 +221,7 @@ const modelConfig = strict<ModelConfig>('a model configuration', {
     })),
   })),
   instanceGroups: o(list(strict<Of<'instanceGroups'>[number]>('an instance group', {
-    count: o(int32()), kind: o(oneOf(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'])), gpus: o(list(int32())),
+    count: o(int32()), kind: o(oneOf(E.instanceKinds)), gpus: o(list(int32())),
   }))),
   versionPolicy: o(made(VersionPolicy, 'VersionPolicy.latest(), .all() or .specific()')),
   parameters: o(stringMap()),
@@ -228,10 +238,10 @@ const modelConfig = strict<ModelConfig>('a model configuration', {
   })),
   files: o(stringMap()),
   llm: o(strict<Of<'llm'>>('an LLM engine (made by vllmModel or tensorrtLlmModels)', {
-    backend: oneOf(['vllm', 'tensorrtllm']), tensorParallelSize: int32(1), pipelineParallelSize: int32(1), maxBatchSize: int32(1),
+    backend: oneOf(LLM_BACKENDS), tensorParallelSize: int32(1), pipelineParallelSize: int32(1), maxBatchSize: int32(1),
     gpuMemoryFraction: fraction(),
     weights: o(strict<NonNullable<Of<'llm'>['weights']>>('LLM weights', {
-      parameterBillions: real(0, Number.MAX_VALUE, 'billions of parameters'), dtype: oneOf(['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'int4']),
+      parameterBillions: real(0, Number.MAX_VALUE, 'billions of parameters'), dtype: oneOf(Object.keys(WEIGHT_BYTES) as WeightDtype[]),
     })),
     multiNode: o(oneOf(['ray'])), tritonRelease: o(str()),
   })),
@@ -244,7 +254,7 @@ const serviceAccount = strict<S<'callers'> extends { serviceAccounts?: (infer A)
   namespace: dnsLabel('a namespace'), name: str(),
 });
 const callers = strict<S<'callers'>>('the callers', { namespaces: o(list(dnsLabel('a namespace'))), serviceAccounts: o(list(serviceAccount)) });
-const routeProtocol = oneOf(['http', 'grpc', 'openai']);
+const routeProtocol = oneOf(ROUTE_PROTOCOLS);
 /** RouteOptions (lib/k8s/mesh/route-builders.ts): what a server route and a release share. */
 const routeOptions = {
   protocol: o(routeProtocol),
@@ -270,7 +280,7 @@ const alertThresholds = strict<S<'alerts'>>('alert thresholds', {
   kvCacheForMinutes: o(minutes()), timeToFirstTokenP95Seconds: o(real(0, Number.MAX_VALUE, 'seconds')), timeToFirstTokenForMinutes: o(minutes()),
 });
 const alertLabelOptions = strict<NonNullable<S<'alertLabels'>[keyof S<'alertLabels'>]>>('alert labels', {
-  severity: o(oneOf(['critical', 'warning', 'info'])), tier: o(oneOf(['P1', 'P2', 'P3'])), labels: o(stringMap()),
+  severity: o(oneOf(ALERT_SEVERITIES)), tier: o(oneOf(ALERT_TIERS)), labels: o(stringMap()),
 });
 const alertLabels = strict<S<'alertLabels'>>('alert labels by alert', Object.fromEntries(
   Object.keys(TRITON_ALERT_NAMES).map((k) => [k, o(alertLabelOptions)])) as unknown as Entries<S<'alertLabels'>>);
@@ -279,10 +289,10 @@ const tokens = strict<NonNullable<S<'loadTest'>['inputTokens']>>('token lengths'
 });
 const loadTest = strict<S<'loadTest'>>('a load test', {
   model: str(), sdkImage: str(), results: made(LoadTestResults, 'LoadTestResults.toS3() or .toClaim()'),
-  tool: o(oneOf(['perf_analyzer', 'genai-perf'])), protocol: o(oneOf(['grpc', 'http'])),
+  tool: o(oneOf(LOAD_TEST_TOOLS)), protocol: o(oneOf(LOAD_TEST_PROTOCOLS)),
   sweep: o(made(LoadSweep, 'LoadSweep.concurrency() or .requestRate()')), measurementIntervalMs: o(millis(1)),
   stabilityPercentage: o(percent()), batchSize: o(int32(1)), inputTokens: o(tokens), outputTokens: o(tokens), tokenizer: o(str()),
-  tokenizerClaim: o(str()), llmBackend: o(oneOf(['vllm', 'tensorrtllm'])), run: o(bool()), activeDeadlineSeconds: o(seconds(1)),
+  tokenizerClaim: o(str()), llmBackend: o(oneOf(LLM_BACKENDS)), run: o(bool()), activeDeadlineSeconds: o(seconds(1)),
   name: o(str()), extraArgs: o(strings()), cpuRequestMillis: o(amount(1)), cpuLimitMillis: o(amount(1)), memoryMiB: o(amount(1)),
 });
 const stabilization = whole(0, HPA_LIMITS.maxStabilizationSeconds, 'an HPA stabilization window');
@@ -302,7 +312,7 @@ const server = strict<Server>('a server', {
   replicas: o(int32()),
   autoscale: o(autoscale),
   repositoryClaim: o(str()),
-  weightsFrom: o(stringCheckedByPlan<WeightsSource>()),
+  weightsFrom: o(typedOnly<WeightsSource>()),
   route: o(route),
   callers: o(callers),
   alerts: o(alertThresholds),
@@ -325,8 +335,8 @@ const server = strict<Server>('a server', {
   startupProbeFailureThreshold: o(int32(1)),
   grpc: o(bool()),
   openAi: o(strict<S<'openAi'>>('OpenAI frontend options', {
-    tokenizer: o(str()), chatTemplate: o(str()), toolCallParser: o(oneOf(['llama3', 'mistral'])), loraSeparator: o(str()),
-    defaultMaxTokens: o(int32(1)), logLevel: o(oneOf(['critical', 'error', 'warning', 'info', 'debug', 'trace'])),
+    tokenizer: o(str()), chatTemplate: o(str()), toolCallParser: o(oneOf(TOOL_CALL_PARSERS)), loraSeparator: o(str()),
+    defaultMaxTokens: o(int32(1)), logLevel: o(oneOf(OPENAI_LOG_LEVELS)),
   })),
   gpuMetrics: o(bool()),
   logFormat: o(oneOf(['default', 'ISO8601'])),
@@ -368,16 +378,16 @@ const release = strict<N<'releases'>[string]>('a release', {
   hosts: o(strings()), externalHosts: o(strings()),
 });
 const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
-  provisioner: o(stringCheckedByPlan<NodePoolProvisioner>()),
+  provisioner: o(typedOnly<NodePoolProvisioner>()),
   instanceTypes: strings(),
   subnetIds: strings(),
-  capacityType: o(oneOf(['ON_DEMAND', 'SPOT'])),
+  capacityType: o(oneOf(GPU_CAPACITY_TYPES)),
   // EKS NodegroupScalingConfig: minSize an integer >= 0, maxSize an integer >= 1 (botocore's EKS model, cited in
   // fleet-schema-limits.test.ts). The quota "Nodes per managed node group" (450 by default) is adjustable, so it is not
   // a bound here.
   minSize: o(int32(0)),
   maxSize: o(int32(1)),
-  amiType: o(oneOf(['AL2023_x86_64_NVIDIA', 'BOTTLEROCKET_x86_64_NVIDIA'])),
+  amiType: o(oneOf(GPU_AMI_TYPES)),
   instanceStore: o(oneOf(['raid0'])),
   securityGroupIds: o(strings()),
 });
@@ -426,20 +436,20 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
   }),
   aws: o(strict<N<'aws'>>('the AWS provider', { profile: o(str()), assumeRoleArn: o(str()), defaultTags: o(stringMap()) })),
   state: o(strict<N<'state'>>('the Terraform state', { bucket: str(), keyPrefix: o(str()), region: o(str()), dynamodbTable: o(str()) })),
-  modelAccess: o(stringCheckedByPlan<ModelAccess>()),
+  modelAccess: o(typedOnly<ModelAccess>()),
   nodePools: o(v.record(poolName, nodePool, m('must be an object of node pools by name', 'write it as { <pool>: { ... } }'))),
   modelBucket: o(strict<N<'modelBucket'>>('the model bucket', {
-    accountId: o(stringCheckedByPlan()),
+    accountId: o(typedOnly()),
     crossAccountAccess: o(bool()),
     name: str(),
     prefix: o(str()),
     kmsKeyArn: o(str()),
     lustre: o(strict<NonNullable<N<'modelBucket'>['lustre']>>('an FSx for Lustre file system', {
-      storageCapacityGiB: numberCheckedByPlan(), subnetId: str(), securityGroupIds: strings(),
-      deploymentType: o(stringCheckedByPlan<FsxLustreDeploymentType>()),
-      perUnitStorageThroughput: o(numberCheckedByPlan<FsxLustreThroughput>()),
-      autoImportPolicy: o(stringCheckedByPlan<FsxLustreAutoImportPolicy>()),
-      dataCompressionType: o(stringCheckedByPlan<FsxLustreCompression>()),
+      storageCapacityGiB: numberTypedOnly(), subnetId: str(), securityGroupIds: strings(),
+      deploymentType: o(typedOnly<FsxLustreDeploymentType>()),
+      perUnitStorageThroughput: o(numberTypedOnly<FsxLustreThroughput>()),
+      autoImportPolicy: o(typedOnly<FsxLustreAutoImportPolicy>()),
+      dataCompressionType: o(typedOnly<FsxLustreCompression>()),
     })),
   })),
   image: name('an image reference'),
