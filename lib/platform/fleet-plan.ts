@@ -4,6 +4,7 @@
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
 import { AutoscalingEngine, prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
@@ -155,6 +156,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       `rename the release (e.g. '${release}-release') or the server`);
   }
   checkRouteNames(fleet, p);
+  checkLoadTestNames(fleet, p);
   if (fleet.modelBucket !== undefined) {
     // Both sides read the bucket and the prefix (the YAML writes s3://<name>/<prefix>/<server>): checked here for both.
     checkBucketName(p, 'modelBucket.name', fleet.modelBucket.name);
@@ -337,6 +339,23 @@ function checkRouteNames(fleet: FleetDescription, p: Problems): void {
         `give the route its own name, e.g. '${name}-route'`);
     }
     if (other === undefined) owners.set(routeName, `servers.${name}.route`);
+  }
+}
+
+/**
+ * A load test's Job, ServiceAccount and NetworkPolicy are named `loadTest.name` (default `<server>-load-test`), in the
+ * namespace of the servers' own ServiceAccounts and NetworkPolicies: one name, one object, or the later replaces the
+ * earlier.
+ */
+function checkLoadTestNames(fleet: FleetDescription, p: Problems): void {
+  const owners = new Map<string, string>(Object.keys(fleet.servers).map((server) => [server, `servers.${server}`]));
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    if (s.loadTest === undefined) continue;
+    const job = loadTestName(name, s.loadTest.name);
+    const other = owners.get(job);
+    p.check(other === undefined, `servers.${name}.loadTest.name`, job, `names the same ServiceAccount and NetworkPolicy as ${other}`,
+      `give the load test its own name, e.g. '${name}-load-test'`);
+    if (other === undefined) owners.set(job, `servers.${name}.loadTest`);
   }
 }
 

@@ -6,10 +6,12 @@ import { FleetInfraStack } from '../../lib/aws';
 import { FleetAddonsStack, FleetServingStack } from '../../lib/bridge';
 import { closestKey, editDistance, INT32_MAX, MAX_GPUS_PER_POD } from '../../lib/platform/fleet-schema';
 import { GPU_INSTANCE_TYPES } from '../../lib/triton/gpu-instances';
+import { LLM_FLEET } from '../../examples/llm-fleet';
 import { messageOf } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
 const gpu = SHOP.servers.gpu;
+const LOAD_TEST = LLM_FLEET.servers['chat-8b'].loadTest!;
 const autoscale = gpu.autoscale!;
 /** The description as a user may write it in JavaScript or load it from a file: any shape at all. */
 const refused = (fleet: unknown) => messageOf(() => planFleet(fleet as FleetDescription));
@@ -150,6 +152,12 @@ describe('names and paths are well-formed where the target needs it, and unique'
       "shop: 'servers.gpu.route.name' ('store') names the same VirtualService as releases.store; give the route its own name, e.g. 'gpu-route'"],
     ['two routes of one name', withServer('cpu', { route: { name: 'x' } }, withServer('gpu', { route: { name: 'x' } }, EXPOSED)),
       "shop: 'servers.cpu.route.name' ('x') names the same VirtualService as servers.gpu.route; give the route its own name, e.g. 'cpu-route'"],
+    ['two load tests of one name', withServer('cpu', { loadTest: { ...LOAD_TEST, name: 'probe' } }, withServer('gpu', { loadTest: { ...LOAD_TEST, name: 'probe' } })),
+      "shop: 'servers.cpu.loadTest.name' ('probe') names the same ServiceAccount and NetworkPolicy as servers.gpu.loadTest; "
+      + "give the load test its own name, e.g. 'cpu-load-test'"],
+    ['a load test named like a server', withServer('gpu', { loadTest: { ...LOAD_TEST, name: 'cpu' } }),
+      "shop: 'servers.gpu.loadTest.name' ('cpu') names the same ServiceAccount and NetworkPolicy as servers.cpu; "
+      + "give the load test its own name, e.g. 'gpu-load-test'"],
   ])('%s', (_name, fleet, message) => {
     expect(refused(fleet)).toContain(message);
   });
