@@ -19,7 +19,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
-import { fleetSchemaProblems } from './fleet-schema';
+import { checkFleetShape } from './fleet-schema';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
@@ -138,8 +138,7 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
  */
 export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   // The shape first: every key known, every value typed and bounded, before anything below reads the description.
-  const shape = fleetSchemaProblems(fleet);
-  if (shape.length > 0) throw new TritonOpsError(shape);
+  checkFleetShape(fleet);
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.

@@ -189,4 +189,14 @@ describe('every side refuses the same description with the same words, before an
   ])('%s', (_name, build) => {
     expect(messageOf(build)).toBe(message);
   });
+
+  test.each<[string, (fleet: FleetDescription) => unknown]>([
+    ['FleetInfraStack', (fleet) => new FleetInfraStack(Testing.app(), 'infra', { fleet })],
+    ['FleetAddonsStack', (fleet) => new FleetAddonsStack(Testing.app(), 'addons', { fleet })],
+    ['FleetServingStack', (fleet) => new FleetServingStack(Testing.app(), 'serving', { fleet })],
+  ])('%s checks the shape before its backend and providers read the description', (_name, build) => {
+    const error = (() => { try { build(without(SHOP, 'cluster')); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(TritonOpsError);
+    expect((error as Error).message).toBe("shop: 'cluster' (undefined) is required in a fleet description; give 'cluster'");
+  });
 });
