@@ -1,7 +1,7 @@
 import '../aws/setup-cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
-import { FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
+import { ClusterChart, FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
 import { FleetInfraStack } from '../../lib/aws';
 import { FleetAddonsStack, FleetServingStack } from '../../lib/bridge';
 import { closestKey, editDistance, INT32_MAX, MAX_GPUS_PER_POD } from '../../lib/platform/fleet-schema';
@@ -191,10 +191,11 @@ describe('every side refuses the same description with the same words, before an
   });
 
   test.each<[string, (fleet: FleetDescription) => unknown]>([
+    ['ClusterChart', (fleet) => new ClusterChart(Cdk8sTesting.app(), 'cluster', { fleets: [fleet] })],
     ['FleetInfraStack', (fleet) => new FleetInfraStack(Testing.app(), 'infra', { fleet })],
     ['FleetAddonsStack', (fleet) => new FleetAddonsStack(Testing.app(), 'addons', { fleet })],
     ['FleetServingStack', (fleet) => new FleetServingStack(Testing.app(), 'serving', { fleet })],
-  ])('%s checks the shape before its backend and providers read the description', (_name, build) => {
+  ])('%s checks the shape before it reads the description', (_name, build) => {
     const error = (() => { try { build(without(SHOP, 'cluster')); } catch (e) { return e; } })();
     expect(error).toBeInstanceOf(TritonOpsError);
     expect((error as Error).message).toBe("shop: 'cluster' (undefined) is required in a fleet description; give 'cluster'");
