@@ -115,6 +115,18 @@ describe('npm run synth reports what it did', () => {
     expect(previous).toBe('previous\n');
   });
 
+  test('a description without its cluster: refused in its words before the apps group the fleets by cluster', () => {
+    const { cluster: _cluster, ...noCluster } = DEFAULT_FLEET;
+    const { lines, exitCode } = inTempDir(() => reported(() => synthAll(undefined, {
+      yaml: [noCluster as FleetDescription], terraform: [noCluster as FleetDescription],
+    })));
+    expect(exitCode).toBe(1);
+    expect(lines.slice(0, 2)).toEqual([
+      'triton-ops: synth failed with 1 problem; nothing was written:',
+      "- vision: 'cluster' (undefined) is required in a fleet description; give 'cluster'",
+    ]);
+  });
+
   test('what terraform init left in a stack folder survives a new synth', () => {
     const kept = inTempDir(() => {
       synthAll();
