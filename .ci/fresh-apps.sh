@@ -42,9 +42,12 @@ done
 if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/ and schemas/ in the tarball (above)"; fi
 tar xzOf "$tarball" package/package.json | node -e '
   const p = JSON.parse(require("fs").readFileSync(0, "utf8"));
-  const bad = ["preinstall", "install", "postinstall", "prepare"].filter((s) => p.scripts && p.scripts[s]);
-  if (bad.length) { console.error("install-time scripts in the published package: " + bad.join(", ")); process.exit(1); }
-  if (p.dependencies && Object.keys(p.dependencies).length) { console.error("dependencies in the published package: " + Object.keys(p.dependencies)); process.exit(1); }'
+  const scripts = ["preinstall", "install", "postinstall", "prepare"].filter((s) => p.scripts && p.scripts[s]);
+  if (scripts.length) { console.error("install-time scripts in the published package: " + scripts.join(", ")); process.exit(1); }
+  // One runtime dependency, exact-pinned: valibot, which validates the fleet description (lib/platform/fleet-schema.ts).
+  const deps = Object.entries(p.dependencies || {});
+  const bad = deps.filter(([n, v]) => n !== "valibot" || !/^\d+\.\d+\.\d+$/.test(v));
+  if (bad.length) { console.error("dependencies other than an exact-pinned valibot in the published package: " + bad.map(([n, v]) => n + "@" + v)); process.exit(1); }'
 echo "tarball: $(basename "$tarball"), $(grep -c . <<<"$listing") files, $(du -k "$tarball" | cut -f1) KiB"
 
 # Writes an app: its sources, the three tsconfigs, a CommonJS package.json like cdk8s init's.

@@ -8,7 +8,7 @@ import { rmSync } from 'fs';
 import { join } from 'path';
 import { App, YamlOutputType } from 'cdk8s';
 import {
-  CLUSTER_CHART_ID, ClusterChart, FleetChart, FleetDescription, problemsOf, TritonOpsError, writeModelRepositories, writePromtoolFiles,
+  checkFleetShape, CLUSTER_CHART_ID, ClusterChart, FleetChart, FleetDescription, problemsOf, TritonOpsError, writeModelRepositories, writePromtoolFiles,
 } from 'triton-ops';
 import { SEARCH_FLEET } from '../examples/search-ranking';
 import { LLM_FLEET } from '../examples/llm-fleet';
@@ -45,6 +45,9 @@ export function synthKubernetes(dirs: Pick<OutputDirs, 'manifests' | 'artifacts'
       problems.push(...found);
     }
   };
+  // The shape of every description first: grouping by cluster reads `cluster.name`.
+  for (const fleet of fleets) collect(() => checkFleetShape(fleet));
+  if (problems.length > 0) throw new TritonOpsError(problems);
   const apps = [...fleetsByCluster(fleets)].map(([cluster, members]) => {
     const app = new App({ outdir: join(dirs.manifests, cluster), outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
     collect(() => {

@@ -8,6 +8,7 @@ import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy
 import { KmsKey } from '@cdktf/provider-aws/lib/kms-key';
 import { Fn } from 'cdktf';
 import { Construct } from 'constructs';
+import { EKS_CLUSTER_NAME } from '../private/aws-names';
 import { Problems } from '../private/errors';
 import { EKS_DEFAULT_KUBERNETES_VERSION, eksVersionProblem } from '../triton/eks-versions';
 import { IEksCluster } from './eks-cluster-ref';
@@ -49,8 +50,6 @@ export interface EksClusterProps {
   readonly logRetentionDays?: number;
 }
 
-const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
-
 /**
  * A new EKS cluster for Triton fleets: secrets encrypted with KMS, every control-plane log type sent to
  * CloudWatch with a retention, a private endpoint, and the IAM OIDC provider that IRSA needs.
@@ -60,7 +59,7 @@ export class EksCluster extends Construct implements IEksCluster {
   /** An existing cluster, read with data sources (endpoint, CA, OIDC issuer and provider). */
   public static fromName(scope: Construct, id: string, clusterName: string): IEksCluster {
     const problems = new Problems(`${scope.node.path}/${id}`);
-    problems.check(CLUSTER_NAME.test(clusterName), 'clusterName', clusterName, 'is not a valid EKS cluster name',
+    problems.check(EKS_CLUSTER_NAME.test(clusterName), 'clusterName', clusterName, 'is not a valid EKS cluster name',
       'use 1-100 letters, digits, - and _, starting with a letter or digit');
     problems.throwIfAny();
     const scopeOf = new Construct(scope, id);
@@ -90,7 +89,7 @@ export class EksCluster extends Construct implements IEksCluster {
     const version = props.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
     const retention = props.logRetentionDays ?? EKS_CLUSTER_DEFAULTS.logRetentionDays;
     const problems = new Problems(this.node.path);
-    problems.check(CLUSTER_NAME.test(props.clusterName), 'clusterName', props.clusterName, 'is not a valid EKS cluster name',
+    problems.check(EKS_CLUSTER_NAME.test(props.clusterName), 'clusterName', props.clusterName, 'is not a valid EKS cluster name',
       'use 1-100 letters, digits, - and _, starting with a letter or digit');
     problems.check(props.subnetIds.length >= 2, 'subnetIds', props.subnetIds,
       'must list at least two subnets (EKS needs two availability zones)', 'add subnets from two or more zones');

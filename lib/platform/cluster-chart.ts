@@ -11,6 +11,7 @@ import { Problems, show } from '../private/errors';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleetCollecting } from './fleet-plan';
+import { checkFleetShape } from './fleet-schema';
 
 /** The id `stacks/k8s.ts` gives the ClusterChart of each cluster: its file is `<cluster>/cluster.yaml`. */
 export const CLUSTER_CHART_ID = 'cluster';
@@ -60,6 +61,9 @@ export class ClusterChart extends Chart {
     super(scope, id);
     const p = new Problems(this.node.path);
     const { fleets } = props;
+    // The shape of every description first: the checks below read their cluster and names.
+    fleets.forEach((fleet) => p.attempt(() => checkFleetShape(fleet)));
+    p.throwIfAny();
     this.fleets = [...fleets];
     this.clusterName = fleets[0]?.cluster.name ?? '';
     p.check(fleets.length > 0, 'fleets', [], 'is empty: a cluster chart holds what the fleets of a cluster share', 'give it the fleets of the cluster');

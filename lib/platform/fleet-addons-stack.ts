@@ -58,10 +58,11 @@ export class FleetAddonsStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetAddonsStackProps) {
     super(scope, id);
-    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
-    if (props.infra) this.addDependency(props.infra);
+    // Planned first: the backend reads the description, which the plan checks.
     this.plan = planFleet(fleet);
+    fleetBackend(this, fleet, id);
+    if (props.infra) this.addDependency(props.infra);
     const addons = planAddons(this.plan);
     this.addons = addons;
     this.assumes = addons.assumes;

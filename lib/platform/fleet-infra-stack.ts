@@ -45,9 +45,10 @@ export class FleetInfraStack extends TerraformStack {
 
   public constructor(scope: Construct, id: string, props: FleetInfraStackProps) {
     super(scope, id);
-    fleetBackend(this, props.fleet, id);
     const { fleet } = props;
+    // Planned first: the backend reads the description, which the plan checks.
     const plan = planFleetCollecting(fleet);
+    fleetBackend(this, fleet, id);
     this.plan = plan;
     // Every resource is attempted even when another is refused, so that all problems of the stack come as one list.
     const p = new Problems(this.node.path);

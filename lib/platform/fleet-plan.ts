@@ -4,12 +4,14 @@
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
 import { AutoscalingEngine, prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/eks-versions';
@@ -17,6 +19,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
+import { checkFleetShape } from './fleet-schema';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
@@ -134,6 +137,8 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
  * `capacityProblems`: the FleetChart builds every server against the planned pools and reports them all together.
  */
 export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
+  // The shape first: every key known, every value typed and bounded, before anything below reads the description.
+  checkFleetShape(fleet);
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.
@@ -144,6 +149,23 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     p.check(fleet.namespace !== 'default', 'namespace', fleet.namespace, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
   }
   const serverNames = Object.keys(fleet.servers);
+  for (const release of Object.keys(fleet.releases ?? {})) {
+    // Both name a Service (and a construct of the chart): one name, one object.
+    p.check(!serverNames.includes(release), `releases.${release}`, release, 'has the name of a server, and both name a Service',
+      `rename the release (e.g. '${release}-release') or the server`);
+  }
+  checkRouteNames(fleet, p);
+  checkLoadTestNames(fleet, p);
+  if (fleet.modelBucket !== undefined) {
+    // Both sides read the bucket and the prefix (the YAML writes s3://<name>/<prefix>/<server>): checked here for both.
+    checkBucketName(p, 'modelBucket.name', fleet.modelBucket.name);
+    const { prefix } = fleet.modelBucket;
+    if (prefix !== undefined) {
+      p.check(prefix !== '', 'modelBucket.prefix', prefix, 'is empty, so the servers would read s3://<bucket>//<server>',
+        'remove it (the fleet name is the default) or name a prefix');
+      checkS3Prefix(p, 'modelBucket.prefix', prefix);
+    }
+  }
   p.check(serverNames.length > 0, 'servers', fleet.servers, 'is empty', 'describe at least one server');
   const meshOn = fleet.mesh !== false;
 
@@ -298,6 +320,42 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     lustre,
     capacityProblems: capacity.problems,
   };
+}
+
+/**
+ * Each release and each server route is a VirtualService named after it (`route.name`, default the server name): two
+ * with one name would be one object, the later replacing the earlier. A server named like a release is reported once,
+ * as such, by planFleet.
+ */
+function checkRouteNames(fleet: FleetDescription, p: Problems): void {
+  const owners = new Map<string, string>(Object.keys(fleet.releases ?? {}).map((release) => [release, `releases.${release}`]));
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    if (s.route === undefined) continue;
+    const routeName = s.route.name ?? name;
+    const other = owners.get(routeName);
+    if (other !== undefined && (s.route.name !== undefined || other !== `releases.${name}`)) {
+      p.check(false, `servers.${name}.route.name`, routeName, `names the same VirtualService as ${other}`,
+        `give the route its own name, e.g. '${name}-route'`);
+    }
+    if (other === undefined) owners.set(routeName, `servers.${name}.route`);
+  }
+}
+
+/**
+ * A load test's Job, ServiceAccount and NetworkPolicy are named `loadTest.name` (default `<server>-load-test`), in the
+ * namespace of the servers' own ServiceAccounts and NetworkPolicies: one name, one object, or the later replaces the
+ * earlier.
+ */
+function checkLoadTestNames(fleet: FleetDescription, p: Problems): void {
+  const owners = new Map<string, string>(Object.keys(fleet.servers).map((server) => [server, `servers.${server}`]));
+  for (const [name, s] of Object.entries(fleet.servers)) {
+    if (s.loadTest === undefined) continue;
+    const job = loadTestName(name, s.loadTest.name);
+    const other = owners.get(job);
+    p.check(other === undefined, `servers.${name}.loadTest.name`, job, `names the same ServiceAccount and NetworkPolicy as ${other}`,
+      `give the load test its own name, e.g. '${name}-load-test'`);
+    if (other === undefined) owners.set(job, `servers.${name}.loadTest`);
+  }
 }
 
 /** Options of a part the fleet does not need would change nothing, so they are refused. */

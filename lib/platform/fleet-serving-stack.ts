@@ -13,6 +13,7 @@ import type { AddonProvides } from './addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
+import { checkFleetShape } from './fleet-schema';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { problem, TritonOpsError } from '../private/errors';
 
@@ -53,6 +54,8 @@ export class FleetServingStack extends TerraformStack {
   public constructor(scope: Construct, id: string, props: FleetServingStackProps) {
     super(scope, id);
     const { fleet } = props;
+    // The backend and the providers read the description before the FleetChart plans it: its shape is checked first.
+    checkFleetShape(fleet);
     refuseSharedCluster(this, fleet);
     fleetBackend(this, fleet, id);
     if (props.infra) this.addDependency(props.infra);

@@ -8,6 +8,13 @@ import { Problems } from './errors';
 /** An AWS region name, e.g. `us-west-2`, `us-gov-west-1`. */
 export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 
+/**
+ * An EKS cluster name: 1-100 characters, a letter or digit first, then letters, digits, - and _ (the `ClusterName`
+ * shape of the EKS API model; cited in test/platform/fleet-schema-limits.test.ts).
+ * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateCluster.html
+ */
+export const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
+
 /** An IAM role ARN, e.g. `arn:aws:iam::123456789012:role/triton-models`. */
 export const IAM_ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
@@ -74,8 +81,8 @@ export function checkIamRoleName(problems: Problems, prop: string, name: string)
 }
 
 /**
- * Checks an S3 key prefix as this library writes them: no leading or trailing `/` (`''` is the bucket root), no
- * empty path segment (Triton collapses `//`, so keys under it would never be read), and no `*` or `?`, which IAM
+ * Checks an S3 key prefix as this library writes them: no leading or trailing `/` (`''` is the bucket root), no spaces
+ * around a segment, no empty path segment (Triton collapses `//`, so keys under it would never be read), and no `*` or `?`, which IAM
  * reads as wildcards and which would widen every policy built from the prefix.
  */
 export function checkS3Prefix(problems: Problems, prop: string, prefix: string): void {
@@ -83,6 +90,9 @@ export function checkS3Prefix(problems: Problems, prop: string, prefix: string):
     `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
   problems.check(!prefix.includes('//'), prop, prefix, 'must not contain an empty path segment (//)',
     `write it as '${prefix.replace(/\/{2,}/g, '/')}'`);
+  problems.check(prefix.split('/').every((segment) => segment.trim() === segment), prop, prefix,
+    'must not have spaces around a path segment (S3 keeps them, so the keys would not be the ones you meant)',
+    prefix.trim() === '' ? "name a prefix without spaces, e.g. 'models'" : `write it as '${prefix.split('/').map((segment) => segment.trim()).join('/')}'`);
   problems.check(!/[*?]/.test(prefix), prop, prefix, 'must not contain * or ?, which IAM reads as wildcards',
     'name one literal prefix');
 }

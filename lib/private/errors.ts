@@ -13,8 +13,14 @@ export class TritonOpsError extends Error {
   }
 }
 
+/** A value already rendered for a message (a long object named by its class or size): show() prints it as it is. */
+export class Shown {
+  public constructor(public readonly text: string) {}
+}
+
 /** Renders a value the way a user wrote it: strings quoted, arrays and objects as JSON. */
 export function show(value: unknown): string {
+  if (value instanceof Shown) return value.text;
   if (typeof value === 'string') return `'${value}'`;
   if (value === undefined) return 'undefined';
   // JSON has no Infinity or NaN: it would print them as null.

@@ -54,6 +54,16 @@ export const isTensorFormat = (v: unknown): v is TensorFormat => member(TENSOR_F
 export const isInstanceKind = (v: unknown): v is InstanceKind => member(INSTANCE_KINDS, v);
 export const isSequenceControlKind = (v: unknown): v is SequenceControlKind => member(SEQUENCE_CONTROL_KINDS, v);
 
+/** The members of each set, for schemas that list them (the fleet description's). */
+export const MODEL_CONFIG_ENUMS = Object.freeze({
+  dataTypes: Object.keys(DATA_TYPES) as DataType[],
+  platforms: Object.keys(PLATFORMS) as Platform[],
+  backends: Object.keys(BACKENDS) as Backend[],
+  tensorFormats: Object.keys(TENSOR_FORMATS) as TensorFormat[],
+  instanceKinds: Object.keys(INSTANCE_KINDS) as InstanceKind[],
+  sequenceControlKinds: Object.keys(SEQUENCE_CONTROL_KINDS) as SequenceControlKind[],
+});
+
 /** Comma-separated members of a set, for "use one of ..." hints. */
 export const DATA_TYPE_NAMES = Object.keys(DATA_TYPES).join(', ');
 export const PLATFORM_NAMES = Object.keys(PLATFORMS).join(', ');

@@ -33,11 +33,11 @@ export const OPENAI_FRONTEND_MAIN = '/opt/tritonserver/python/openai/openai_fron
 
 /** uvicorn's log levels (`--uvicorn-log-level`). */
 export type OpenAiLogLevel = 'critical' | 'error' | 'warning' | 'info' | 'debug' | 'trace';
-const LOG_LEVELS: readonly OpenAiLogLevel[] = Object.freeze(['critical', 'error', 'warning', 'info', 'debug', 'trace']);
+export const OPENAI_LOG_LEVELS: readonly OpenAiLogLevel[] = Object.freeze(['critical', 'error', 'warning', 'info', 'debug', 'trace']);
 
 /** Parsers of tool calls in generated text (`--tool-call-parser`). */
 export type ToolCallParser = 'llama3' | 'mistral';
-const TOOL_CALL_PARSERS: readonly ToolCallParser[] = Object.freeze(['llama3', 'mistral']);
+export const TOOL_CALL_PARSERS: readonly ToolCallParser[] = Object.freeze(['llama3', 'mistral']);
 
 /** Defaults of OpenAiFrontendOptions and the frontend's fixed settings, one named constant each (asserted by the tests). */
 export const OPENAI_FRONTEND_DEFAULTS = {
@@ -146,7 +146,7 @@ export function renderOpenAiFrontend(modelRepository: string, options: OpenAiFro
 export function checkOpenAiFrontend(p: Problems, prop: string, options: OpenAiFrontendOptions, image: string): void {
   const { logLevel, toolCallParser, loraSeparator, defaultMaxTokens } = options;
   if (logLevel !== undefined) {
-    p.check(LOG_LEVELS.includes(logLevel), `${prop}.logLevel`, logLevel, 'is not a uvicorn log level', `use one of ${show(LOG_LEVELS)}`);
+    p.check(OPENAI_LOG_LEVELS.includes(logLevel), `${prop}.logLevel`, logLevel, 'is not a uvicorn log level', `use one of ${show(OPENAI_LOG_LEVELS)}`);
   }
   if (toolCallParser !== undefined) {
     p.check(TOOL_CALL_PARSERS.includes(toolCallParser), `${prop}.toolCallParser`, toolCallParser,

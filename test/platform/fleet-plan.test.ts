@@ -25,7 +25,7 @@ describe('planFleet derives every fact once', () => {
     }));
     expect(plan.servers.cpu.pool).toBeUndefined();
     expect(plan.servers.cpu.replicas).toEqual({ min: 2, max: 2 });
-    expect(planFleet({ ...SHOP, modelBucket: { name: 'b', prefix: 'models/shop' } }).servers.cpu.s3!.prefix).toBe('models/shop/cpu');
+    expect(planFleet({ ...SHOP, modelBucket: { name: 'acme-models', prefix: 'models/shop' } }).servers.cpu.s3!.prefix).toBe('models/shop/cpu');
     expect(planFleet(withServer('cpu', { repositoryClaim: 'models' })).servers.cpu.s3).toBeUndefined();
   });
 

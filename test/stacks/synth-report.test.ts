@@ -29,12 +29,11 @@ function reported(synth: () => readonly string[]): { lines: string[]; exitCode?:
 }
 
 /**
- * The default fleet with a pool too small for its servers, two refused servers (the YAML side finds them) and a
- * cluster name EKS refuses (only the Terraform side reads it).
+ * The default fleet with a pool too small for its servers and two refused servers (the YAML side finds them), problems
+ * that the description's schema lets through to the plan and the constructs.
  */
 const BROKEN: FleetDescription = {
   ...DEFAULT_FLEET,
-  cluster: { name: 'ml serving' },
   nodePools: { 'gpu-a10g': { ...DEFAULT_FLEET.nodePools!['gpu-a10g'], maxSize: 10 } },
   servers: {
     ...DEFAULT_FLEET.servers,
@@ -80,19 +79,52 @@ describe('npm run synth reports what it did', () => {
     });
     expect(exitCode).toBe(1);
     expect(lines).toEqual([
-      'triton-ops: synth failed with 4 problems; nothing was written:',
+      'triton-ops: synth failed with 3 problems; nothing was written:',
       "- node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a "
         + "rolling update, more than 'maxSize' (10) = 10 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, "
         + 'vision/classifier-v2, vision/segmenter',
       "- vision/classifier-v1: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
       "- vision/classifier-v2: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a "
         + "different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
-      "- infra/Cluster: 'clusterName' ('ml serving') is not a valid EKS cluster name; use 1-100 letters, digits, - and _, starting with a letter or digit",
       `(set ${DEBUG_ENV}=1 for the stack trace)`,
     ]);
     // No staging folder left behind, no output replaced.
     expect(after).toEqual(before);
     expect(previous).toBe('previous\n');
+  });
+
+  test("a description the schema refuses: its problems only, in the description's words, nothing written", () => {
+    const typo: FleetDescription = {
+      ...DEFAULT_FLEET,
+      servers: { ...DEFAULT_FLEET.servers, segmenter: { ...DEFAULT_FLEET.servers.segmenter, modelLoadSecond: 900 } as never },
+    };
+    const { lines, exitCode, before, after, previous } = inTempDir(() => {
+      mkdirSync(join('dist', 'ml-serving'), { recursive: true });
+      writeFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'previous\n');
+      const earlier = readdirSync('.').sort();
+      const result = reported(() => synthAll(undefined, { yaml: [typo], terraform: [typo] }));
+      return { ...result, before: earlier, after: readdirSync('.').sort(), previous: readFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'utf8') };
+    });
+    expect(exitCode).toBe(1);
+    expect(lines).toEqual([
+      'triton-ops: synth failed with 1 problem; nothing was written:',
+      "- vision: 'servers.segmenter.modelLoadSecond' (900) is not a known key; did you mean 'modelLoadSeconds'?",
+      `(set ${DEBUG_ENV}=1 for the stack trace)`,
+    ]);
+    expect(after).toEqual(before);
+    expect(previous).toBe('previous\n');
+  });
+
+  test('a description without its cluster: refused in its words before the apps group the fleets by cluster', () => {
+    const { cluster: _cluster, ...noCluster } = DEFAULT_FLEET;
+    const { lines, exitCode } = inTempDir(() => reported(() => synthAll(undefined, {
+      yaml: [noCluster as FleetDescription], terraform: [noCluster as FleetDescription],
+    })));
+    expect(exitCode).toBe(1);
+    expect(lines.slice(0, 2)).toEqual([
+      'triton-ops: synth failed with 1 problem; nothing was written:',
+      "- vision: 'cluster' (undefined) is required in a fleet description; give 'cluster'",
+    ]);
   });
 
   test('what terraform init left in a stack folder survives a new synth', () => {

@@ -46,7 +46,7 @@ export interface TritonAutoscalerOptions {
    * @default 2
    */
   readonly minReplicas?: number;
-  /** Most replicas; above minReplicas. With `gpuPool`, maxReplicas x the server's GPUs must fit the pool. */
+  /** Most replicas; at least minReplicas (equal pins the count, which an HPA accepts). With `gpuPool`, maxReplicas x the server's GPUs must fit the pool. */
   readonly maxReplicas: number;
   /** @default 'hpa' */
   readonly engine?: AutoscalingEngine;

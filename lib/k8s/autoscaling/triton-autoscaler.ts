@@ -53,7 +53,7 @@ export class TritonAutoscaler extends Construct {
     this.checkEngine(p, props.prometheusAddress);
     metric.checkFits(p, server);
     // Capacity is counted only for a valid replica range, so that one mistake is not reported twice.
-    if (props.gpuPool !== undefined && isWhole(this.maxReplicas, 1) && this.maxReplicas > this.minReplicas) {
+    if (props.gpuPool !== undefined && isWhole(this.maxReplicas, 1) && this.maxReplicas >= this.minReplicas) {
       this.checkCapacity(p, props.gpuPool);
     }
     p.throwIfAny();
@@ -118,8 +118,8 @@ export class TritonAutoscaler extends Construct {
     const { minReplicas: min, maxReplicas: max, server } = this;
     p.check(isWhole(min, 2), 'minReplicas', min, 'must be a whole number >= 2, so that one pod serves while another is drained or restarted',
       'use 2 or more');
-    p.check(isWhole(max, 1) && max > min, 'maxReplicas', max, `must be a whole number greater than minReplicas (${min})`,
-      `raise it to at least ${Math.max(min + 1, 3)} or lower minReplicas`);
+    p.check(isWhole(max, 1) && max >= min, 'maxReplicas', max, `must be a whole number at least minReplicas (${min})`,
+      `raise it to at least ${min} or lower minReplicas`);
     p.check(server.fixedReplicas === undefined, 'server.replicas', server.fixedReplicas, 'is dropped from the Deployment once the server is autoscaled',
       'remove replicas from the server and set minReplicas instead');
     // The server's PDB uses maxUnavailable (>= 1), so a drain can always evict one pod; it must not evict them all.

@@ -21,7 +21,7 @@ import { Destination, HttpMatchRequest, HttpRetry, TrafficPolicy } from './istio
  * server that runs through the OpenAI-compatible frontend (port 9000). The metrics port is never routed.
  */
 export type RouteProtocol = 'http' | 'grpc' | 'openai';
-const ROUTE_PROTOCOLS: readonly string[] = Object.freeze(['http', 'grpc', 'openai']);
+export const ROUTE_PROTOCOLS: readonly RouteProtocol[] = Object.freeze(['http', 'grpc', 'openai'] as const);
 
 export interface RetryOptions {
   /** Retries after the first try; 0 turns retries off. @default 2; 0 on a streaming route, which never retries */
@@ -423,7 +423,7 @@ export function checkRoute(p: Problems, route: ResolvedRoute, options: RouteOpti
       `would route the metrics port (${METRICS_PORT.port}), which is never exposed through the mesh (CHECKLIST T02)`,
       "route 'http' or 'grpc', and scrape metrics with TritonScrape");
   } else {
-    p.check(ROUTE_PROTOCOLS.includes(protocol), 'protocol', protocol, 'is not a Triton serving protocol', `use one of ${show(ROUTE_PROTOCOLS)}`);
+    p.check((ROUTE_PROTOCOLS as readonly string[]).includes(protocol), 'protocol', protocol, 'is not a Triton serving protocol', `use one of ${show(ROUTE_PROTOCOLS)}`);
   }
   const openAi = route.servers.filter(servesOpenAi);
   const kserve = route.servers.filter((s) => !servesOpenAi(s));

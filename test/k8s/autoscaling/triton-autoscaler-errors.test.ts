@@ -17,11 +17,9 @@ const fails = (props: () => Partial<TritonAutoscalerProps>, server: Partial<Trit
 describe('TritonAutoscaler refuses bad input with the path, prop, value and fix', () => {
   test.each<[string, () => Partial<TritonAutoscalerProps>, Partial<TritonServerProps>, string]>([
     ['min > max', () => ({ minReplicas: 5, maxReplicas: 3 }), {},
-      "test/ranker-autoscaler: 'maxReplicas' (3) must be a whole number greater than minReplicas (5); raise it to at least 6 or lower minReplicas"],
+      "test/ranker-autoscaler: 'maxReplicas' (3) must be a whole number at least minReplicas (5); raise it to at least 5 or lower minReplicas"],
     ['min < 2', () => ({ minReplicas: 1 }), {},
       "test/ranker-autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more"],
-    ['max == min', () => ({ minReplicas: 3, maxReplicas: 3 }), {},
-      "test/ranker-autoscaler: 'maxReplicas' (3) must be a whole number greater than minReplicas (3); raise it to at least 4 or lower minReplicas"],
     ['a metric not in the catalog', () => ({ metric: AutoscalingMetric.fromCatalog('nv_queue_time_ms', { target: 50 }) }), {},
       "AutoscalingMetric.fromCatalog: 'metricName' ('nv_queue_time_ms') is not a Triton metric of the catalog; use one of "
       + '["nv_inference_pending_request_count","nv_inference_queue_duration_us","nv_inference_request_success"]'],
@@ -53,6 +51,12 @@ describe('TritonAutoscaler refuses bad input with the path, prop, value and fix'
     expect(fails(props, server)).toThrow(message);
   });
 
+  test('accepts maxReplicas equal to minReplicas, as an HPA does (it pins the count)', () => {
+    const { chart, server } = serverChart({ gpus: 1 });
+    const autoscaler = new TritonAutoscaler(chart, 'pinned', { server, metric: QUEUE_50MS, minReplicas: 3, maxReplicas: 3 });
+    expect([autoscaler.minReplicas, autoscaler.maxReplicas]).toEqual([3, 3]);
+  });
+
   test('fails on a second autoscaler for the same server', () => {
     const { chart, server } = serverChart();
     new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4 });
@@ -69,7 +73,7 @@ describe('TritonAutoscaler refuses bad input with the path, prop, value and fix'
   });
 
   test('reports every problem at once', () => {
-    expect(fails(() => ({ minReplicas: 1, maxReplicas: 1, prometheusAddress: 'http://p:9090', scaleUpPods: 0 }))).toThrow(
-      /^4 problems:\n- test\/ranker-autoscaler: 'minReplicas' \(1\).*\n- .*'maxReplicas' \(1\).*\n- .*'scaleUpPods' \(0\).*\n- .*'prometheusAddress'/);
+    expect(fails(() => ({ minReplicas: 1, maxReplicas: 0, prometheusAddress: 'http://p:9090', scaleUpPods: 0 }))).toThrow(
+      /^4 problems:\n- test\/ranker-autoscaler: 'minReplicas' \(1\).*\n- .*'maxReplicas' \(0\).*\n- .*'scaleUpPods' \(0\).*\n- .*'prometheusAddress'/);
   });
 });
