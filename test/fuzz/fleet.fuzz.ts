@@ -2,18 +2,16 @@
  * `npm run fuzz`: at least 1,000 seeded single mutations of the three example descriptions (test/fuzz/mutations.ts),
  * each synthesized in memory and judged (test/fuzz/run-case.ts); a sample of the refused ones through stacks/synth.ts
  * to prove nothing is written. One test per assertion, each failing with a summary per failure class rather than one
- * jest failure per case. `FUZZ_SEED=<n>` picks another seed; `FUZZ_CASE=<id>` runs one case of it.
+ * jest failure per case. `FUZZ_SEED=<n>` picks another seed; `FUZZ_CASE=<id>` runs one case of it; `FUZZ_REPORT=<file>`
+ * writes every case's outcome and failures as JSON.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { FUZZ_COUNT, TERRAFORM_SHARE } from './fuzz-size';
 import { DEFAULT_SEED, fuzzCases } from './mutations';
-import { Baselines, CaseResult, runCase, summarize, writesOnFailure } from './run-case';
+import { Baselines, CaseResult, reported, runCase, summarize, writesOnFailure } from './run-case';
 
-/** Mutations drawn besides the structural ones and the controls; the run stays under 3 minutes on 2 shared cores. */
-const FUZZ_COUNT = 1100;
-/** Share of the cases that synthesize the three Terraform stacks too (about 5 times slower than the chart alone). */
-const TERRAFORM_SHARE = 0.2;
 /** Refused cases re-run through synthAll, which writes files when it succeeds. */
 const WRITE_SAMPLE = 12;
 
@@ -28,6 +26,7 @@ beforeAll(() => {
   for (const c of cases) results.push(runCase(c, baselines, outdir));
   // eslint-disable-next-line no-console
   console.log(summarize(seed, results));
+  if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, `${JSON.stringify(results.map(reported), null, 1)}\n`);
 });
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 

@@ -43,6 +43,8 @@ export interface FuzzCase {
   /** The mutation, as a user would read it. */
   readonly change: string;
   readonly expect: Expectation;
+  /** The key a typo mutation added, which the refusal must name. */
+  readonly unknownKey?: string;
   /** The Terraform stacks are synthesized too (a seeded subset). */
   readonly terraform: boolean;
   /** The mutated description (a fresh copy each call). */
@@ -124,6 +126,32 @@ function nodes(root: unknown): Node[] {
 /** Inside a model configuration (free-form strings such as parameter values are allowed there). */
 const inModel = (path: Path) => path.includes('models');
 
+/** Keys whose value is one of a closed set of strings (a string-literal union): any other string is refused. */
+const CLOSED_SET_KEYS = new Set([
+  'instanceStore', 'weightsFrom', 'protocol', 'capacityType', 'amiType', 'provisioner', 'modelAccess', 'dataType', 'format', 'kind', 'dtype',
+]);
+
+/** Keys the description's types require (fleet-description.ts and the option types it extends): removing one is refused. */
+const REQUIRED_KEYS: readonly RegExp[] = [
+  /^(name|namespace|accountId|region|cluster|image|servers)$/,
+  /^cluster\.name$/,
+  /^nodePools\.[^.]+\.(instanceTypes|subnetIds)$/,
+  /^modelBucket\.name$/,
+  /^modelBucket\.lustre\.(storageCapacityGiB|subnetId|securityGroupIds)$/,
+  /^gateway\.hosts$/,
+  /^monitoring\.alertRouting\.receivers$/,
+  /^releases\.[^.]+\.versions$/,
+  /^releases\.[^.]+\.versions\[\d+\]\.(version|server)$/,
+  /^releases\.[^.]+\.headerRoutes\[\d+\]\.(header|version)$/,
+  /^servers\.[^.]+\.models$/,
+  /^servers\.[^.]+\.autoscale\.(metric|maxReplicas)$/,
+  /^servers\.[^.]+\.localRepository\.sizeGiB$/,
+  /^servers\.[^.]+\.loadTest\.(model|sdkImage|results)$/,
+  /^servers\.[^.]+\.loadTest\.(inputTokens|outputTokens)\.mean$/,
+  /^servers\.[^.]+\.models\[\d+\]\.name$/,
+  /^servers\.[^.]+\.models\[\d+\]\.(inputs|outputs)\[\d+\]\.(name|dataType|dims)$/,
+];
+
 /** Values of another type than `value`'s (a string is not a number, `'false'` is not a boolean, an object is not an array). */
 function wrongTypes(value: unknown): unknown[] {
   if (typeof value === 'number') return [String(value), true, [value], null];
@@ -161,8 +189,8 @@ function typo(key: string, taken: ReadonlySet<string>, rng: () => number): strin
 function genericCandidates(fleet: FleetDescription, rng: () => number): Candidate[] {
   const out: Candidate[] = [];
   const pick = <T>(values: readonly T[]): T => values[Math.floor(rng() * values.length)];
-  const add = (kind: MutationClass, path: Path, change: string, expect: Expectation, build: () => FleetDescription) =>
-    out.push({ fleet: fleet.name, kind, path: showPath(path), change, expect, build });
+  const add = (kind: MutationClass, path: Path, change: string, expect: Expectation, build: () => FleetDescription, unknownKey?: string) =>
+    out.push({ fleet: fleet.name, kind, path: showPath(path), change, expect, build, unknownKey });
   for (const { path, value, named } of nodes(fleet)) {
     const key = path[path.length - 1];
     const parent = get(fleet, path.slice(0, -1));
@@ -175,24 +203,27 @@ function genericCandidates(fleet: FleetDescription, rng: () => number): Candidat
     }
     if (typeof value === 'string') {
       for (const edge of STRING_EDGES) {
-        // A blank name, path, host or image is never meaningful; a parameter value of a model may be empty.
+        // A blank name, path, host or image is never meaningful (a parameter value of a model may be empty); a closed
+        // set has none of the edges.
         const blank = edge.trim() === '' && !(named && inModel(path));
-        add('string-edge', path, `set to ${showValue(edge)}`, blank ? 'refuse' : 'either', setAt(fleet, path, edge));
+        const refused = blank || CLOSED_SET_KEYS.has(String(key));
+        add('string-edge', path, `set to ${showValue(edge)}`, refused ? 'refuse' : 'either', setAt(fleet, path, edge));
       }
     }
     if (typeof key === 'string' && isPlain(parent) && !named) {
       const taken = new Set(Object.keys(parent));
       const beside = typo(key, taken, rng);
       add('typo-key-beside', path, `'${beside}' added beside '${key}'`, 'refuse',
-        editAt(fleet, path, (p) => { p[beside] = copy(value); }));
+        editAt(fleet, path, (p) => { p[beside] = copy(value); }), beside);
       const instead = typo(key, taken, rng);
       add('typo-key-in-place', path, `'${key}' renamed '${instead}'`, 'refuse', editAt(fleet, path, (p, k) => {
         p[instead] = p[k as string];
         delete p[k as string];
-      }));
+      }), instead);
     }
     if (typeof key === 'string' && isPlain(parent)) {
-      add('removed-key', path, `'${key}' removed`, 'either', editAt(fleet, path, (p, k) => { delete p[k as string]; }));
+      const required = REQUIRED_KEYS.some((re) => re.test(showPath(path)));
+      add('removed-key', path, `'${key}' removed`, required ? 'refuse' : 'either', editAt(fleet, path, (p, k) => { delete p[k as string]; }));
     }
     if (typeof key === 'number' && Array.isArray(parent)) {
       add('removed-key', path, `item ${key} removed`, 'either', editAt(fleet, path, (p, k) => { (p as unknown[]).splice(k as number, 1); }));
@@ -202,7 +233,7 @@ function genericCandidates(fleet: FleetDescription, rng: () => number): Candidat
       const unknown = pick(['enabled', 'tolerations', 'extra', 'replicaCount']);
       if (!(unknown in value)) {
         add('typo-key-beside', [...path, unknown], `unknown key '${unknown}' added`, 'refuse',
-          editAt(fleet, [...path, unknown], (p, k) => { p[k] = true; }));
+          editAt(fleet, [...path, unknown], (p, k) => { p[k] = true; }), unknown);
       }
     }
   }
@@ -340,12 +371,20 @@ export function validControls(): Candidate[] {
   return out;
 }
 
+/** Shares of the cases that synthesize the Terraform stacks too (about 5 times slower than the chart alone). */
+export interface TerraformShare {
+  /** Of the mutations of the description's own keys (most are read by both sides). */
+  readonly description: number;
+  /** Of the mutations inside model configurations (the Terraform side reads little of them). */
+  readonly models: number;
+}
+
 /**
  * The cases of `seed`: about `count` mutations drawn evenly over fleet x class x area (the description's own keys and
- * its model configurations), every structural mutation, then every valid control. A `terraformShare` of them also
- * synthesizes the Terraform stacks.
+ * its model configurations), every structural mutation, then every valid control. The structural mutations, the
+ * controls and a seeded share of the others also synthesize the Terraform stacks.
  */
-export function fuzzCases(seed: number, count: number, terraformShare: number): FuzzCase[] {
+export function fuzzCases(seed: number, count: number, share: TerraformShare): FuzzCase[] {
   const rng = mulberry32(seed);
   const groups = new Map<string, Candidate[]>();
   const structural: Candidate[] = [];
@@ -368,5 +407,7 @@ export function fuzzCases(seed: number, count: number, terraformShare: number): 
       drawn.push(pool[i]);
     }
   }
-  return [...drawn, ...structural, ...validControls()].map((c, id) => ({ ...c, id, terraform: rng() < terraformShare }));
+  const withTerraform = (c: Candidate) => c.kind === 'duplicate' || c.kind === 'broken-reference' || c.kind === 'contradiction'
+    || c.kind === 'valid-control' || rng() < (c.path.includes('models') ? share.models : share.description);
+  return [...drawn, ...structural, ...validControls()].map((c, id) => ({ ...c, id, terraform: withTerraform(c) }));
 }

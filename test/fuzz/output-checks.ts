@@ -37,7 +37,7 @@ function leaves(value: Json, path: string, visit: (path: string, leaf: Json) => 
 export function valueProblems(output: Json, where: string): OutputProblem[] {
   const found: OutputProblem[] = [];
   leaves(output, '', (path, leaf) => {
-    const at = `${where} ${path}`;
+    const at = `${where}.${path}`;
     if (leaf === undefined) found.push({ check: 'output: undefined', detail: at });
     else if (typeof leaf === 'number') {
       if (!Number.isFinite(leaf)) found.push({ check: 'output: NaN or Infinity', detail: `${at} = ${leaf}` });

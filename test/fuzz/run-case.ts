@@ -105,17 +105,24 @@ export function runCase(testCase: FuzzCase, baselines: Baselines, outdir: string
     if (outcome === undefined) continue;
     if (outcome.status === 'crashed') fail(crashClass(outcome.error), `${side}: ${outcome.error}`);
     if (outcome.status !== 'accepted') continue;
-    if (testCase.kind === 'typo-key-beside' || testCase.kind === 'typo-key-in-place') fail('ignored key', `${side} synthesized`);
+    if (testCase.unknownKey !== undefined) fail('ignored key', `${side} synthesized`);
     else if (testCase.expect === 'refuse') fail(`accepted: ${testCase.kind}`, `${side} synthesized`);
     if (side === 'YAML') {
       const objects = outcome.output as any[];
-      failures.push(...valueProblems(objects, 'YAML'), ...kubernetesProblems(objects));
+      failures.push(...kubernetesProblems(objects));
       for (const [id, o] of byIdentity(objects)) {
+        failures.push(...valueProblems(o, id));
         if (baseline.chart.has(id)) failures.push(...comparedProblems(baseline.chart.get(id), o, id));
       }
     } else {
-      failures.push(...valueProblems(outcome.output, 'Terraform'));
+      failures.push(...valueProblems(outcome.output, 'terraform'));
       if (baseline.terraform) failures.push(...comparedProblems(baseline.terraform, outcome.output, 'terraform'));
+    }
+  }
+  // An unknown key is refused in its own name (with a suggestion), not through a consequence of the key it replaced.
+  for (const [side, outcome] of [['YAML', chart], ['Terraform', terraform]] as const) {
+    if (testCase.unknownKey !== undefined && outcome?.status === 'refused' && !outcome.problems.some((m) => m.includes(testCase.unknownKey!))) {
+      fail('unknown key refused without naming it', `${side}: ${outcome.problems.slice(0, 2).join(' | ')}`);
     }
   }
   if (testCase.expect === 'accept') {
@@ -183,4 +190,12 @@ export function summarize(seed: number, results: readonly CaseResult[]): string 
     lines.push(`- ${check}: ${cases.length} cases; first: ${reproduce(seed, first)} (${describeCase(first)}): ${detail.slice(0, 240)}`);
   }
   return lines.join('\n');
+}
+
+/** One case's outcome as JSON: the mutation, each side's status and problems or crash, and its failures. */
+export function reported(r: CaseResult): object {
+  const side = (o: Outcome | undefined) => (o === undefined ? undefined
+    : o.status === 'refused' ? { status: o.status, problems: o.problems } : o.status === 'crashed' ? { status: o.status, error: o.error } : { status: o.status });
+  const { id, fleet, kind, path, change, expect } = r.testCase;
+  return { id, fleet, kind, path, change, expect, yaml: side(r.chart), terraform: side(r.terraform), failures: r.failures, ms: r.ms };
 }
