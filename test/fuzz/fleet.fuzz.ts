@@ -11,8 +11,9 @@ import { join } from 'path';
 import { FUZZ_COUNT, TERRAFORM_SHARE } from './fuzz-size';
 import { DEFAULT_SEED, fuzzCases } from './mutations';
 import { Baselines, CaseResult, reported, runCase, summarize, writesOnFailure } from './run-case';
+import { schemaFailures } from './schema-check';
 
-/** Refused cases re-run through synthAll, which writes files when it succeeds. */
+/** Refused cases re-run through synthAll (which writes files when it succeeds), besides one of each kind of crash. */
 const WRITE_SAMPLE = 12;
 
 const seed = Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
@@ -23,7 +24,15 @@ const results: CaseResult[] = [];
 
 beforeAll(() => {
   const baselines = new Baselines(outdir);
-  for (const c of cases) results.push(runCase(c, baselines, outdir));
+  const judged = cases.map((c) => runCase(c, baselines, outdir));
+  const started = Date.now();
+  const schema = schemaFailures(judged, baselines);
+  // eslint-disable-next-line no-console
+  console.log(`schema check of the changed objects: ${Date.now() - started} ms`);
+  for (const r of judged) {
+    const found = (schema.get(r.testCase.id) ?? []).filter((f) => !r.failures.some((g) => g.check === f.check));
+    results.push({ ...r, failures: [...r.failures, ...found.slice(0, 1)] });
+  }
   // eslint-disable-next-line no-console
   console.log(summarize(seed, results));
   if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, `${JSON.stringify(results.map(reported), null, 1)}\n`);
@@ -45,7 +54,10 @@ describe(`fuzz of the example fleet descriptions (FUZZ_SEED=${seed})`, () => {
   test('a refused description writes nothing', () => {
     const refused = results.filter((r) => r.chart.status !== 'accepted');
     const step = Math.max(1, Math.floor(refused.length / WRITE_SAMPLE));
-    const sample = refused.filter((_, i) => i % step === 0).slice(0, WRITE_SAMPLE);
+    // Refusals spread over the run, and the first case of each kind of crash (a crash once left a file written).
+    const crashes = [...new Map(refused.flatMap((r) => r.failures.filter((f) => f.check.startsWith('crash')).map((f) => [f.check, r] as const)).reverse())
+      .values()];
+    const sample = [...new Set([...refused.filter((_, i) => i % step === 0).slice(0, WRITE_SAMPLE), ...crashes])];
     const written = sample.map((r) => [r, writesOnFailure(r.testCase.build())] as const).filter(([, w]) => w !== undefined);
     expect(written.map(([r, w]) => `FUZZ_SEED=${seed} FUZZ_CASE=${r.testCase.id} (${r.testCase.fleet}: ${r.testCase.path} ${r.testCase.change}): ${w}`)).toEqual([]);
   });
