@@ -273,7 +273,7 @@ function structuralCandidates(fleet: FleetDescription): Candidate[] {
     }
   }
   for (const pool of pools) {
-    add('duplicate', ['nodePools', pool.toUpperCase()], `a copy of node pool '${pool}' named '${pool.toUpperCase()}'`, (f) => {
+    add('duplicate', ['nodePools', pool.toUpperCase()], `a copy of node pool '${pool}' named '${pool.toUpperCase()}', which no server uses`, (f) => {
       f.nodePools[pool.toUpperCase()] = f.nodePools[pool];
     });
   }

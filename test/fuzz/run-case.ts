@@ -144,27 +144,24 @@ export function runCase(testCase: FuzzCase, baselines: Baselines, outdir: string
 }
 
 /**
- * No write on failure: `synthAll` (stacks/synth.ts) of the refused description into a temporary folder leaves nothing
- * there, and no staging folder behind in the working directory. The folder is removed afterwards.
+ * No write on failure: `synthAll` (stacks/synth.ts) of the refused description, run from a temporary folder (where it
+ * stages) into output folders inside it, leaves that folder empty. The folder is removed afterwards.
  */
 export function writesOnFailure(fleet: FleetDescription): string | undefined {
   const root = mkdtempSync(join(tmpdir(), 'triton-ops-fuzz-'));
-  const staging = () => readdirSync('.').filter((f) => f.startsWith('.triton-ops-synth-'));
-  const before = new Set(staging());
+  const cwd = process.cwd();
   try {
+    process.chdir(root);
     const dirs = { manifests: join(root, 'dist'), artifacts: join(root, 'artifacts'), terraform: join(root, 'cdktf.out') };
-    let threw = false;
     try {
       synthAll(dirs, { yaml: [fleet], terraform: [fleet] });
     } catch {
-      threw = true;
+      const written = readdirSync(root);
+      return written.length > 0 ? `left ${written.join(', ')}` : undefined;
     }
-    const written = readdirSync(root);
-    const left = staging().filter((f) => !before.has(f));
-    if (!threw) return 'synthAll did not refuse it';
-    if (written.length > 0 || left.length > 0) return `left ${[...written, ...left].join(', ')}`;
-    return undefined;
+    return 'synthAll did not refuse it';
   } finally {
+    process.chdir(cwd);
     rmSync(root, { recursive: true, force: true });
   }
 }
@@ -184,6 +181,10 @@ export function summarize(seed: number, results: readonly CaseResult[]): string 
       + `${count('accepted')} synthesized, ${count('crashed')} crashed; ${results.filter((r) => r.failures.length > 0).length} failed; `
       + `median ${ms[Math.floor(ms.length / 2)] ?? 0} ms, max ${ms[ms.length - 1] ?? 0} ms per case`,
   ];
+  // Not a failure (yet): how many refusals of a single key's mutation name the key by its description path.
+  const keyCases = results.filter((r) => r.chart.status === 'refused' && !['duplicate', 'broken-reference', 'contradiction'].includes(r.testCase.kind));
+  const named = keyCases.filter((r) => r.chart.status === 'refused' && r.chart.problems.some((m) => m.includes(r.testCase.path.split('[')[0])));
+  lines.push(`(${named.length} of ${keyCases.length} refusals of one key's mutation name its description path, e.g. 'servers.<name>.gpus')`);
   for (const [check, cases] of [...byClass].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))) {
     const first = cases[0];
     const detail = first.failures.find((f) => f.check === check)!.detail;
