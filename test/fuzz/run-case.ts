@@ -83,7 +83,7 @@ export class Baselines {
 }
 
 function crashClass(error: string): string {
-  if (/There is already a Construct with name|Only root constructs may have an empty ID|Invalid construct id|construct/i.test(error)) {
+  if (/There is already a Construct with name|Only root constructs may have an empty ID/.test(error)) {
     return `crash: construct tree (${/^[^:]+/.exec(error)![0]})`;
   }
   return `crash: ${/^[^:]+/.exec(error)![0]}`;
