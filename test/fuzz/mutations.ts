@@ -9,8 +9,32 @@ import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 
-/** The example descriptions the cases mutate, by fleet name. */
-export const FUZZ_FLEETS: readonly FleetDescription[] = [DEFAULT_FLEET, SEARCH_FLEET, LLM_FLEET];
+/**
+ * The default fleet with every optional key the examples leave out given a valid value (the Terraform state, the
+ * provider, Pod Identity, the mesh, a managed node group's AWS settings, ...), so that their keys are mutated too.
+ */
+const VISION_FULL: FleetDescription = {
+  ...DEFAULT_FLEET,
+  cluster: { ...DEFAULT_FLEET.cluster, kubernetesVersion: '1.35' },
+  aws: { profile: 'ml', defaultTags: { team: 'ml' } },
+  state: { bucket: 'acme-terraform-state', keyPrefix: 'vision', region: 'us-east-1' },
+  modelAccess: 'pod-identity',
+  nodePools: Object.fromEntries(Object.entries(DEFAULT_FLEET.nodePools!).map(([name, pool]) => [name,
+    { ...pool, capacityType: 'SPOT', amiType: 'BOTTLEROCKET_x86_64_NVIDIA', minSize: 2, maxSize: 12 }])),
+  gateway: { ...DEFAULT_FLEET.gateway!, namespace: 'istio-system', name: 'vision-gateway' },
+  mesh: { istiodNamespace: 'istio-system' },
+  monitoring: { ...DEFAULT_FLEET.monitoring, namespace: 'monitoring', dashboardName: 'vision-gpus', scrape: true, alerts: true, dashboard: true },
+};
+
+/**
+ * The descriptions the cases mutate, by label: the three examples, whose duplicates, broken references, contradictions
+ * and controls are fuzzed too, and the default fleet with every optional key (`vision-full`), whose keys are.
+ */
+export const FUZZ_FLEETS: Readonly<Record<string, FleetDescription>> = Object.freeze({
+  vision: DEFAULT_FLEET, search: SEARCH_FLEET, llm: LLM_FLEET, 'vision-full': VISION_FULL,
+});
+/** The labels of the examples themselves. */
+const EXAMPLES = ['vision', 'search', 'llm'];
 
 /** The seed when FUZZ_SEED is not set. */
 export const DEFAULT_SEED = 19;
@@ -186,11 +210,11 @@ function typo(key: string, taken: ReadonlySet<string>, rng: () => number): strin
 }
 
 /** The generic mutations: one per node and class (a value drawn for each by the seed). */
-function genericCandidates(fleet: FleetDescription, rng: () => number): Candidate[] {
+function genericCandidates(label: string, fleet: FleetDescription, rng: () => number): Candidate[] {
   const out: Candidate[] = [];
   const pick = <T>(values: readonly T[]): T => values[Math.floor(rng() * values.length)];
   const add = (kind: MutationClass, path: Path, change: string, expect: Expectation, build: () => FleetDescription, unknownKey?: string) =>
-    out.push({ fleet: fleet.name, kind, path: showPath(path), change, expect, build, unknownKey });
+    out.push({ fleet: label, kind, path: showPath(path), change, expect, build, unknownKey });
   for (const { path, value, named } of nodes(fleet)) {
     const key = path[path.length - 1];
     const parent = get(fleet, path.slice(0, -1));
@@ -241,10 +265,10 @@ function genericCandidates(fleet: FleetDescription, rng: () => number): Candidat
 }
 
 /** The fleet-specific mutations: duplicates, broken references and contradictions. */
-function structuralCandidates(fleet: FleetDescription): Candidate[] {
+function structuralCandidates(label: string, fleet: FleetDescription): Candidate[] {
   const out: Candidate[] = [];
   const add = (kind: MutationClass, path: Path, change: string, build: (f: any) => void, expect: Expectation = 'refuse') =>
-    out.push({ fleet: fleet.name, kind, path: showPath(path), change, expect, build: () => { const f = copy(fleet) as any; build(f); return f; } });
+    out.push({ fleet: label, kind, path: showPath(path), change, expect, build: () => { const f = copy(fleet) as any; build(f); return f; } });
   const servers = Object.keys(fleet.servers);
   const releases = Object.entries(fleet.releases ?? {});
   const pools = Object.keys(fleet.nodePools ?? {});
@@ -351,9 +375,11 @@ function structuralCandidates(fleet: FleetDescription): Candidate[] {
 /** Valid variants of each example: they must synthesize (the platform accepts them). */
 export function validControls(): Candidate[] {
   const out: Candidate[] = [];
-  for (const fleet of FUZZ_FLEETS) {
+  out.push({ fleet: 'vision-full', kind: 'valid-control', path: '', change: 'unmutated', expect: 'accept', build: () => copy(VISION_FULL) });
+  for (const label of EXAMPLES) {
+    const fleet = FUZZ_FLEETS[label];
     const add = (path: Path, change: string, build: (f: any) => void) =>
-      out.push({ fleet: fleet.name, kind: 'valid-control', path: showPath(path), change, expect: 'accept', build: () => { const f = copy(fleet) as any; build(f); return f; } });
+      out.push({ fleet: label, kind: 'valid-control', path: showPath(path), change, expect: 'accept', build: () => { const f = copy(fleet) as any; build(f); return f; } });
     add([], 'unmutated', () => undefined);
     add(['cluster', 'kubernetesVersion'], `set to '1.35'`, (f) => { f.cluster.kubernetesVersion = '1.35'; });
     add(['callers'], 'removed', (f) => { delete f.callers; });
@@ -367,6 +393,13 @@ export function validControls(): Candidate[] {
       if (description.loadTest) add(['servers', server, 'loadTest'], 'removed', (f) => { delete f.servers[server].loadTest; });
     }
     if (fleet.monitoring) add(['monitoring'], 'removed', (f) => { delete f.monitoring; });
+    // Optional keys the examples leave out, given valid values: a strict validation must know them.
+    add(['modelAccess'], `set to 'pod-identity'`, (f) => { f.modelAccess = 'pod-identity'; });
+    add(['state'], `set to { bucket: 'acme-terraform-state', region: 'us-east-1' }`, (f) => { f.state = { bucket: 'acme-terraform-state', region: 'us-east-1' }; });
+    add(['aws'], `set to { profile: 'ml', defaultTags: { team: 'ml' } }`, (f) => { f.aws = { profile: 'ml', defaultTags: { team: 'ml' } }; });
+    add(['mesh'], `set to { istiodNamespace: 'istio-system' }`, (f) => { f.mesh = { istiodNamespace: 'istio-system' }; });
+    add(['monitoring', 'dashboardName'], `set to '${fleet.name}-gpus'`, (f) => { f.monitoring = { ...f.monitoring, dashboardName: `${fleet.name}-gpus` }; });
+    if (fleet.gateway) add(['gateway', 'namespace'], `set to 'istio-system'`, (f) => { f.gateway.namespace = 'istio-system'; });
   }
   return out;
 }
@@ -388,12 +421,12 @@ export function fuzzCases(seed: number, count: number, share: TerraformShare): F
   const rng = mulberry32(seed);
   const groups = new Map<string, Candidate[]>();
   const structural: Candidate[] = [];
-  for (const fleet of FUZZ_FLEETS) {
-    for (const c of genericCandidates(fleet, rng)) {
+  for (const [label, fleet] of Object.entries(FUZZ_FLEETS)) {
+    for (const c of genericCandidates(label, fleet, rng)) {
       const group = `${c.fleet}/${c.kind}/${c.path.includes('models') ? 'models' : 'description'}`;
       groups.set(group, [...(groups.get(group) ?? []), c]);
     }
-    structural.push(...structuralCandidates(fleet));
+    if (EXAMPLES.includes(label)) structural.push(...structuralCandidates(label, fleet));
   }
   const generic = Math.max(0, count - structural.length);
   const perGroup = Math.ceil(generic / groups.size);
