@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: at least 1,000 seeded single mutations of the three example descriptions (test/fuzz/mutations.ts),
+ * `npm run fuzz`: at least 1,000 seeded single mutations of the example descriptions (test/fuzz/mutations.ts),
  * each synthesized in memory and judged (test/fuzz/run-case.ts); a sample of the refused ones through stacks/synth.ts
  * to prove nothing is written. One test per assertion, each failing with a summary per failure class rather than one
  * jest failure per case. `FUZZ_SEED=<n>` picks another seed; `FUZZ_CASE=<id>` runs one case of it; `FUZZ_REPORT=<file>`
