@@ -218,7 +218,8 @@ function genericCandidates(label: string, fleet: FleetDescription, rng: () => nu
   for (const { path, value, named } of nodes(fleet)) {
     const key = path[path.length - 1];
     const parent = get(fleet, path.slice(0, -1));
-    // Types: a model's free-form strings (parameter values) are strings still; every value of the wrong type is refused.
+    // A value of another type than the example's is refused: where a key takes two types (`mesh: false | {...}`), the
+    // wrong types drawn are neither.
     for (const wrong of wrongTypes(value)) add('wrong-type', path, `set to ${showValue(wrong)}`, 'refuse', setAt(fleet, path, wrong));
     if (typeof value === 'number') {
       for (const edge of NUMERIC_EDGES) {
