@@ -13,15 +13,35 @@ export interface OutputProblem {
   readonly detail: string;
 }
 
+/*
+ * The API server's name and label rules, as kubernetes/apimachinery v0.35.7 writes them:
+ * - DNS-1123 label `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63: kubernetes/apimachinery:pkg/util/validation/validation.go@v0.35.7 lines 155, 161;
+ * - DNS-1123 subdomain, labels joined by `.`, at most 253: same file lines 184, 191;
+ * - DNS-1035 label `[a-z]([-a-z0-9]*[a-z0-9])?`, at most 63: same file lines 222, 226;
+ * - a label key's name `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, at most 63, with an optional DNS-1123 subdomain prefix
+ *   and one '/': kubernetes/apimachinery:pkg/api/validate/content/kube.go@v0.35.7 lines 24-26, 28, 43-72;
+ * - a label value: empty or the same format, at most 63: same file lines 74, 78.
+ */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 /** A word a template literal writes for a value that was missing or not a string. */
 const LEAKED = /\bundefined\b|\bNaN\b|\bInfinity\b|\[object Object\]/;
+/**
+ * An S3 URL: a bucket name of 3 to 63 lowercase letters, digits, '.' and '-' that begins and ends with a letter or digit
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html, general purpose buckets), then key
+ * segments with no empty one and no whitespace (the layout `<prefix>/<server>` the Terraform side already insists on).
+ */
 const S3_URL = /s3:\/\/[^\s"',;]*/g;
 const S3_URL_VALID = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^/\s]+)*\/?$/;
-/** Kinds whose name must be a DNS label (RFC 1035/1123), not a subdomain. */
-const LABEL_NAMED_KINDS = new Set(['Service', 'Namespace']);
+/**
+ * The name rule of a kind, where it is stricter than a DNS-1123 subdomain (the rule of the other kinds, custom resources
+ * included): a Namespace's name is a DNS-1123 label (kubernetes/apimachinery:pkg/api/validation/generic.go@v0.35.7 line 69),
+ * a Service's a DNS-1035 label (kubernetes/kubernetes:pkg/apis/core/validation/validation.go, `ValidateServiceName =
+ * NameIsDNS1035Label`, read at commit 000f26050b9b: the repository is too large to fetch at a release tag here).
+ */
+const NAME_RULES: Readonly<Record<string, RegExp>> = { Namespace: DNS_LABEL, Service: DNS_1035_LABEL };
 
 type Json = unknown;
 
@@ -73,8 +93,8 @@ export function kubernetesProblems(objects: readonly any[]): OutputProblem[] {
   for (const o of objects) {
     const id = `${o.kind}/${o.metadata?.name}`;
     const name: unknown = o.metadata?.name;
-    const labelNamed = LABEL_NAMED_KINDS.has(o.kind);
-    const nameOk = typeof name === 'string' && (labelNamed ? name.length <= 63 && DNS_LABEL.test(name) : name.length <= 253 && DNS_SUBDOMAIN.test(name));
+    const rule = NAME_RULES[o.kind];
+    const nameOk = typeof name === 'string' && (rule ? name.length <= 63 && rule.test(name) : name.length <= 253 && DNS_SUBDOMAIN.test(name));
     if (!nameOk) found.push({ check: 'output: invalid object name', detail: `${o.kind} ${JSON.stringify(name)}` });
     const namespace: unknown = o.metadata?.namespace;
     if (namespace !== undefined && !(typeof namespace === 'string' && namespace.length <= 63 && DNS_LABEL.test(namespace))) {
