@@ -7,6 +7,7 @@
  * @see https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystemLustreConfiguration.html
  */
 import { createHash } from 'node:crypto';
+import { SECURITY_GROUP_ID, SUBNET_ID } from '../private/aws-names';
 import { isReference, isWhole } from '../private/checks';
 import type { Problems } from '../private/errors';
 
@@ -126,9 +127,6 @@ export interface FsxLustreOptions {
    */
   readonly dataCompressionType?: FsxLustreCompression;
 }
-
-const SUBNET_ID = /^subnet-[0-9a-f]+$/;
-const SECURITY_GROUP_ID = /^sg-[0-9a-f]+$/;
 
 /** A valid SSD size: 1200, or a multiple of 2400. */
 function isLustreSize(gib: number): boolean {

@@ -283,7 +283,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   }
   checkAlertOptions(fleet, p);
   const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
-  checkUnneededOptions(fleet, anyGpu, p);
+  checkUnneededOptions(fleet, anyGpu, new Set(poolOf.values()), p);
   const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
   const lustre = planLustre(fleet, prefix, p);
@@ -359,8 +359,13 @@ function checkLoadTestNames(fleet: FleetDescription, p: Problems): void {
 }
 
 /** Options of a part the fleet does not need would change nothing, so they are refused. */
-function checkUnneededOptions(fleet: FleetDescription, anyGpu: boolean, p: Problems): void {
+function checkUnneededOptions(fleet: FleetDescription, anyGpu: boolean, usedPools: ReadonlySet<string>, p: Problems): void {
   const { devicePlugin } = fleet;
+  // A pool no server runs on still gets a node group (or a Karpenter NodePool) and its IAM and launch settings.
+  for (const [name, pool] of Object.entries(fleet.nodePools ?? {})) {
+    p.check(usedPools.has(name), `nodePools.${name}`, pool.instanceTypes, 'is a node pool no server runs on, so its node group would be created for nothing',
+      `remove it, or set a server's nodePool to '${name}'`);
+  }
   p.check(anyGpu || typeof devicePlugin !== 'object', 'devicePlugin', devicePlugin,
     'configures the NVIDIA device plugin, but no server has GPUs, so the fleet runs none', 'remove it, or give a server GPUs');
   const efsCsi = fleet.addons?.efsCsi;

@@ -34,7 +34,8 @@ import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../k8s/load-test/load-test
 import { ModelControl } from '../triton/model-control';
 import { ResponseCache } from '../triton/response-cache';
 import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
-import { AWS_REGION, EKS_CLUSTER_NAME } from '../private/aws-names';
+import { AWS_REGION, EKS_CLUSTER_NAME, SECURITY_GROUP_ID, SUBNET_ID } from '../private/aws-names';
+import { isReference } from '../private/checks';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
 import { problem, show, Shown, TritonOpsError } from '../private/errors';
 import type { ModelAccess } from '../aws/model-access';
@@ -197,11 +198,11 @@ const modelConfig = strict<ModelConfig>('a model configuration', {
   backend: o(oneOf(E.backends)),
   maxBatchSize: o(int32()),
   inputs: o(list(strict<Of<'inputs'>[number]>('a model input', {
-    name: str(), dataType, dims: dims(), reshape: o(dims()), format: o(oneOf(E.tensorFormats)),
+    name: name('a tensor name'), dataType, dims: dims(), reshape: o(dims()), format: o(oneOf(E.tensorFormats)),
     allowRaggedBatch: o(bool()), optional: o(bool()),
   }))),
   outputs: o(list(strict<Of<'outputs'>[number]>('a model output', {
-    name: str(), dataType, dims: dims(), reshape: o(dims()), labelFilename: o(str()),
+    name: name('a tensor name'), dataType, dims: dims(), reshape: o(dims()), labelFilename: o(str()),
   }))),
   dynamicBatching: o(strict<Of<'dynamicBatching'>>('dynamic batching', {
     preferredBatchSizes: o(list(int32(1))), maxQueueDelayMicroseconds: o(uint64()), preserveOrdering: o(bool()),
@@ -377,10 +378,15 @@ const release = strict<N<'releases'>[string]>('a release', {
   fault: o(strict<NonNullable<N<'releases'>[string]['fault']>>('a fault', { delayMs: o(millis()), abortHttpStatus: o(int32()), percent: percent() })),
   hosts: o(strings()), externalHosts: o(strings()),
 });
+/** An EC2 id (`subnet-...`, `sg-...`), which EC2 and EKS refuse in any other form, or a Terraform reference to one. */
+const ec2Id = (pattern: RegExp, what: string, example: string) => v.pipe(str(), v.check((s) => isReference(s) || pattern.test(s),
+  m(`must be ${what} id`, `write it as '${example}' (its prefix and hex digits) or a Terraform reference`)));
+const subnetId = () => ec2Id(SUBNET_ID, 'a subnet', 'subnet-0123456789abcdef0');
+const securityGroupId = () => ec2Id(SECURITY_GROUP_ID, 'a security group', 'sg-0123456789abcdef0');
 const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
   provisioner: o(typedOnly<NodePoolProvisioner>()),
   instanceTypes: strings(),
-  subnetIds: strings(),
+  subnetIds: list(subnetId()),
   capacityType: o(oneOf(GPU_CAPACITY_TYPES)),
   // EKS NodegroupScalingConfig: minSize an integer >= 0, maxSize an integer >= 1 (botocore's EKS model, cited in
   // fleet-schema-limits.test.ts). The quota "Nodes per managed node group" (450 by default) is adjustable, so it is not
@@ -389,7 +395,7 @@ const nodePool = strict<N<'nodePools'>[string]>('a node pool', {
   maxSize: o(int32(1)),
   amiType: o(oneOf(GPU_AMI_TYPES)),
   instanceStore: o(oneOf(['raid0'])),
-  securityGroupIds: o(strings()),
+  securityGroupIds: o(list(securityGroupId())),
 });
 const poolName = v.pipe(str(), v.regex(EKS_NODE_GROUP_NAME, m('must be an EKS node group name',
   'use 1-63 letters, digits, - and _, starting with a letter or digit')));

@@ -158,6 +158,16 @@ describe('names and paths are well-formed where the target needs it, and unique'
     ['a load test named like a server', withServer('gpu', { loadTest: { ...LOAD_TEST, name: 'cpu' } }),
       "shop: 'servers.gpu.loadTest.name' ('cpu') names the same ServiceAccount and NetworkPolicy as servers.cpu; "
       + "give the load test its own name, e.g. 'gpu-load-test'"],
+    ['a subnet id EC2 refuses', withPool({ subnetIds: ['   '] }),
+      "shop: 'nodePools.gpu-a.subnetIds[0]' ('   ') must be a subnet id; write it as 'subnet-0123456789abcdef0' (its prefix and hex digits) or a Terraform reference"],
+    ['a security group id EC2 refuses', withPool({ securityGroupIds: ['default'] }),
+      "shop: 'nodePools.gpu-a.securityGroupIds[0]' ('default') must be a security group id"],
+    ['a blank tensor name', withServer('gpu', { models: [{ ...gpu.models[0], inputs: [{ ...gpu.models[0].inputs![0], name: '   ' }] }] }),
+      "shop: 'servers.gpu.models[0].inputs[0].name' ('   ') must be a tensor name, not empty and without surrounding spaces"],
+    ['a node pool no server runs on (its node group would cost nodes for nothing)',
+      { ...SHOP, nodePools: { ...SHOP.nodePools, 'gpu-b': SHOP.nodePools!['gpu-a'] } },
+      "shop: 'nodePools.gpu-b' ([\"g5.xlarge\"]) is a node pool no server runs on, so its node group would be created for nothing; "
+      + "remove it, or set a server's nodePool to 'gpu-b'"],
   ])('%s', (_name, fleet, message) => {
     expect(refused(fleet)).toContain(message);
   });
