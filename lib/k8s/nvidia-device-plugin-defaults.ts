@@ -1,9 +1,11 @@
 /**
- * The defaults of NvidiaDevicePlugin, without cdk8s: planFleet reads the plugin's requests to check that a GPU pod
- * fits its node beside the plugin (CHECKLIST R08), and 'triton-ops/fleet' loads no cdk8s.
+ * The defaults of NvidiaDevicePlugin and their one resolution, without cdk8s: planFleet reads the plugin's requests
+ * through resolveNvidiaDevicePluginProps to check that a GPU pod fits its node beside the plugin (CHECKLIST R08), and
+ * 'triton-ops/fleet' loads no cdk8s.
  */
 
 import type { Pin } from '../triton/pin';
+import type { NvidiaDevicePluginProps, TimeSlicingOptions } from './nvidia-device-plugin';
 
 /** The k8s-device-plugin release the default image runs: the newest release tag of NVIDIA/k8s-device-plugin. */
 export const NVIDIA_DEVICE_PLUGIN_VERSION = 'v0.20.0';
@@ -46,3 +48,31 @@ export const NVIDIA_DEVICE_PLUGIN_DEFAULTS = {
   memoryRequestMiB: 128,
   memoryLimitMiB: 128,
 } as const;
+
+/** NvidiaDevicePluginProps with every default filled in: the settings of the plugin the props deploy. */
+export type ResolvedNvidiaDevicePluginProps = Required<Omit<NvidiaDevicePluginProps, 'timeSlicing'>>
+  & { readonly timeSlicing?: Required<TimeSlicingOptions> };
+
+/**
+ * Fills in the defaults of `props`: two props that resolve to the same settings deploy the same plugin, whether a
+ * default is written out or left implicit.
+ */
+export function resolveNvidiaDevicePluginProps(props: NvidiaDevicePluginProps): ResolvedNvidiaDevicePluginProps {
+  const d = NVIDIA_DEVICE_PLUGIN_DEFAULTS;
+  const { timeSlicing } = props;
+  return {
+    namespace: props.namespace ?? d.namespace,
+    image: props.image ?? d.image,
+    migStrategy: props.migStrategy ?? d.migStrategy,
+    failOnInitError: props.failOnInitError ?? d.failOnInitError,
+    cpuRequestMillis: props.cpuRequestMillis ?? d.cpuRequestMillis,
+    cpuLimitMillis: props.cpuLimitMillis ?? d.cpuLimitMillis,
+    memoryRequestMiB: props.memoryRequestMiB ?? d.memoryRequestMiB,
+    memoryLimitMiB: props.memoryLimitMiB ?? d.memoryLimitMiB,
+    timeSlicing: timeSlicing === undefined ? undefined : {
+      replicas: timeSlicing.replicas,
+      renameByDefault: timeSlicing.renameByDefault ?? d.timeSlicingRenameByDefault,
+      failRequestsGreaterThanOne: timeSlicing.failRequestsGreaterThanOne ?? d.timeSlicingFailRequestsGreaterThanOne,
+    },
+  };
+}

@@ -9,12 +9,13 @@ import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { checkNamespaceName, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
-import { MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS } from './nvidia-device-plugin-defaults';
+import { MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
 
 /** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
 
-export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy } from './nvidia-device-plugin-defaults';
+export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
+export type { ResolvedNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
 
 /** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */
 export const NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS = 'system-node-critical';
@@ -117,34 +118,6 @@ export interface NvidiaDevicePluginProps {
    * @default 128
    */
   readonly memoryLimitMiB?: number;
-}
-
-/** NvidiaDevicePluginProps with every default filled in: the settings of the plugin the props deploy. */
-export type ResolvedNvidiaDevicePluginProps = Required<Omit<NvidiaDevicePluginProps, 'timeSlicing'>>
-  & { readonly timeSlicing?: Required<TimeSlicingOptions> };
-
-/**
- * Fills in the defaults of `props`: two props that resolve to the same settings deploy the same plugin, whether a
- * default is written out or left implicit.
- */
-export function resolveNvidiaDevicePluginProps(props: NvidiaDevicePluginProps): ResolvedNvidiaDevicePluginProps {
-  const d = NVIDIA_DEVICE_PLUGIN_DEFAULTS;
-  const { timeSlicing } = props;
-  return {
-    namespace: props.namespace ?? d.namespace,
-    image: props.image ?? d.image,
-    migStrategy: props.migStrategy ?? d.migStrategy,
-    failOnInitError: props.failOnInitError ?? d.failOnInitError,
-    cpuRequestMillis: props.cpuRequestMillis ?? d.cpuRequestMillis,
-    cpuLimitMillis: props.cpuLimitMillis ?? d.cpuLimitMillis,
-    memoryRequestMiB: props.memoryRequestMiB ?? d.memoryRequestMiB,
-    memoryLimitMiB: props.memoryLimitMiB ?? d.memoryLimitMiB,
-    timeSlicing: timeSlicing === undefined ? undefined : {
-      replicas: timeSlicing.replicas,
-      renameByDefault: timeSlicing.renameByDefault ?? d.timeSlicingRenameByDefault,
-      failRequestsGreaterThanOne: timeSlicing.failRequestsGreaterThanOne ?? d.timeSlicingFailRequestsGreaterThanOne,
-    },
-  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { Problems, show } from '../private/errors';
 import { LLM_BACKENDS } from '../triton/llm-backends';
 import { ModelControl } from '../triton/model-control';
 import { checkOpenAiFrontend, OpenAiFrontendOptions, renderOpenAiFrontend } from '../triton/openai-frontend';
+import type { ResourceRequests } from '../triton/node-capacity';
 import { METRICS_RELAY_COMMAND, METRICS_RELAY_DEFAULTS, METRICS_RELAY_HEALTH_PATH } from '../triton/openai-metrics-relay';
 import { HealthEndpoints, METRICS_PORT, OPENAI_HEALTH, OPENAI_PORT, TritonPort } from '../triton/server-ports';
 import { MODEL_MOUNT_PATH } from './model-repository';
@@ -128,10 +129,10 @@ export function openAiLaunch(path: string, options: OpenAiFrontendOptions, repos
 
 /**
  * Adds the metrics relay (lib/triton/openai-metrics-relay.ts) to the server's pod: a second container of the server's
- * own image serving the metrics port, with the restricted security context, Guaranteed resources, and probes that it
- * answers itself (its readiness gates the pod's, so it never depends on the frontend).
+ * own image serving the metrics port, with the restricted security context, Guaranteed resources (`requests`, from
+ * resolveServerRequests, as requests and limits), and probes that it answers itself (its readiness gates the pod's, so it never depends on the frontend).
  */
-export function addMetricsRelay(deployment: kplus.Deployment, image: string): kplus.Container {
+export function addMetricsRelay(deployment: kplus.Deployment, image: string, requests: ResourceRequests): kplus.Container {
   const D = METRICS_RELAY_DEFAULTS;
   const probe = (periodSeconds: number) => kplus.Probe.fromHttpGet(METRICS_RELAY_HEALTH_PATH, {
     port: METRICS_PORT.port, periodSeconds: Duration.seconds(periodSeconds), failureThreshold: 3, timeoutSeconds: Duration.seconds(3),
@@ -143,8 +144,8 @@ export function addMetricsRelay(deployment: kplus.Deployment, image: string): kp
     command: [...METRICS_RELAY_COMMAND],
     ports: [{ name: METRICS_PORT.name, number: METRICS_PORT.port }],
     resources: {
-      cpu: { request: kplus.Cpu.millis(D.cpuMillis), limit: kplus.Cpu.millis(D.cpuMillis) },
-      memory: { request: Size.mebibytes(D.memoryMiB), limit: Size.mebibytes(D.memoryMiB) },
+      cpu: { request: kplus.Cpu.millis(requests.cpuMillis), limit: kplus.Cpu.millis(requests.cpuMillis) },
+      memory: { request: Size.mebibytes(requests.memoryMiB), limit: Size.mebibytes(requests.memoryMiB) },
     },
     securityContext: RESTRICTED_CONTAINER,
     readiness: probe(10),

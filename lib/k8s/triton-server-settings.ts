@@ -9,6 +9,7 @@ import { LogFormat, managedFlagOwner } from '../triton/server-flags';
 import { checkResponseCache, checkSecretKeyReference, ResponseCache } from '../triton/response-cache';
 import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
 import { minimumShm } from './triton-server-memory';
+import { resolveServerRequests, ServerRequests } from './triton-server-requests';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
@@ -43,6 +44,8 @@ export interface TritonServerSettings {
   readonly cpuLimitMillis: number;
   readonly memoryMiB: number;
   readonly shmSizeMiB: number;
+  /** The requests of the pod's containers (resolveServerRequests, the rule planFleet also reads). */
+  readonly requests: ServerRequests;
   readonly responseCache?: ResponseCache;
   readonly tmpSizeMiB: number;
   readonly pdbMaxUnavailable: number;
@@ -154,12 +157,12 @@ export function resolveSettings(path: string, name: string, namespace: string | 
         : 'put it in a Secret and reference it, never a literal in the manifest');
   }
 
-  const cpuRequestMillis = props.cpuRequestMillis ?? D.cpuRequestMillis;
+  const requests = resolveServerRequests(props, gpus);
+  const { cpuRequestMillis, memoryMiB } = requests;
   const cpuLimitMillis = props.cpuLimitMillis ?? cpuRequestMillis;
   p.check(isWhole(cpuRequestMillis, 1), 'cpuRequestMillis', cpuRequestMillis, 'must be a whole number >= 1', 'use e.g. 2000');
   p.check(cpuLimitMillis >= cpuRequestMillis, 'cpuLimitMillis', cpuLimitMillis,
     `is below cpuRequestMillis (${cpuRequestMillis})`, `raise it to at least ${cpuRequestMillis}`);
-  const memoryMiB = props.memoryMiB ?? D.memoryMiB;
   p.check(isWhole(memoryMiB, 1), 'memoryMiB', memoryMiB, 'must be a whole number >= 1', 'use e.g. 8192');
   const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB + (nodesPerReplica > 1 ? D.rayTmpMiB : 0);
   p.check(isWhole(tmpSizeMiB, 1), 'tmpSizeMiB', tmpSizeMiB, 'must be a whole number >= 1', 'use e.g. 1024');
@@ -206,7 +209,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
       'set responseCache: true on the models to cache, or remove the prop');
   }
   if (props.openAi !== undefined) checkOpenAiServer(p, props, { gpus, nodesPerReplica });
-  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica);
+  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica, requests.shmSizeMiB);
   // The image decides: its release's backends must read the parameters the models carry.
   const releaseWarning = checkModelsForRelease(p, props.image, props.models);
   if (releaseWarning !== undefined) warnings.push(`${path}: warning: 'image' (${show(props.image)}) ${releaseWarning}`);
@@ -219,7 +222,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
     exitTimeoutSeconds, longestRequestSeconds, drainSeconds, terminationGracePeriodSeconds: grace,
     startupProbePeriodSeconds: period, startupProbeFailureThreshold: threshold,
     logFormat: props.logFormat ?? D.logFormat,
-    cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, tmpSizeMiB, pdbMaxUnavailable,
+    cpuRequestMillis, cpuLimitMillis, memoryMiB, shmSizeMiB, requests, tmpSizeMiB, pdbMaxUnavailable,
     responseCache: cache,
     clientNamespaces, monitoringNamespace, priorityClassName: props.priorityClassName,
     modelConfigReaders: [...new Set(readers.map(principalOf))].sort(),
@@ -229,7 +232,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 }
 
 /** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
-function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number, nodes: number) {
+function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number, nodes: number, shmSizeMiB: number) {
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
   if (props.gpuMemoryGiB !== undefined) {
@@ -257,7 +260,6 @@ function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: 
   }
 
   const shm = minimumShm(models, gpus, nodes);
-  const shmSizeMiB = props.shmSizeMiB ?? shm.sizeMiB;
   p.check(isWhole(shmSizeMiB, 1) && shmSizeMiB >= shm.sizeMiB, 'shmSizeMiB', shmSizeMiB,
     `is below the ${shm.sizeMiB} MiB the models need (${D.shmBaseMiB} + ${D.shmPerPythonInstanceMiB} per Python-backend instance, ${shm.pythonInstances} here`
     + `${shm.ncclMiB > 0 ? ` + ${shm.ncclMiB} for NCCL between the GPUs of an LLM engine` : ''}`

@@ -27,7 +27,6 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
-import { containerMemoryMiB } from './triton-server-memory';
 import { tritonNetworkPolicy } from './triton-network-policy';
 import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
@@ -172,7 +171,7 @@ export class TritonServer extends Construct implements ITritonServer {
       ? { command: ['tritonserver'], args: [...flags, ...(props.extraArgs ?? [])], health: KSERVE_HEALTH, containerPorts: ports }
       : openAiLaunch(this.node.path, props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
-    const memory = Size.mebibytes(containerMemoryMiB(s.memoryMiB, s.shmSizeMiB, s.responseCache));
+    const memory = Size.mebibytes(s.requests.triton.memoryMiB);
     const redis = s.responseCache?.redis;
     const tmp = kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) });
     const volumes = [
@@ -214,7 +213,7 @@ export class TritonServer extends Construct implements ITritonServer {
         ports: launch.containerPorts.map((p) => ({ name: p.name, number: p.port })),
         envVariables: this.environment(s, binding.env, props.env ?? {}, props.openAi === undefined),
         resources: {
-          cpu: { request: kplus.Cpu.millis(s.cpuRequestMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
+          cpu: { request: kplus.Cpu.millis(s.requests.triton.cpuMillis), limit: kplus.Cpu.millis(s.cpuLimitMillis) },
           memory: { request: memory, limit: memory },
         },
         securityContext: RESTRICTED_CONTAINER,
@@ -235,7 +234,7 @@ export class TritonServer extends Construct implements ITritonServer {
       }],
     });
     this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
-    if (props.openAi !== undefined) addMetricsRelay(this.deployment, props.image);
+    if (s.requests.relay !== undefined) addMetricsRelay(this.deployment, props.image, s.requests.relay);
     if (local !== undefined) {
       const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
       this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });

@@ -179,9 +179,9 @@ export class FleetChart extends Chart {
     }
     if (autoscale) {
       const keda = plan.autoscaleEngine === 'keda';
+      // No gpuPool: the pool's capacity is planFleet's one check (planGpuCapacity), naming every server of the pool.
       p.attempt(() => server.autoscale({
         ...autoscale,
-        gpuPool: plan.pool,
         prometheusAddress: keda ? autoscale.prometheusAddress ?? monitoring.prometheusAddress : autoscale.prometheusAddress,
       }));
     }

@@ -3,7 +3,8 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
-import { AutoscalingEngine, prometheusOperatedAddress, TRITON_AUTOSCALER_DEFAULTS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
+import { resolveServerRequests, ServerRequests } from '../k8s/triton-server-requests';
 import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
 import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
@@ -59,8 +60,10 @@ export interface ServerPlan {
   readonly pool?: GpuPool;
   /** Memory of each GPU of the pool, the smallest of its types (LLM weights must fit it). @default - none: a CPU server */
   readonly gpuMemoryGiB?: number;
-  /** Replicas at rest and at peak: the autoscaler's range, or the fixed count twice. */
+  /** Replicas at rest and at peak: the autoscaler's range (resolveAutoscalerOptions), or the fixed count twice. */
   readonly replicas: ReplicaRange;
+  /** The requests of the pod's containers, as TritonServer sets them (resolveServerRequests): what R08 checks. */
+  readonly requests: ServerRequests;
   /** What scales the server. @default - none: a fixed replica count */
   readonly autoscaleEngine?: AutoscalingEngine;
   /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
@@ -220,6 +223,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   for (const [name, s] of Object.entries(fleet.servers)) {
     const at = `servers.${name}`;
     const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
+    const requests = resolveServerRequests(s, gpus);
     if (gpus > 0) {
       const pool = s.nodePool ?? (poolNames.length === 1 ? poolNames[0] : undefined);
       if (s.nodePool !== undefined && !(s.nodePool in poolDescriptions)) {
@@ -231,7 +235,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       } else {
         poolOf.set(name, pool);
         // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
-        if (basePools.some((b) => b.name === pool)) checkServerPodFits(p, fleet, name, s, gpus, poolDescriptions[pool].instanceTypes);
+        if (basePools.some((b) => b.name === pool)) checkServerPodFits(p, fleet, name, s, requests, poolDescriptions[pool].instanceTypes);
       }
     } else {
       p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',
@@ -248,8 +252,9 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
       if (s.route.exposed) exposed.add(name);
     }
 
-    const replicas: ReplicaRange = s.autoscale
-      ? { min: s.autoscale.minReplicas ?? TRITON_AUTOSCALER_DEFAULTS.minReplicas, max: s.autoscale.maxReplicas }
+    const autoscale = s.autoscale && resolveAutoscalerOptions(s.autoscale);
+    const replicas: ReplicaRange = autoscale
+      ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
       : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
     const path = `${fleet.name}/${name}`;
     const pool = poolOf.get(name);
@@ -268,8 +273,8 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     const roleName = `${fleet.name}-${name}-models`;
     const lustre = planServerWeights(fleet, name, s, prefix, p);
     drafts.push({
-      name, namespace: fleet.namespace, path, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
-      autoscaleEngine: s.autoscale && (s.autoscale.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine),
+      name, namespace: fleet.namespace, path, replicas, requests, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+      autoscaleEngine: autoscale?.engine,
       callers: {
         namespaces: sorted([fleet.namespace, ...callerNamespaces]),
         ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),

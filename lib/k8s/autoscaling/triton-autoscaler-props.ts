@@ -84,3 +84,40 @@ export interface TritonAutoscalerProps extends TritonAutoscalerOptions {
   /** The server to scale; its Deployment then omits `replicas`, so do not set `replicas` on the server. */
   readonly server: ITritonServer;
 }
+
+/** The replica range and the scaling behaviour of an autoscaler, with TRITON_AUTOSCALER_DEFAULTS applied. */
+export interface ResolvedAutoscalerOptions {
+  readonly engine: AutoscalingEngine;
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  /** The `behavior` of the HPA (KEDA copies it into the HPA it creates). */
+  readonly behavior: {
+    readonly scaleUpStabilizationSeconds: number;
+    readonly scaleUpPods: number;
+    readonly scaleUpPeriodSeconds: number;
+    readonly scaleDownStabilizationSeconds: number;
+    readonly scaleDownPods: number;
+    readonly scaleDownPeriodSeconds: number;
+  };
+}
+
+/**
+ * Applies the defaults of `options` once, for TritonAutoscaler (what it writes) and planFleet (the replicas it sizes
+ * node pools for). Checks nothing: TritonAutoscaler does.
+ */
+export function resolveAutoscalerOptions(options: Omit<TritonAutoscalerOptions, 'metric' | 'gpuPool'>): ResolvedAutoscalerOptions {
+  const D = TRITON_AUTOSCALER_DEFAULTS;
+  return {
+    engine: options.engine ?? D.engine,
+    minReplicas: options.minReplicas ?? D.minReplicas,
+    maxReplicas: options.maxReplicas,
+    behavior: {
+      scaleUpStabilizationSeconds: options.scaleUpStabilizationSeconds ?? D.scaleUpStabilizationSeconds,
+      scaleUpPods: options.scaleUpPods ?? D.scaleUpPods,
+      scaleUpPeriodSeconds: options.scaleUpPeriodSeconds ?? D.scaleUpPeriodSeconds,
+      scaleDownStabilizationSeconds: options.scaleDownStabilizationSeconds ?? D.scaleDownStabilizationSeconds,
+      scaleDownPods: options.scaleDownPods ?? D.scaleDownPods,
+      scaleDownPeriodSeconds: options.scaleDownPeriodSeconds ?? D.scaleDownPeriodSeconds,
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { AutoscalingMetric } from './autoscaling-metric';
 import { KedaScaledObject } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
 import {
-  AutoscalingEngine, HPA_LIMITS, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
+  AutoscalingEngine, HPA_LIMITS, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
 } from './triton-autoscaler-props';
 
 
@@ -35,17 +35,10 @@ export class TritonAutoscaler extends Construct {
     const { server, metric } = props;
     this.server = server;
     this.metric = metric;
-    this.engine = props.engine ?? D.engine;
-    this.minReplicas = props.minReplicas ?? D.minReplicas;
-    this.maxReplicas = props.maxReplicas;
-    const behavior = {
-      scaleUpStabilizationSeconds: props.scaleUpStabilizationSeconds ?? D.scaleUpStabilizationSeconds,
-      scaleUpPods: props.scaleUpPods ?? D.scaleUpPods,
-      scaleUpPeriodSeconds: props.scaleUpPeriodSeconds ?? D.scaleUpPeriodSeconds,
-      scaleDownStabilizationSeconds: props.scaleDownStabilizationSeconds ?? D.scaleDownStabilizationSeconds,
-      scaleDownPods: props.scaleDownPods ?? D.scaleDownPods,
-      scaleDownPeriodSeconds: props.scaleDownPeriodSeconds ?? D.scaleDownPeriodSeconds,
-    };
+    const { engine, minReplicas, maxReplicas, behavior } = resolveAutoscalerOptions(props);
+    this.engine = engine;
+    this.minReplicas = minReplicas;
+    this.maxReplicas = maxReplicas;
 
     const p = new Problems(this.node.path);
     this.checkReplicas(p);
