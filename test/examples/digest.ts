@@ -6,7 +6,7 @@ const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).dig
  * A whole example chart, reviewable as a snapshot: the parts that are the same for every server and asserted by their
  * construct's own tests stand as their digests, so the snapshot still changes when they do, while what a review
  * looks at (names, labels, selectors, weights, hosts, who is admitted) stays readable: each pod spec (5 KB, the
- * TritonServer tests), the dashboard JSON (20 KB, its own tests), the alert rule groups (7 KB a server, the alert
+ * TritonServer tests; a LeaderWorkerSet's leader and worker, the multi-node tests; a load-test Job's, the load-test tests), the dashboard JSON (20 KB, its own tests), the alert rule groups (7 KB a server, the alert
  * tests and promtool in CI), the API paths of the AuthorizationPolicies (the authorization tests), the NetworkPolicy
  * egress (DNS and HTTPS, the TritonServer tests) and the HPA behaviour (the autoscaler tests).
  */
@@ -14,6 +14,15 @@ export function reviewable(objects: any[]): any[] {
   return objects.map((o) => {
     if (o.kind === 'Deployment' || o.kind === 'DaemonSet') {
       return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: sha256(JSON.stringify(o.spec.template.spec)) } } };
+    }
+    if (o.kind === 'Job') {
+      return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: sha256(JSON.stringify(o.spec.template.spec)) } } };
+    }
+    if (o.kind === 'LeaderWorkerSet') {
+      const group = o.spec.leaderWorkerTemplate;
+      const digested = (t: any) => ({ ...t, spec: sha256(JSON.stringify(t.spec)) });
+      return { ...o, spec: { ...o.spec, leaderWorkerTemplate: {
+        ...group, leaderTemplate: digested(group.leaderTemplate), workerTemplate: digested(group.workerTemplate) } } };
     }
     if (o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard !== undefined) {
       return { ...o, data: Object.fromEntries(Object.entries(o.data as Record<string, string>).map(([k, v]) => [k, sha256(v)])) };
