@@ -16,7 +16,7 @@ export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 export const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
 
 /** An IAM role ARN, e.g. `arn:aws:iam::123456789012:role/triton-models`. */
-/** An EC2 subnet id: `subnet-` and hex digits (8, or 17 for ids since 2018). */
+/** An EC2 subnet id: `subnet-` and hex digits (the form EC2 writes, e.g. `subnet-0123456789abcdef0`). */
 export const SUBNET_ID = /^subnet-[0-9a-f]+$/;
 /** An EC2 security group id: `sg-` and hex digits. */
 export const SECURITY_GROUP_ID = /^sg-[0-9a-f]+$/;
