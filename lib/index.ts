@@ -42,7 +42,8 @@ export { GpuPool } from './triton/gpu-capacity';
 
 // The Triton server and what it runs on.
 export { TritonServer } from './k8s/triton-server';
-export { TritonServerProps, TRITON_SERVER_DEFAULTS } from './k8s/triton-server-props';
+export { TritonServerProps } from './k8s/triton-server-props';
+export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
 export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
   ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
@@ -51,7 +52,7 @@ export { FsxLustreFileSystem, FsxLustreFileSystemProps } from './k8s/fsx-lustre-
 export {
   FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
   FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER,
-} from './k8s/fsx-lustre-options';
+} from './triton/fsx-lustre-options';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
 export { TritonLoadTest } from './k8s/load-test/triton-load-test';
@@ -92,9 +93,8 @@ export {
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
 export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions } from './k8s/autoscaling/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
-export {
-  TritonAutoscalerOptions, TritonAutoscalerProps, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine,
-} from './k8s/autoscaling/triton-autoscaler-props';
+export { TritonAutoscalerOptions, TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
+export { TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
 export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './k8s/autoscaling/prometheus-adapter-rules';
 
 // Traffic management and security with Istio.
@@ -106,10 +106,10 @@ export {
 } from './k8s/mesh/route-builders';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
-export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './k8s/mesh/canary-plan';
+export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './triton/canary-plan';
 export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
 export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps, MeshCallers } from './k8s/mesh/triton-authorization';
-export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './k8s/mesh/mesh-identity';
+export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './triton/mesh-identity';
 
 export { TritonOpsError, problemsOf } from './private/errors';
 export { OutputDirs, outputDirs } from './cli/output-dirs';

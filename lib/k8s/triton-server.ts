@@ -28,10 +28,11 @@ import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sid
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tritonNetworkPolicy } from './triton-network-policy';
-import { TRITON_SERVER_DEFAULTS, TritonServerProps } from './triton-server-props';
+import { TritonServerProps } from './triton-server-props';
+import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
-import { resolveSettings, TritonServerSettings } from './triton-server-settings';
-import { RELEASE_LABEL, VERSION_LABEL } from './mesh/canary-plan';
+import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
+import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';

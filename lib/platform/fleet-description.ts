@@ -7,7 +7,7 @@ import type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-types';
 import type { ModelAccess } from '../aws/model-access';
 import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
 import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
-import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
+import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
@@ -18,7 +18,7 @@ import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { InstanceStorePolicy } from '../triton/instance-store';
-import type { FsxLustreOptions } from '../k8s/fsx-lustre-options';
+import type { FsxLustreOptions } from '../triton/fsx-lustre-options';
 import type { AddonsDescription } from './addons-description';
 import type { WeightsSource } from './plan-lustre';
 

@@ -3,15 +3,15 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
-import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
-import { resolveServerRequests, ServerRequests } from '../k8s/triton-server-requests';
+import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../triton/autoscaler-options';
+import { resolveServerRequests, ServerRequests } from '../triton/server-requests';
 import { loadTestName } from '../k8s/load-test/load-test-props';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
-import type { ServiceAccountRef } from '../k8s/mesh/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
+import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
-import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { Problems, show, TritonOpsError } from '../private/errors';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';

@@ -14,7 +14,7 @@
  */
 import * as v from 'valibot';
 import { AutoscalingMetric } from '../k8s/autoscaling/autoscaling-metric';
-import { HPA_LIMITS } from '../k8s/autoscaling/triton-autoscaler-props';
+import { HPA_LIMITS } from '../triton/autoscaler-options';
 import { LoadSweep } from '../k8s/load-test/load-sweep';
 import { LoadTestResults } from '../k8s/load-test/load-test-results';
 import { AlertReceiver } from '../triton/alert-routing';
@@ -41,7 +41,7 @@ import { problem, show, Shown, TritonOpsError } from '../private/errors';
 import type { ModelAccess } from '../aws/model-access';
 import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
-} from '../k8s/fsx-lustre-options';
+} from '../triton/fsx-lustre-options';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
 import type { FleetDescription } from './fleet-description';
 import type { WeightsSource } from './plan-lustre';

@@ -30,12 +30,12 @@ export type { LocalRepositoryOptions } from '../k8s/local-repository';
 export type { OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser } from '../triton/openai-frontend';
 export type {
   FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
-} from '../k8s/fsx-lustre-options';
+} from '../triton/fsx-lustre-options';
 export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
 // Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
 export { AlertReceiver } from '../triton/alert-routing';
 export type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 // Type-only: the module of MeshCallers is a cdk8s construct.
 export type { MeshCallers } from '../k8s/mesh/triton-authorization';
-export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../k8s/mesh/mesh-identity';
+export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 export { TritonOpsError } from '../private/errors';

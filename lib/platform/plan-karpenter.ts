@@ -5,7 +5,7 @@
  */
 import type { Problems } from '../private/errors';
 import { DNS_LABEL } from '../private/kubernetes-names';
-import { TRITON_SERVER_DEFAULTS } from '../k8s/triton-server-props';
+import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { NODE_POOL_LABEL } from '../triton/gpu-scheduling';
 import { KARPENTER_CHART } from './addons/karpenter-addon';
 import type { FleetDescription, NodePoolDescription } from './fleet-description';

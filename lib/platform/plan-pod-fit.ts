@@ -4,7 +4,7 @@
  * has the arithmetic and its sources). Pure: no cdk8s, no cdktf.
  */
 import { resolveNvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin-defaults';
-import type { ServerRequests } from '../k8s/triton-server-requests';
+import type { ServerRequests } from '../triton/server-requests';
 import type { Problems } from '../private/errors';
 import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS } from '../triton/node-capacity';
 import type { FleetDescription, ServerDescription } from './fleet-description';

@@ -4,7 +4,7 @@ import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { FleetChart, FleetDescription } from 'triton-ops';
 import { routeMatches } from '../../lib/k8s/mesh/route-builders';
-import { RELEASE_LABEL } from '../../lib/k8s/mesh/canary-plan';
+import { RELEASE_LABEL } from '../../lib/triton/canary-plan';
 import { SEARCH_FLEET, synthSearch } from '../../examples/search-ranking';
 import { reviewable } from './digest';
 

@@ -1,7 +1,7 @@
 import { Testing } from 'cdk8s';
 import { FleetChart, FleetDescription, planFleet } from '../../lib';
-import { resolveServerRequests } from '../../lib/k8s/triton-server-requests';
-import { resolveAutoscalerOptions } from '../../lib/k8s/autoscaling/triton-autoscaler-props';
+import { resolveServerRequests } from '../../lib/triton/server-requests';
+import { resolveAutoscalerOptions } from '../../lib/triton/autoscaler-options';
 import { METRICS_RELAY_DEFAULTS } from '../../lib/triton/openai-metrics-relay';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';

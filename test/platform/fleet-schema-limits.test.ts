@@ -4,7 +4,7 @@
  * the value just beyond it.
  */
 import { FleetDescription, planFleet } from '../../lib';
-import { HPA_LIMITS } from '../../lib/k8s/autoscaling/triton-autoscaler-props';
+import { HPA_LIMITS } from '../../lib/triton/autoscaler-options';
 import { EKS_CLUSTER_NAME } from '../../lib/private/aws-names';
 import * as v from 'valibot';
 import { Entries, fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/platform/fleet-schema';

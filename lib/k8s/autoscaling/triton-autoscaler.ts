@@ -8,9 +8,8 @@ import type { ITritonServer } from '../triton-server-ref';
 import { AutoscalingMetric } from './autoscaling-metric';
 import { KedaScaledObject } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
-import {
-  AutoscalingEngine, HPA_LIMITS, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS as D, TritonAutoscalerProps,
-} from './triton-autoscaler-props';
+import { TritonAutoscalerProps } from './triton-autoscaler-props';
+import { AutoscalingEngine, HPA_LIMITS, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS as D } from '../../triton/autoscaler-options';
 
 
 /**

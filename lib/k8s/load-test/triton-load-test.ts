@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { principalOf } from '../mesh/mesh-identity';
+import { principalOf } from '../../triton/mesh-identity';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';

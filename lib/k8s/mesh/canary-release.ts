@@ -7,7 +7,7 @@ import { GRPC_PORT, HTTP_PORT, OPENAI_PORT, TritonPort } from '../../triton/serv
 import { MANAGED_BY } from '../labels';
 import { claimHost } from './host-registry';
 import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryReleaseProps } from './canary-release-props';
-import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from './canary-plan';
+import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from '../../triton/canary-plan';
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from './mesh-hosts';

@@ -4,7 +4,7 @@
  * model-config or metrics APIs) with the same retries.
  */
 import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
-import { VersionWeight } from './canary-plan';
+import { VersionWeight } from '../../triton/canary-plan';
 import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
 import { ResolvedRoute, retryPolicy, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
 

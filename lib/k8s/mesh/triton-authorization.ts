@@ -9,7 +9,7 @@ import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PATH, METRICS_PORT, OPENAI_PORT 
 import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from '../../private/kubernetes-names';
-import { checkServiceAccount, principalOf, ServiceAccountRef } from './mesh-identity';
+import { checkServiceAccount, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
 
 /** Workloads inside the mesh allowed to call a server, matched by their mTLS identity. */
 export interface MeshCallers {

@@ -1,7 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/k8s/mesh/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton/mesh-identity';
 import { OPENAI_ROUTE_DEFAULTS, RETRY_ON, ROUTED_OPENAI_MATCHES, routeMatches, routePort } from '../../../lib/k8s/mesh/route-builders';
 import { TritonAuthorization } from '../../../lib/k8s/mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from '../../../lib/k8s/mesh/triton-route';

@@ -1,5 +1,5 @@
 import { JsonPatch, Testing } from 'cdk8s';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, ISTIO_TRUST_DOMAIN, principalOf } from '../../../lib/k8s/mesh/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, ISTIO_TRUST_DOMAIN, principalOf } from '../../../lib/triton/mesh-identity';
 import { TritonAuthorization, TritonAuthorizationProps } from '../../../lib/k8s/mesh/triton-authorization';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';
 import { TritonServerProps } from '../../../lib';

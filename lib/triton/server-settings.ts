@@ -1,21 +1,26 @@
+/**
+ * resolveSettings: every prop of a Triton server with its default applied and checked together, one resolution for
+ * TritonServer (what it renders) and the fleet plan (what it plans and refuses in the description's words). Pure: no cdk8s.
+ */
 import { Problems, show } from '../private/errors';
 import { checkImage } from '../private/image-reference';
-import { ModelConfig } from '../triton/model-config';
-import { ModelControl } from '../triton/model-control';
-import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from '../triton/gpu-scheduling';
-import { unusedGpus } from '../triton/model-instances';
-import { formatProblem, ModelConfigError, validateModelSet } from '../triton/validate-model-config';
-import { LogFormat, managedFlagOwner } from '../triton/server-flags';
-import { checkResponseCache, checkSecretKeyReference, ResponseCache } from '../triton/response-cache';
-import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
-import { minimumShm } from './triton-server-memory';
-import { resolveServerRequests, ServerRequests } from './triton-server-requests';
+import { ModelConfig } from './model-config';
+import { ModelControl } from './model-control';
+import { EKS_NODE_GROUP_NAME, NODE_POOL_LABEL, NodePoolProvisioner } from './gpu-scheduling';
+import { unusedGpus } from './model-instances';
+import { formatProblem, ModelConfigError, validateModelSet } from './validate-model-config';
+import { LogFormat, managedFlagOwner } from './server-flags';
+import { checkResponseCache, checkSecretKeyReference, ResponseCache } from './response-cache';
+import type { ServerSettingsProps } from './server-props';
+import { TRITON_SERVER_DEFAULTS as D } from './server-defaults';
+import { minimumShm } from './server-memory';
+import { resolveServerRequests, ServerRequests } from './server-requests';
 import { checkNamespaceName, DNS_1035_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
-import { checkServiceAccount, principalOf } from './mesh/mesh-identity';
-import { checkOpenAiServer } from './openai-frontend';
-import { OPENAI_FRONTEND_DEFAULTS } from '../triton/openai-frontend';
-import { checkModelsForRelease } from '../triton/triton-releases';
+import { checkServiceAccount, principalOf } from './mesh-identity';
+import { checkOpenAiServer } from './openai-server-checks';
+import { OPENAI_FRONTEND_DEFAULTS } from './openai-frontend';
+import { checkModelsForRelease } from './triton-releases';
 
 /** Every prop of a server with its default applied, after all checks passed. */
 export interface TritonServerSettings {
@@ -65,7 +70,7 @@ const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 
 /** Applies the defaults of TritonServerProps and checks them together; throws every problem at once. */
 export function resolveSettings(path: string, name: string, namespace: string | undefined,
-  props: TritonServerProps): TritonServerSettings {
+  props: ServerSettingsProps): TritonServerSettings {
   const p = new Problems(path);
   p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
     'use at most 63 lowercase letters, digits and -, starting with a letter');
@@ -232,7 +237,7 @@ export function resolveSettings(path: string, name: string, namespace: string | 
 }
 
 /** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
-function checkModels(p: Problems, path: string, props: TritonServerProps, gpus: number, nodes: number, shmSizeMiB: number) {
+function checkModels(p: Problems, path: string, props: ServerSettingsProps, gpus: number, nodes: number, shmSizeMiB: number) {
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
   if (props.gpuMemoryGiB !== undefined) {

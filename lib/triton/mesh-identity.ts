@@ -1,6 +1,6 @@
 /** Mesh identities: namespaces and service accounts as Istio authorization sees them, with their name checks. */
-import { Problems } from '../../private/errors';
-import { checkNamespaceName, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { Problems } from '../private/errors';
+import { checkNamespaceName, DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
 /** A Kubernetes service account, the identity a workload presents in the mesh through its mTLS certificate. */
 export interface ServiceAccountRef {

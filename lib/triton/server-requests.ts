@@ -3,14 +3,24 @@
  * and the fleet plan (the check that the pod fits its node, CHECKLIST R08). Pure: no cdk8s, so the plan can use it
  * without loading the Kubernetes side.
  */
-import type { ResourceRequests } from '../triton/node-capacity';
-import { METRICS_RELAY_DEFAULTS } from '../triton/openai-metrics-relay';
-import { containerMemoryMiB, minimumShm } from './triton-server-memory';
-import { TRITON_SERVER_DEFAULTS as D, TritonServerProps } from './triton-server-props';
+import type { ResourceRequests } from './node-capacity';
+import { METRICS_RELAY_DEFAULTS } from './openai-metrics-relay';
+import { containerMemoryMiB, minimumShm } from './server-memory';
+import type { ModelConfig } from './model-config';
+import type { OpenAiFrontendOptions } from './openai-frontend';
+import type { ResponseCache } from './response-cache';
+import { TRITON_SERVER_DEFAULTS as D } from './server-defaults';
 
-/** The props of a server that decide its requests. */
-export type ServerRequestProps = Pick<TritonServerProps,
-  'cpuRequestMillis' | 'memoryMiB' | 'shmSizeMiB' | 'responseCache' | 'models' | 'nodesPerReplica' | 'openAi'>;
+/** The props of a server that decide its requests, as TritonServerProps documents them. */
+export interface ServerRequestProps {
+  readonly cpuRequestMillis?: number;
+  readonly memoryMiB?: number;
+  readonly shmSizeMiB?: number;
+  readonly responseCache?: ResponseCache;
+  readonly models?: readonly ModelConfig[];
+  readonly nodesPerReplica?: number;
+  readonly openAi?: OpenAiFrontendOptions;
+}
 
 /** A server's requests, with every default applied. */
 export interface ServerRequests {

@@ -3,8 +3,8 @@
  * plan and a stage index or from explicit weights. Kept apart from the construct so that the rules a promotion
  * must obey (integers, sum 100, stable first and canary last) are readable and testable on their own.
  */
-import { isWhole } from '../../private/checks';
-import { Problems, show } from '../../private/errors';
+import { isWhole } from '../private/checks';
+import { Problems, show } from '../private/errors';
 
 /** Defaults of CanaryReleaseProps, one named constant each (asserted by the tests). */
 export const CANARY_RELEASE_DEFAULTS = {

@@ -3,10 +3,10 @@
  * check that the pod fits its node): Triton's own memory, the memory-backed /dev/shm, and a local response cache.
  * Pure: no cdk8s, so the plan can use it without loading the Kubernetes side.
  */
-import type { ModelConfig } from '../triton/model-config';
-import { countInstances } from '../triton/model-instances';
-import type { ResponseCache } from '../triton/response-cache';
-import { TRITON_SERVER_DEFAULTS as D } from './triton-server-props';
+import type { ModelConfig } from './model-config';
+import { countInstances } from './model-instances';
+import type { ResponseCache } from './response-cache';
+import { TRITON_SERVER_DEFAULTS as D } from './server-defaults';
 
 /**
  * The smallest /dev/shm the models need: the base, a region per Python-backend instance (triton#4869), room for
