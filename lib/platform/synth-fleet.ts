@@ -2,8 +2,8 @@
  * synthFleet: what `npm run synth` does, for an app's own fleets, in one call. The YAML side needs only cdk8s; the
  * Terraform side (cdktf and the providers, optional peers) is loaded only when `terraformDir` asks for it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'fs';
-import { dirname, join } from 'path';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
+import { dirname, join, resolve } from 'path';
 import { outputDirs } from '../cli/output-dirs';
 import { problem, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
@@ -115,9 +115,11 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
     const missing = missingPeersError(TERRAFORM_USER, ['cdktf', '@cdktf/provider-aws', '@cdktf/provider-kubernetes', '@cdktf/provider-helm']);
     if (missing) throw missing;
   }
-  // Beside the YAML folder, so that the final move is a rename on the same file system.
-  mkdirSync(dirname(final.manifests), { recursive: true });
-  const staging = mkdtempSync(join(dirname(final.manifests), '.triton-ops-synth-'));
+  // In the YAML folder's nearest existing parent, so that the final move is a rename on the same file system and a
+  // failed synth creates no folder.
+  let parent = dirname(resolve(final.manifests));
+  while (!existsSync(parent)) parent = dirname(parent);
+  const staging = mkdtempSync(join(parent, '.triton-ops-synth-'));
   try {
     const staged = { manifests: join(staging, 'manifests'), artifacts: join(staging, 'artifacts'), terraform: join(staging, 'terraform') };
     const apps = collectProblems(problems, () => synthYaml(staged, all));
