@@ -61,7 +61,7 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
   for (const chart of fleets) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
-    lines.push(`  ${chart.node.id}: ${servers.length} servers (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
+    lines.push(`  ${chart.node.id}: ${servers.length} server${servers.length === 1 ? '' : 's'} (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
   }
   const warnings = serverWarnings(apps);
   lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
