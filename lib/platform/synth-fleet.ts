@@ -61,10 +61,11 @@ export interface SynthFleetResult {
 /** What a caller sees in the missing-peers error. */
 const TERRAFORM_USER = "synthFleet's 'terraformDir'";
 
-/** The fleets that get Terraform stacks, and the problems of the Terraform options. */
+/** The fleets that get Terraform stacks; the problems of `fleets` and of the Terraform options join `problems`. */
 function terraformFleets(fleets: readonly FleetDescription[], options: SynthFleetOptions, problems: string[]): FleetDescription[] {
   const names = fleets.map((f) => f.name);
   const choose = `give one of ${names.map((n) => `'${n}'`).join(', ')}`;
+  if (fleets.length === 0) problems.push(problem('synthFleet', 'fleets', fleets, 'is empty', 'give at least one fleet description'));
   if (options.terraformDir === undefined) {
     for (const prop of ['terraformFleets', 'shortStackIds', 'lockFilesDir'] as const) {
       if (options[prop] !== undefined) {
@@ -72,6 +73,10 @@ function terraformFleets(fleets: readonly FleetDescription[], options: SynthFlee
       }
     }
     return [];
+  }
+  if (options.terraformFleets?.length === 0) {
+    problems.push(problem('synthFleet', 'terraformFleets', [], 'names no fleet, but terraformDir asks for stacks',
+      `${choose}, or leave out 'terraformDir' for YAML only`));
   }
   for (const name of options.terraformFleets ?? []) {
     if (!names.includes(name)) problems.push(problem('synthFleet', 'terraformFleets', name, 'names no fleet given', choose));

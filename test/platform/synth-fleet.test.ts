@@ -186,6 +186,12 @@ describe('synthFleet options', () => {
     expect((yamlOnly.error as TritonOpsError).problems).toEqual([
       "synthFleet: 'shortStackIds' ('vision') is given without 'terraformDir'; give 'terraformDir' or leave out 'shortStackIds'",
     ]);
+    expect((synth([], { yamlDir: p.yamlDir }).error as TritonOpsError).problems).toEqual([
+      "synthFleet: 'fleets' ([]) is empty; give at least one fleet description",
+    ]);
+    expect((synth(VISION_FLEET, { yamlDir: p.yamlDir, terraformDir: p.terraformDir, terraformFleets: [] }).error as TritonOpsError).problems)
+      .toEqual(["synthFleet: 'terraformFleets' ([]) names no fleet, but terraformDir asks for stacks; give one of 'vision', "
+        + "or leave out 'terraformDir' for YAML only"]);
     expect(readdirSync(p.dir)).toEqual([]);
   });
 
