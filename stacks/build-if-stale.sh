@@ -4,6 +4,9 @@
 set -e
 stamp=build/.built
 if [ ! -f "$stamp" ] || [ -n "$(find lib stacks examples bench package.json tsconfig.json tsconfig.build.json -newer "$stamp" -print -quit)" ]; then
+  # tsc prints nothing while it works (15 s here, 100 s on a busy machine): say so on stderr, stdout stays the app's.
+  if [ -f "$stamp" ]; then why='sources changed, about 10 s'; else why='first run, about 15 s'; fi
+  echo "triton-ops: compiling TypeScript ($why)..." >&2
   node node_modules/typescript/bin/tsc -p tsconfig.build.json
   chmod +x build/lib/cli/main.js
   touch "$stamp"

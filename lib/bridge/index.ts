@@ -7,3 +7,4 @@ export { PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addo
 export { ADDON_CHARTS, addonPins } from '../platform/addons/addon-registry';
 export { AddonProvides, AddonName } from '../platform/addons/addon-catalog';
 export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-addon';
+export { synthFleetStacks, SynthFleetStacksOptions } from '../platform/synth-fleet-stacks';

@@ -15,8 +15,11 @@ export interface OutputDirs {
   readonly terraform: string;
 }
 
-/** The output folders from the environment, with the defaults of the README. */
-export function outputDirs(env: NodeJS.ProcessEnv = process.env): OutputDirs {
+/**
+ * The output folders from the environment, with the defaults of the README. `env` is typed without @types/node's
+ * `NodeJS` namespace, so that an app's type check needs no @types/node.
+ */
+export function outputDirs(env: Readonly<Record<string, string | undefined>> = process.env): OutputDirs {
   return {
     manifests: env.CDK8S_OUTDIR ?? 'dist',
     artifacts: env.TRITON_OPS_ARTIFACTS ?? 'artifacts',

@@ -8,3 +8,4 @@ export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } fro
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './fleet-chart';
 export { ClusterChart, ClusterChartProps, CLUSTER_CHART_ID } from './cluster-chart';
+export { synthFleet, runSynthFleet, SynthFleetOptions, SynthFleetResult, TextOutput } from './synth-fleet';

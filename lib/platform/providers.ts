@@ -49,7 +49,8 @@ export function clusterAccess(scope: Construct, fleet: FleetDescription, cluster
 /**
  * The S3 backend of one stack when the description names a state bucket: key `<keyPrefix>/<stack id>.tfstate`,
  * encrypted, locked with DynamoDB or S3's own lock file, reached with the same profile and role as the provider.
- * Without `state` the stack keeps cdktf's default, and the app chooses (see stacks/local-state.ts).
+ * Without `state` the stack keeps cdktf's default, and the app chooses (synthFleet keeps it beside its
+ * terraformDir: lib/platform/terraform-local-state.ts).
  */
 export function fleetBackend(stack: TerraformStack, fleet: FleetDescription, stackId: string): S3Backend | undefined {
   const state = fleet.state;

@@ -1,8 +1,8 @@
 /**
  * The optional peer dependencies of 'triton-ops/aws' and 'triton-ops/bridge' (cdktf and the providers), checked
- * before those entry points load anything, so a YAML-only install (cdk8s, cdk8s-plus-28, constructs) that imports
- * them gets one clear error naming what to install instead of "Cannot find module 'cdktf'" from deep inside.
- * 'triton-ops' and 'triton-ops/fleet' never load this module. The ranges are package.json's peerDependencies
+ * before those entry points load anything, and before synthFleet's `terraformDir` loads the stacks, so a YAML-only
+ * install (cdk8s, cdk8s-plus-28, constructs) that asks for them gets one clear error naming what to install instead
+ * of "Cannot find module 'cdktf'" from deep inside. The ranges are package.json's peerDependencies
  * (test/packaging/optional-peers.test.ts keeps them equal).
  */
 export const OPTIONAL_PEERS = {
@@ -50,23 +50,27 @@ function installed(name: string): boolean {
   }
 }
 
-/** The error for `entry` when some of `peers` are missing; undefined when all are installed. */
-export function missingPeersError(entry: string, peers: readonly OptionalPeer[], isInstalled = installed): Error | undefined {
+/**
+ * The error for `user` (as the message names it: `'triton-ops/aws'`, `synthFleet's 'terraformDir'`) when some of
+ * `peers` are missing; undefined when all are installed.
+ */
+export function missingPeersError(user: string, peers: readonly OptionalPeer[], isInstalled = installed): Error | undefined {
   const missing = peers.filter((p) => !isInstalled(p));
   if (missing.length === 0) return undefined;
   const specs = missing.map(peerSpec);
   const error = new Error(
-    `'${entry}' needs ${missing.length === 1 ? 'a package that is' : 'packages that are'} not installed: ${specs.join(', ')}. `
-    + `cdktf and its providers are optional peer dependencies of triton-ops, loaded only by 'triton-ops/aws' and `
-    + `'triton-ops/bridge' ('triton-ops' and 'triton-ops/fleet' never need them). Install them with:\n`
+    `${user} needs ${missing.length === 1 ? 'a package that is' : 'packages that are'} not installed: ${specs.join(', ')}. `
+    + `cdktf and its providers are optional peer dependencies of triton-ops, loaded only by 'triton-ops/aws', `
+    + `'triton-ops/bridge' and synthFleet's 'terraformDir' ('triton-ops' and 'triton-ops/fleet' need them for nothing `
+    + `else). Install them with:\n`
     + `  ${installCommand(missing)}`,
   );
   error.name = 'TritonOpsMissingPeerError';
   return error;
 }
 
-/** Throws the error of missingPeersError. */
+/** Throws the error of missingPeersError for the entry point `entry` ('triton-ops/aws'). */
 export function requireOptionalPeers(entry: string, peers: readonly OptionalPeer[]): void {
-  const error = missingPeersError(entry, peers);
+  const error = missingPeersError(`'${entry}'`, peers);
   if (error) throw error;
 }

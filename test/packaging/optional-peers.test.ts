@@ -24,18 +24,19 @@ describe('optional peers', () => {
   });
 
   test('names every missing package with its range and the command that installs them', () => {
-    const error = missingPeersError('triton-ops/bridge',
+    const error = missingPeersError("'triton-ops/bridge'",
       ['cdktf', '@cdktf/provider-aws', '@cdktf/provider-kubernetes', '@cdktf/provider-helm'],
       (p: string) => p === '@cdktf/provider-aws');
     expect(error?.message).toBe(
       "'triton-ops/bridge' needs packages that are not installed: cdktf@^0.21.0, @cdktf/provider-kubernetes@^12.1.0, "
       + '@cdktf/provider-helm@^12.1.2. cdktf and its providers are optional peer dependencies of triton-ops, loaded only by '
-      + "'triton-ops/aws' and 'triton-ops/bridge' ('triton-ops' and 'triton-ops/fleet' never need them). Install them with:\n"
+      + "'triton-ops/aws', 'triton-ops/bridge' and synthFleet's 'terraformDir' ('triton-ops' and 'triton-ops/fleet' need them "
+      + 'for nothing else). Install them with:\n'
       + "  npm install 'cdktf@^0.21.0' '@cdktf/provider-kubernetes@^12.1.0' '@cdktf/provider-helm@^12.1.2'");
   });
 
   test('no error when all are installed (as here, where they are dev dependencies)', () => {
-    expect(missingPeersError('triton-ops/aws', ['cdktf', '@cdktf/provider-aws'])).toBeUndefined();
+    expect(missingPeersError("'triton-ops/aws'", ['cdktf', '@cdktf/provider-aws'])).toBeUndefined();
   });
 
   test.each(['aws', 'bridge'])("lib/%s/index.ts loads the check before anything else", (entry) => {

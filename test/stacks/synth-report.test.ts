@@ -1,31 +1,37 @@
 import '../aws/setup-cdktf';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { FleetDescription } from 'triton-ops';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { runSynthFleet } from 'triton-ops';
+import { DEBUG_ENV, failureReport } from '../../lib/platform/synth-report';
 import { outputDirs } from '../../stacks/outputs';
-import { DEBUG_ENV, failureReport, ReportSink, runReported } from '../../stacks/report';
-import { synthAll } from '../../stacks/synth';
+import { DEFAULT_FLEETS, synthAll, SynthFleets, synthOptions } from '../../stacks/synth';
 
-/** Runs `body` in a fresh working directory (synthAll stages next to its outputs, in the working directory). */
+/** Runs `body` in a fresh working directory, removed after (synthFleet stages beside the YAML folder, here the working directory). */
 function inTempDir<T>(body: () => T): T {
   const previous = process.cwd();
-  process.chdir(mkdtempSync(join(tmpdir(), 'triton-ops-report-')));
+  const dir = mkdtempSync(join(tmpdir(), 'triton-ops-report-'));
+  process.chdir(dir);
   try {
     return body();
   } finally {
     process.chdir(previous);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** What runReported printed and the exit code it asked for. */
-function reported(synth: () => readonly string[]): { lines: string[]; exitCode?: number } {
-  const lines: string[] = [];
-  let exitCode: number | undefined;
-  const sink: ReportSink = { error: (line) => lines.push(line), exit: (code) => { exitCode = code; } };
-  runReported(synth, sink);
-  return { lines, exitCode };
+/** What `npm run synth` (stacks/synth.ts) of `fleets` printed and its exit code. */
+function reported(fleets: SynthFleets = DEFAULT_FLEETS): { lines: string[]; exitCode: number } {
+  let text = '';
+  const previous = process.exitCode;
+  try {
+    const exitCode = runSynthFleet(fleets.yaml, { ...synthOptions(outputDirs(), fleets), output: { write: (t: string) => { text += t; } } });
+    return { lines: text.split('\n').slice(0, -1), exitCode };
+  } finally {
+    process.exitCode = previous;
+  }
 }
 
 /**
@@ -44,8 +50,8 @@ const BROKEN: FleetDescription = {
 
 describe('npm run synth reports what it did', () => {
   test('the summary: files (one folder per cluster) and objects per kind, artifacts, servers, GPUs at peak per pool, warnings, stacks', () => {
-    const { lines, exitCode } = inTempDir(() => reported(() => synthAll()));
-    expect(exitCode).toBeUndefined();
+    const { lines, exitCode } = inTempDir(() => reported());
+    expect(exitCode).toBe(0);
     expect(lines).toEqual([
       'triton-ops: synthesized',
       '  dist/ml-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
@@ -74,7 +80,7 @@ describe('npm run synth reports what it did', () => {
       writeFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'previous\n');
       const snapshot = () => readdirSync('.').sort();
       const earlier = snapshot();
-      const result = reported(() => synthAll(undefined, { yaml: [BROKEN], terraform: [BROKEN] }));
+      const result = reported({ yaml: [BROKEN], terraform: [BROKEN] });
       return { ...result, before: earlier, after: snapshot(), previous: readFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'utf8') };
     });
     expect(exitCode).toBe(1);
@@ -102,7 +108,7 @@ describe('npm run synth reports what it did', () => {
       mkdirSync(join('dist', 'ml-serving'), { recursive: true });
       writeFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'previous\n');
       const earlier = readdirSync('.').sort();
-      const result = reported(() => synthAll(undefined, { yaml: [typo], terraform: [typo] }));
+      const result = reported({ yaml: [typo], terraform: [typo] });
       return { ...result, before: earlier, after: readdirSync('.').sort(), previous: readFileSync(join('dist', 'ml-serving', 'vision.yaml'), 'utf8') };
     });
     expect(exitCode).toBe(1);
@@ -117,9 +123,9 @@ describe('npm run synth reports what it did', () => {
 
   test('a description without its cluster: refused in its words before the apps group the fleets by cluster', () => {
     const { cluster: _cluster, ...noCluster } = DEFAULT_FLEET;
-    const { lines, exitCode } = inTempDir(() => reported(() => synthAll(undefined, {
+    const { lines, exitCode } = inTempDir(() => reported({
       yaml: [noCluster as FleetDescription], terraform: [noCluster as FleetDescription],
-    })));
+    }));
     expect(exitCode).toBe(1);
     expect(lines.slice(0, 2)).toEqual([
       'triton-ops: synth failed with 1 problem; nothing was written:',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { copyCommittedLockFiles } from '../../stacks/lock-files';
+import { copyCommittedLockFiles } from '../../lib/platform/terraform-lock-files';
 import { synthTerraform } from '../../stacks/tf';
 
 function synthToFiles(fleet = DEFAULT_FLEET): Map<string, string> {

@@ -1,40 +1,18 @@
 /**
- * What the apps print, on stderr (cdk8s-cli reads the app's stdout, and `cdk8s synth --stdout` must stay pure YAML):
- * a short summary after a synth that succeeded, or every problem of the whole app as one list and exit code 1, with no
- * stack trace unless TRITON_OPS_DEBUG asks for one.
+ * What synthFleet prints: a short summary after a synth that succeeded, or every problem of the whole synth as one
+ * list, with no stack trace unless TRITON_OPS_DEBUG asks for one.
  */
 import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
 import { App } from 'cdk8s';
-import { ClusterChart, FleetChart, problemsOf, TritonServer } from 'triton-ops';
-import { modelRepositoryDir, OutputDirs, promtoolDir } from './outputs';
+import { TritonServer } from '../k8s/triton-server';
+import { problemsOf } from '../private/errors';
+import { ClusterChart } from './cluster-chart';
+import { FleetChart } from './fleet-chart';
+import { modelRepositoryDir, promtoolDir } from './synth-paths';
 
 /** Set to print the stack trace of a failed synth. */
 export const DEBUG_ENV = 'TRITON_OPS_DEBUG';
-
-/** Where the report goes; tests replace it. */
-export interface ReportSink {
-  error(line: string): void;
-  exit(code: number): void;
-}
-
-const PROCESS_SINK: ReportSink = {
-  error: (line) => process.stderr.write(`${line}\n`),
-  exit: (code) => process.exit(code),
-};
-
-/** Runs a synth; prints its summary lines, or its problems and exits 1. */
-export function runReported(synth: () => readonly string[], sink: ReportSink = PROCESS_SINK): void {
-  let summary: readonly string[];
-  try {
-    summary = synth();
-  } catch (error) {
-    for (const line of failureReport(error, process.env[DEBUG_ENV] !== undefined)) sink.error(line);
-    sink.exit(1);
-    return;
-  }
-  for (const line of summary) sink.error(line);
-}
 
 /** The lines a failed synth prints: its problems (or, for a bug, its message), and how to see the stack trace. */
 export function failureReport(error: unknown, debug: boolean): string[] {
@@ -48,12 +26,17 @@ export function failureReport(error: unknown, debug: boolean): string[] {
   return lines;
 }
 
+/** Every warning of the servers under `apps`, each `<server path>: warning: ...`. */
+export function serverWarnings(apps: readonly App[]): string[] {
+  return apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
+}
+
 /**
  * The summary of the YAML side: each manifest file (`<cluster>/<chart>.yaml`) with its objects per kind, the artifacts,
  * each fleet's servers, the GPUs each node pool holds at peak, and every warning. `apps` are the cdk8s Apps of the
  * clusters, one each.
  */
-export function summarizeCharts(apps: readonly App[], dirs: Pick<OutputDirs, 'manifests' | 'artifacts'>): string[] {
+export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests: string; readonly artifacts: string }): string[] {
   const lines = ['triton-ops: synthesized'];
   const fleets: FleetChart[] = [];
   for (const app of apps) {
@@ -78,9 +61,9 @@ export function summarizeCharts(apps: readonly App[], dirs: Pick<OutputDirs, 'ma
   for (const chart of fleets) {
     const servers = Object.values(chart.servers);
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
-    lines.push(`  ${chart.node.id}: ${servers.length} servers (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
+    lines.push(`  ${chart.node.id}: ${servers.length} server${servers.length === 1 ? '' : 's'} (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
   }
-  const warnings = apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
+  const warnings = serverWarnings(apps);
   lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
   return lines;
 }

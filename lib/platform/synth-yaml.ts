@@ -1,0 +1,50 @@
+/**
+ * The YAML side of synthFleet: one cdk8s App per cluster writing `<manifests>/<cluster>/`, a ClusterChart
+ * (`cluster.yaml`) and a FleetChart per fleet (`<fleet>.yaml`); the config.pbtxt tree and the promtool files in the
+ * artifacts folder. Loads no cdktf.
+ */
+import { rmSync } from 'fs';
+import { join } from 'path';
+import { App, YamlOutputType } from 'cdk8s';
+import { writeModelRepositories } from '../k8s/model-repository-files';
+import { writePromtoolFiles } from '../k8s/monitoring/triton-alerts';
+import { TritonOpsError } from '../private/errors';
+import { CLUSTER_CHART_ID, ClusterChart } from './cluster-chart';
+import { FleetChart } from './fleet-chart';
+import { FleetDescription } from './fleet-description';
+import { checkFleetShape } from './fleet-schema';
+import { promtoolDir } from './synth-paths';
+import { collectProblems } from './synth-problems';
+
+/** The fleets by `cluster.name`, clusters and fleets in the order given (the ClusterChart refuses two clusters of one name). */
+export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string, FleetDescription[]> {
+  const byCluster = new Map<string, FleetDescription[]>();
+  for (const fleet of fleets) byCluster.set(fleet.cluster.name, [...(byCluster.get(fleet.cluster.name) ?? []), fleet]);
+  return byCluster;
+}
+
+/**
+ * Synthesizes `fleets` into `dirs.manifests` (one folder per cluster) and their artifacts into `dirs.artifacts`,
+ * starting from empty folders so that a removed server leaves no stale file behind. Every problem of every cluster is
+ * reported together, before anything is written. Returns the Apps, one per cluster.
+ */
+export function synthYaml(dirs: { readonly manifests: string; readonly artifacts: string }, fleets: readonly FleetDescription[]): App[] {
+  for (const dir of [dirs.manifests, dirs.artifacts]) rmSync(dir, { recursive: true, force: true });
+  const problems: string[] = [];
+  // The shape of every description first: grouping by cluster reads `cluster.name`.
+  for (const fleet of fleets) collectProblems(problems, () => checkFleetShape(fleet));
+  if (problems.length > 0) throw new TritonOpsError(problems);
+  const apps = [...fleetsByCluster(fleets)].map(([cluster, members]) => {
+    const app = new App({ outdir: join(dirs.manifests, cluster), outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
+    collectProblems(problems, () => {
+      const shared = new ClusterChart(app, CLUSTER_CHART_ID, { fleets: members });
+      for (const fleet of members) collectProblems(problems, () => new FleetChart(app, fleet.name, { fleet, cluster: shared }));
+    });
+    return app;
+  });
+  if (problems.length === 0) for (const app of apps) collectProblems(problems, () => app.synth());
+  if (problems.length > 0) throw new TritonOpsError(problems);
+  writeModelRepositories(apps, dirs.artifacts);
+  writePromtoolFiles(apps, promtoolDir(dirs.artifacts));
+  return apps;
+}
