@@ -77,6 +77,14 @@ describe('docs/troubleshooting.md quotes the real messages', () => {
     expect([...blocks.keys()].sort()).toEqual(Object.keys(CASES).sort());
   });
 
+  test("every link within the guide names one of its headings (GitHub's anchors)", () => {
+    const markdown = readFileSync(GUIDE, 'utf8');
+    const anchors = [...markdown.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+    const links = [...markdown.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !anchors.includes(link))).toEqual([]);
+  });
+
   test.each(Object.keys(CASES))('%s', (id) => {
     expect(blocks.get(id)).toEqual(CASES[id]());
   });
