@@ -5,14 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'cdk8s';
-import { AutoscalingMetric, checkFleetShape, FleetChart, FleetDescription, ModelConfig, problemsOf } from '../../lib';
+import { App, Testing } from 'cdk8s';
+import { AutoscalingMetric, checkFleetShape, FleetChart, FleetDescription, ModelConfig, problemsOf, ResponseCache } from '../../lib';
 import { MODEL } from '../helpers';
-import { EXPOSED, withPool, withServer } from '../platform/fixtures';
+import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
 
 const GUIDE = join(__dirname, '..', '..', 'docs', 'troubleshooting.md');
 
 const chart = (fleet: FleetDescription) => new FleetChart(new App(), fleet.name, { fleet });
+/** The chart synthesized, so that the checks registered for synth time (route hosts) run too; nothing is written. */
+const synth = (fleet: FleetDescription) => Testing.synth(chart(fleet));
 
 /** The problems `build` is refused with, one line each. */
 function refusal(build: () => unknown): readonly string[] {
@@ -52,6 +54,11 @@ const CASES: Record<string, () => readonly string[]> = {
   'refusal: shm': () => refusal(() => chart(withServer('gpu', { shmSizeMiB: 32, models: [{ ...MODEL, backend: 'python', platform: undefined }] }))),
   'refusal: canary-weights': () => refusal(() => chart(storeRelease({ v1: 90, v2: 5 }))),
   'refusal: canary-subset': () => refusal(() => chart(storeRelease({ v1: 90, v3: 10 }))),
+  'refusal: route-host': () => refusal(() => synth(withServer('gpu', { route: { hosts: ['ranker.shop.svc.cluster.local'] } }))),
+  'refusal: model-cache-without-server-cache': () => refusal(() => chart(withModel({ responseCache: true }))),
+  'refusal: server-cache-without-model': () =>
+    refusal(() => chart(withServer('gpu', { responseCache: ResponseCache.local({ sizeMiB: 256 }) }))),
+  'refusal: latest-image': () => refusal(() => chart({ ...SHOP, image: 'nvcr.io/nvidia/tritonserver:latest' })),
   'refusal: llm-metric': () => refusal(() => chart(withServer('gpu', {
     autoscale: { metric: AutoscalingMetric.kvCacheUsage({ targetFraction: 0.8 }), maxReplicas: 3 },
   }))),
