@@ -1,8 +1,12 @@
-// The public API of triton-ops: re-exports only. This entry point is the Triton domain and the Kubernetes
-// constructs (cdk8s); the Terraform side lives in 'triton-ops/aws' and 'triton-ops/bridge', so that a GitOps user
-// never loads cdktf or provider code. It exports the constructs with their props and options, their factories, one
-// defaults object per construct, the typed model configuration, and the few shared facts a user's own objects must
-// agree on (the GPU taint and label, the ports, the release labels, the metric catalog). Everything else is internal.
+/**
+ * The public API of triton-ops: re-exports only. This entry point is the Triton domain and the Kubernetes
+ * constructs (cdk8s); the Terraform side lives in 'triton-ops/aws' and 'triton-ops/bridge', so that a GitOps user
+ * never loads cdktf or provider code. It exports the constructs with their props and options, their factories, one
+ * defaults object per construct, the typed model configuration, and the few shared facts a user's own objects must
+ * agree on (the GPU taint and label, the ports, the release labels, the metric catalog). Everything else is internal.
+ *
+ * @module triton-ops
+ */
 
 // Model configuration (config.pbtxt) and its checks.
 export * from './triton/model-config';
@@ -32,12 +36,12 @@ export {
 } from './triton/openai-frontend';
 export { METRICS_RELAY_DEFAULTS } from './triton/openai-metrics-relay';
 export {
-  TRITON_RELEASES, TritonReleaseContents, TENSORRT_LLM_RELEASES, FLAG_RELEASES, ReleaseSpan, resolveTritonRelease, ResolvedRelease,
+  TRITON_RELEASES, TritonReleaseContents, TENSORRT_LLM_RELEASES, FLAG_RELEASES, ReleasedProgram, ReleaseSpan, resolveTritonRelease, ResolvedRelease,
 } from './triton/triton-releases';
-export { TRITON_METRICS, SERVER_LABEL, TritonMetric } from './triton/triton-metrics';
-export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES } from './triton/promql';
+export { TRITON_METRICS, SERVER_LABEL, TritonMetric, MetricType } from './triton/triton-metrics';
+export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES, LlmSignalSource } from './triton/promql';
 export { VLLM_METRICS, TRTLLM_METRICS, LlmSignal } from './triton/llm-metrics';
-export { AlertThresholds } from './triton/alert-thresholds';
+export { AlertThresholds, ResolvedAlertThresholds } from './triton/alert-thresholds';
 export { GpuPool } from './triton/gpu-capacity';
 
 // The Triton server and what it runs on.
@@ -60,7 +64,7 @@ export {
   TritonLoadTestOptions, TritonLoadTestProps, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths,
 } from './k8s/load-test/load-test-props';
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './k8s/load-test/load-sweep';
-export { LoadTestResults, S3ResultsOptions } from './k8s/load-test/load-test-results';
+export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './k8s/load-test/load-test-results';
 export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './k8s/aws-cli-image';
 export { NVIDIA_DEVICE_PLUGIN_PIN } from './k8s/nvidia-device-plugin-defaults';
 export {
@@ -86,12 +90,15 @@ export {
   AlertReceiver, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
   OpsgeniePriority, TierReceivers,
 } from './triton/alert-routing';
-export { TRITON_ALERT_NAMES } from './triton/alert-rules';
+export { TRITON_ALERT_NAMES, AlertedServer } from './triton/alert-rules';
 export {
   AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
-export { AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions } from './k8s/autoscaling/autoscaling-metric';
+export {
+  AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
+  PrometheusAdapterRule, KedaMetricType,
+} from './k8s/autoscaling/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export { TritonAutoscalerOptions, TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
 export { TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';

@@ -1,10 +1,14 @@
-// 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use, and the
-// fleet's infra stack. Imports provider submodules only, and no cdk8s.
+/**
+ * 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use, and the
+ * fleet's infra stack. Imports provider submodules only, and no cdk8s.
+ *
+ * @module triton-ops/aws
+ */
 import './require-peers'; // first: a clear error when cdktf or the AWS provider is missing
 export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from './eks-cluster';
 export { eksAddonDefaultVersion, eksAddonPin, EKS_ADDON_VERSION_DEFAULTS } from './eks-addon-version';
 export {
-  GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuAmiType, GpuCapacityType,
+  GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuNodeGroupDefaults, GpuAmiType, GpuCapacityType,
 } from './gpu-node-group';
 export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS, ExistingModelBucketOptions } from './model-bucket';
 export { IModelBucket } from './model-bucket-ref';

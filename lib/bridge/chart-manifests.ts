@@ -62,7 +62,7 @@ const takenIds = new WeakMap<TerraformStack, Map<string, string>>();
  *   cdktf token markers; multi-line strings stay multi-line.
  * - `depends_on` orders Namespaces and CustomResourceDefinitions first, then ServiceAccounts, ConfigMaps,
  *   Secrets, PVCs, PriorityClasses and RBAC, then workloads and the rest; each object waits only for what
- *   it needs (see {@link DependencyIndex}).
+ *   it needs (the dependency index of `manifest-order.ts`).
  */
 export class ChartManifests extends Construct {
   /** One resource per Kubernetes object, sorted by resource id. Escape hatch for overrides and waits. */

@@ -137,7 +137,10 @@ export abstract class ModelRepository {
     return new S3Repository(options);
   }
 
-  /** Checks the repository's settings (errors name `server`'s path) and returns what its pod needs. */
+  /**
+   * Checks the repository's settings (errors name `server`'s path) and returns what its pod needs.
+   * @internal TritonServer calls it; an app passes the repository to the server instead.
+   */
   public abstract bind(server: Construct): RepositoryBinding;
 }
 

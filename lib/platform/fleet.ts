@@ -1,9 +1,15 @@
-// 'triton-ops/fleet': the language of a fleet description, loading neither cdk8s nor cdktf. A description file is
-// read by the YAML side (FleetChart) and by the Terraform side (FleetInfraStack) alike, so it imports from here: the
-// description types and its plan, the typed model configuration, the model-control and autoscaling-metric factories.
+/**
+ * 'triton-ops/fleet': the language of a fleet description, loading neither cdk8s nor cdktf. A description file is
+ * read by the YAML side (FleetChart) and by the Terraform side (FleetInfraStack) alike, so it imports from here: the
+ * description types and its plan, the typed model configuration, the model-control and autoscaling-metric factories.
+ *
+ * @module triton-ops/fleet
+ */
 export * from './fleet-description';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
+export type { ServerRequests } from '../k8s/triton-server-requests';
+export type { ResourceRequests } from '../triton/node-capacity';
 export { checkFleetShape } from './fleet-schema';
 export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';

@@ -9,6 +9,8 @@
  *
  * Loads neither cdk8s nor cdktf itself: it reads what a chart, an app or a stack gives (cdktf's `Testing.synth` is
  * required only when a cdktf stack is passed, from the app's own cdktf).
+ *
+ * @module triton-ops/testing
  */
 import { diffObjects, ObjectChange, reviewLines } from './changes';
 import { byKey, isKubernetesObject, isRecord, isTerraformConfig, kubernetesObjects, SynthObject, terraformObjects } from './objects';

@@ -132,7 +132,10 @@ export class AlertReceiver {
     this.name = options.name ?? kind;
   }
 
-  /** Records the problems of this receiver in `p`, its props named under `at` (e.g. `receivers.P1`). */
+  /**
+   * Records the problems of this receiver in `p`, its props named under `at` (e.g. `receivers.P1`).
+   * @internal TritonAlertRouting calls it with its own problem list.
+   */
   public check(p: Problems, at: string): void {
     p.check(DNS_LABEL.test(this.name), `${at}.name`, this.name, 'is not a DNS label', 'use lowercase letters, digits and -');
     const s = this.secret ?? ({} as Partial<SecretKeyReference>);

@@ -292,6 +292,7 @@ export class AutoscalingMetric {
   /**
    * Records in `p`, as a problem of the `metric` prop, why the metric does not fit `server`: an LLM metric needs a
    * server whose every LLM backend exports its series. Triton's own metrics fit every server.
+   * @internal TritonAutoscaler calls it with its own problem list.
    */
   public checkFits(p: Problems, server: ITritonServer): void {
     const backend = this.definition.llmBackend;

@@ -53,7 +53,10 @@ export class LoadSweep {
     this.step = range.step ?? LOAD_SWEEP_DEFAULTS.step;
   }
 
-  /** Records the problems of the range under `prop`; returns whether it is valid (then `levels` can be read). */
+  /**
+   * Records the problems of the range under `prop`; returns whether it is valid (then `levels` can be read).
+   * @internal TritonLoadTest calls it with its own problem list.
+   */
   public check(p: Problems, prop: string): boolean {
     const { start, end } = this.range;
     const step = this.step;

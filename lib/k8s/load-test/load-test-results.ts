@@ -59,7 +59,10 @@ export class LoadTestResults {
 
   private constructor(public readonly destination: ResultsDestination) {}
 
-  /** Records the problems of the destination under `prop` (`results`). */
+  /**
+   * Records the problems of the destination under `prop` (`results`).
+   * @internal TritonLoadTest calls it with its own problem list.
+   */
   public check(p: Problems, prop: string): void {
     const d = this.destination;
     if (d.kind === 'claim') {

@@ -157,6 +157,7 @@ export class MeshGateway extends Construct {
    * Problems of routing `hosts` to `servers` through this gateway, for a route or release (`user`): each host must
    * fall within the gateway's hosts, each server's NetworkPolicy must admit the gateway's namespace, and the
    * gateway must belong to the same app.
+   * @internal TritonRoute and CanaryRelease call it with their own problem lists.
    */
   public checkUse(p: Problems, user: Construct, userKind: 'route' | 'release', hosts: readonly string[],
     servers: readonly ITritonServer[]): void {

@@ -1,0 +1,98 @@
+/**
+ * docs/troubleshooting.md quotes the library's refusals and warnings: each fenced block after a
+ * `<!-- refusal: id -->` or `<!-- warning: id -->` marker must be, line for line, what the matching case below
+ * produces today, and every case must be quoted. The cases are the changes the guide describes to the `shop` fleet.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Testing } from 'cdk8s';
+import { AutoscalingMetric, checkFleetShape, FleetChart, FleetDescription, ModelConfig, problemsOf, ResponseCache } from '../../lib';
+import { MODEL } from '../helpers';
+import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
+
+const GUIDE = join(__dirname, '..', '..', 'docs', 'troubleshooting.md');
+
+const chart = (fleet: FleetDescription) => new FleetChart(new App(), fleet.name, { fleet });
+/** The chart synthesized, so that the checks registered for synth time (route hosts) run too; nothing is written. */
+const synth = (fleet: FleetDescription) => Testing.synth(chart(fleet));
+
+/** The problems `build` is refused with, one line each. */
+function refusal(build: () => unknown): readonly string[] {
+  try {
+    build();
+  } catch (error) {
+    const problems = problemsOf(error);
+    if (problems !== undefined) return problems;
+    throw error;
+  }
+  throw new Error('expected a refusal, but the build succeeded');
+}
+
+/** The warnings of every server of the fleet's chart. */
+const warnings = (fleet: FleetDescription): readonly string[] =>
+  Object.values(chart(fleet).servers).flatMap((server) => server.warnings);
+
+const withModel = (changes: Partial<ModelConfig>) => withServer('gpu', { models: [{ ...MODEL, ...changes }] });
+const storeRelease = (weights: Record<string, number>): FleetDescription => ({
+  ...EXPOSED,
+  releases: { store: { versions: [{ version: 'v1', server: 'cpu' }, { version: 'v2', server: 'cpu2' }], weights } },
+});
+
+const CASES: Record<string, () => readonly string[]> = {
+  'refusal: grace-period': () => refusal(() => chart(withServer('gpu', { terminationGracePeriodSeconds: 30 }))),
+  'refusal: exit-timeout': () => refusal(() => chart(withServer('gpu', { longestRequestSeconds: 120, exitTimeoutSeconds: 60 }))),
+  'refusal: startup-probe': () => refusal(() => chart(withServer('gpu', { modelLoadSeconds: 900, startupProbeFailureThreshold: 30 }))),
+  'refusal: pool-capacity': () => refusal(() => chart(withPool({ maxSize: 2 }))),
+  'refusal: gpus-per-instance': () => refusal(() => chart(withServer('gpu', { gpus: 2 }))),
+  'refusal: pod-fit': () => refusal(() => chart(withServer('gpu', { cpuRequestMillis: 4000 }))),
+  'refusal: unknown-pool': () => refusal(() => chart(withServer('gpu', { nodePool: 'gpu-b' }))),
+  'refusal: preferred-batch-size': () => refusal(() => chart(withModel({ dynamicBatching: { preferredBatchSizes: [4, 16] } }))),
+  'refusal: gpu-id': () => refusal(() => chart(withModel({ instanceGroups: [{ kind: 'KIND_GPU', gpus: [1] }] }))),
+  'refusal: gpu-group-on-cpu-server': () =>
+    refusal(() => chart(withServer('cpu', { models: [{ ...MODEL, instanceGroups: [{ kind: 'KIND_GPU' }] }] }))),
+  'warning: no-batcher': () => warnings(withModel({ dynamicBatching: undefined })),
+  'refusal: shm': () => refusal(() => chart(withServer('gpu', { shmSizeMiB: 32, models: [{ ...MODEL, backend: 'python', platform: undefined }] }))),
+  'refusal: canary-weights': () => refusal(() => chart(storeRelease({ v1: 90, v2: 5 }))),
+  'refusal: canary-subset': () => refusal(() => chart(storeRelease({ v1: 90, v3: 10 }))),
+  'refusal: route-host': () => refusal(() => synth(withServer('gpu', { route: { hosts: ['ranker.shop.svc.cluster.local'] } }))),
+  'refusal: model-cache-without-server-cache': () => refusal(() => chart(withModel({ responseCache: true }))),
+  'refusal: server-cache-without-model': () =>
+    refusal(() => chart(withServer('gpu', { responseCache: ResponseCache.local({ sizeMiB: 256 }) }))),
+  'refusal: latest-image': () => refusal(() => chart({ ...SHOP, image: 'nvcr.io/nvidia/tritonserver:latest' })),
+  'refusal: llm-metric': () => refusal(() => chart(withServer('gpu', {
+    autoscale: { metric: AutoscalingMetric.kvCacheUsage({ targetFraction: 0.8 }), maxReplicas: 3 },
+  }))),
+  'refusal: catalog-metric': () => refusal(() => AutoscalingMetric.fromCatalog('nv_gpu_utilization', { target: 1 })),
+  'refusal: literal-secret': () => refusal(() => chart(withServer('gpu', { env: { AWS_SECRET_ACCESS_KEY: 'an-access-key' } }))),
+  'refusal: unknown-key': () => refusal(() => checkFleetShape(withServer('gpu', { modelLoadSecond: 900 }))),
+};
+
+/** Each marker's id and the lines of the ```text block right after it. */
+function quotedBlocks(markdown: string): Map<string, string[]> {
+  const blocks = new Map<string, string[]>();
+  for (const m of markdown.matchAll(/<!-- ((?:refusal|warning): [a-z0-9-]+) -->\n```text\n([\s\S]*?)\n```/g)) {
+    if (blocks.has(m[1])) throw new Error(`${m[1]} is quoted twice`);
+    blocks.set(m[1], m[2].split('\n'));
+  }
+  return blocks;
+}
+
+describe('docs/troubleshooting.md quotes the real messages', () => {
+  const blocks = quotedBlocks(readFileSync(GUIDE, 'utf8'));
+
+  test('every marker has its case and every case is quoted', () => {
+    expect([...blocks.keys()].sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  test("every link within the guide names one of its headings (GitHub's anchors)", () => {
+    const markdown = readFileSync(GUIDE, 'utf8');
+    const anchors = [...markdown.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+    const links = [...markdown.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !anchors.includes(link))).toEqual([]);
+  });
+
+  test.each(Object.keys(CASES))('%s', (id) => {
+    expect(blocks.get(id)).toEqual(CASES[id]());
+  });
+});
