@@ -2,7 +2,7 @@
 export * from './fleet-description';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
-export type { ServerRequests } from '../k8s/triton-server-requests';
+export type { ServerRequests } from '../triton/server-requests';
 export type { ResourceRequests } from '../triton/node-capacity';
 export { checkFleetShape } from './fleet-schema';
 export { KarpenterPlan } from './plan-karpenter';
