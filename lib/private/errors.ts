@@ -34,17 +34,34 @@ export function problem(path: string, prop: string, value: unknown, what: string
 }
 
 /**
+ * Where the problems of a part are named: a construct's path (`vision/bert`), or the name of the description that holds
+ * the part and the part's path in it (`{ owner: 'vision', at: 'servers.bert' }`, props then named `servers.bert.<prop>`).
+ */
+export type ProblemPlace = string | { readonly owner: string; readonly at: string };
+
+/** A Problems that names props at `place`. */
+export function problemsAt(place: ProblemPlace): Problems {
+  return typeof place === 'string' ? new Problems(place) : new Problems(place.owner, `${place.at}.`);
+}
+
+/** `place` as the head of a problem that names no prop: `vision/bert`, or `vision: servers.bert`. */
+export function placeLabel(place: ProblemPlace): string {
+  return typeof place === 'string' ? place : `${place.owner}: ${place.at}`;
+}
+
+/**
  * Collects the problems of one construct so that a user sees all of them at once.
  * Call `throwIfAny()` at the end of the checks.
  */
 export class Problems {
   private readonly found: string[] = [];
 
-  public constructor(private readonly path: string) {}
+  /** `prefix` goes before every prop: the part's path in a description (`servers.bert.`), its props named below it. */
+  public constructor(private readonly path: string, private readonly prefix = '') {}
 
   /** Records a problem unless `ok` holds. */
   public check(ok: boolean, prop: string, value: unknown, what: string, fix: string): void {
-    if (!ok) this.found.push(problem(this.path, prop, value, what, fix));
+    if (!ok) this.found.push(problem(this.path, this.prefix + prop, value, what, fix));
   }
 
   public add(message: string): void {

@@ -2,7 +2,7 @@
  * resolveSettings: every prop of a Triton server with its default applied and checked together, one resolution for
  * TritonServer (what it renders) and the fleet plan (what it plans and refuses in the description's words). Pure: no cdk8s.
  */
-import { Problems, show } from '../private/errors';
+import { placeLabel, ProblemPlace, Problems, problemsAt, show } from '../private/errors';
 import { checkImage } from '../private/image-reference';
 import { ModelConfig } from './model-config';
 import { ModelControl } from './model-control';
@@ -69,9 +69,10 @@ export interface TritonServerSettings {
 const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 
 /** Applies the defaults of TritonServerProps and checks them together; throws every problem at once. */
-export function resolveSettings(path: string, name: string, namespace: string | undefined,
+export function resolveSettings(place: ProblemPlace, name: string, namespace: string | undefined,
   props: ServerSettingsProps): TritonServerSettings {
-  const p = new Problems(path);
+  const p = problemsAt(place);
+  const path = placeLabel(place);
   p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
     'use at most 63 lowercase letters, digits and -, starting with a letter');
   p.check(namespace !== undefined, 'namespace', namespace,
