@@ -15,8 +15,11 @@ export interface OutputDirs {
   readonly terraform: string;
 }
 
-/** The output folders from the environment, with the defaults of the README. */
-export function outputDirs(env: NodeJS.ProcessEnv = process.env): OutputDirs {
+/**
+ * The output folders from the environment, with the defaults of the README. The parameter's type is structural, not
+ * `NodeJS.ProcessEnv`, so that this declaration compiles in an app without `@types/node`.
+ */
+export function outputDirs(env: Readonly<Record<string, string | undefined>> = process.env): OutputDirs {
   return {
     manifests: env.CDK8S_OUTDIR ?? 'dist',
     artifacts: env.TRITON_OPS_ARTIFACTS ?? 'artifacts',
