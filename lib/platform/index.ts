@@ -2,7 +2,7 @@
 export * from './fleet-description';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
-export { checkFleetShape } from './fleet-schema';
+export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
