@@ -7,14 +7,14 @@
 #       package in node_modules, node_modules within the footprint bar, 'triton-ops/aws' and 'triton-ops/bridge'
 #       refused with the packages to install;
 #   (b) cdk8s plus cdktf and the three providers, at the versions the project tests with (its devDependencies);
-#   (c) from a git URL, as `triton-ops@git+file://<bare clone of HEAD>#<commit>` (the stand-in for the README's
-#       `git+https://...#<tag>`): npm installs the clone's devDependencies and runs its `prepare`, which builds build/lib;
-#       the installed files are the tarball's (when the tarball was packed here from a clean tree), and the app
-#       type-checks and synthesizes like (a), with the peers of (b).
-# The declarations need nothing: every app has no @types/node in node_modules and type-checks, with no skipLibCheck, with
-# the project's TypeScript 5 (its devDependency) and with TypeScript 7 (the native port; its package's `tsc` bin). That covers
-# the peers' own .d.ts too: cdk8s, cdk8s-plus-28 and constructs (oldest and current), cdktf and the three providers
-# compile without @types/node under all three tsconfigs (no workaround for their part).
+#   (c) from a git URL, as `triton-ops@git+file://<bare repository holding HEAD>#<commit>` (the stand-in for
+#       docs/install.md's `git+https://...#<tag>`): npm installs the clone's devDependencies and runs its `prepare`,
+#       which builds build/lib; the installed files are the tarball's (when the tarball was packed here from a tree
+#       whose package sources are committed); the app type-checks and synthesizes like (a), with the current peers.
+# The declarations need nothing: every app has no @types/node in node_modules and type-checks, with no skipLibCheck,
+# with the project's TypeScript 5 (its devDependency) and with TypeScript 7 (the native port, through the `tsc` bin of
+# its package). That covers the peers' own .d.ts too: cdk8s, cdk8s-plus-28 and constructs (oldest and current), cdktf
+# and the three providers compile without @types/node under all three tsconfigs (nothing for their part).
 # Usage: bash .ci/fresh-apps.sh [tarball]   (without one it runs `npm pack`, whose prepack builds build/lib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
