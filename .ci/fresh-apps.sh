@@ -6,13 +6,23 @@
 #   (a) YAML only, with the OLDEST cdk8s / cdk8s-plus-28 / constructs the peer ranges admit: no cdktf or provider
 #       package in node_modules, node_modules within the footprint bar, 'triton-ops/aws' and 'triton-ops/bridge'
 #       refused with the packages to install;
-#   (b) cdk8s plus cdktf and the three providers, at the versions the project tests with (its devDependencies).
+#   (b) cdk8s plus cdktf and the three providers, at the versions the project tests with (its devDependencies);
+#   (c) from a git URL, as `triton-ops@git+file://<bare repository holding HEAD>#<commit>` (the stand-in for
+#       docs/install.md's `git+https://...#<tag>`): npm installs the clone's devDependencies and runs its `prepare`,
+#       which builds build/lib; the installed files are the tarball's (when the tarball was packed here from a tree
+#       whose package sources are committed); the app type-checks and synthesizes like (a), with the current peers.
+# The declarations need nothing: every app has no @types/node in node_modules and type-checks, with no skipLibCheck,
+# with the project's TypeScript 5 (its devDependency) and with TypeScript 7 (the native port, through the `tsc` bin of
+# its package). That covers the peers' own .d.ts too: cdk8s, cdk8s-plus-28 and constructs (oldest and current), cdktf
+# and the three providers compile without @types/node under all three tsconfigs (nothing for their part).
 # Usage: bash .ci/fresh-apps.sh [tarball]   (without one it runs `npm pack`, whose prepack builds build/lib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 started=$SECONDS
 YAML_ONLY_MAX_MB=${YAML_ONLY_MAX_MB:-60}
+# TypeScript 7.0.2 was `npm view typescript dist-tags` latest on 2026-12-02.
+TYPESCRIPT_7=${TYPESCRIPT_7:-7.0.2}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/triton-ops-fresh-apps.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -25,12 +35,14 @@ dev() { pkg "devDependencies['$1']"; }
 install() { (cd "$1" && shift && npm install --no-audit --no-fund "$@"); }
 
 # The tarball: what `files` ships, with LICENSE and no install-time script.
+packed_here=false
 if [ $# -ge 1 ]; then
   tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 else
   step "npm pack"
   name=$(npm pack --pack-destination "$work" --silent | tail -1)
   tarball="$work/$name"
+  packed_here=true
 fi
 listing=$(tar tzf "$tarball")
 for f in package/LICENSE package/package.json package/build/lib/index.js package/build/lib/index.d.ts \
@@ -42,7 +54,8 @@ done
 if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/ and schemas/ in the tarball (above)"; fi
 tar xzOf "$tarball" package/package.json | node -e '
   const p = JSON.parse(require("fs").readFileSync(0, "utf8"));
-  const scripts = ["preinstall", "install", "postinstall", "prepare"].filter((s) => p.scripts && p.scripts[s]);
+  // `prepare` (the build) is not one: npm runs it only for the root project, a linked folder or a git dependency.
+  const scripts = ["preinstall", "install", "postinstall"].filter((s) => p.scripts && p.scripts[s]);
   if (scripts.length) { console.error("install-time scripts in the published package: " + scripts.join(", ")); process.exit(1); }
   // One runtime dependency, exact-pinned: valibot, which validates the fleet description (lib/platform/fleet-schema.ts).
   const deps = Object.entries(p.dependencies || {});
@@ -58,20 +71,61 @@ new_app() {
   printf '{ "name": "%s", "version": "1.0.0", "private": true, "license": "Apache-2.0" }\n' "$(basename "$dir")" > "$dir/package.json"
 }
 
-# Type checks under the three resolutions, compiles with cdk8s init's tsconfig and runs the app.
-check_and_run() {
-  local dir=$1 main=$2
-  for config in cdk8s-init nodenext bundler; do
-    (cd "$dir" && node node_modules/typescript/bin/tsc -p "tsconfig.$config.json" --noEmit) || fail "$dir does not type-check under tsconfig.$config.json"
-  done
-  (cd "$dir" && node node_modules/typescript/bin/tsc -p tsconfig.cdk8s-init.json && node "$main.js")
+# entries.ts: every entry point of the package's `exports` but the ones named, so that each declaration reachable from
+# them is checked (apps import only some).
+write_entries() {
+  local dir=$1; shift
+  node -e '
+    const skip = process.argv.slice(2).map((e) => "./" + e);
+    const entries = Object.keys(require(process.argv[1]).exports).filter((e) => e !== "./package.json" && !skip.includes(e));
+    for (const e of entries) console.log(`export * as ${e === "." ? "root" : e.slice(2)} from "triton-ops${e.slice(1)}";`);
+  ' "$root/package.json" "$@" > "$dir/entries.ts"
 }
 
-tools=("typescript@$(dev typescript)" "@types/node@$(dev '@types/node')")
+# The tsconfigs leave the library checks on and load no ambient types beyond TypeScript's defaults.
+if grep -n -e skipLibCheck -e '"types"' -e typeRoots "$root"/.ci/fresh-apps/tsconfig.*.json; then fail "a fresh-app tsconfig skips library checks or names types (above)"; fi
+
+# No @types/node, also not pulled in by a dependency; then type checks with TypeScript 5 and 7 under the three
+# resolutions (TypeScript 5 under cdk8s init's tsconfig by the compile, which has noEmitOnError) and runs the app.
+check_and_run() {
+  local dir=$1 main=$2 ts config
+  if [ -e "$dir/node_modules/@types/node" ]; then (cd "$dir" && npm explain @types/node) >&2; fail "$dir has @types/node in node_modules"; fi
+  echo "$dir/node_modules/@types: $(ls "$dir/node_modules/@types" 2>/dev/null | tr '\n' ' ' || true)(no node)"
+  for ts in typescript typescript-7; do
+    for config in cdk8s-init nodenext bundler; do
+      [ "$ts/$config" != typescript/cdk8s-init ] || continue
+      (cd "$dir" && node "node_modules/$ts/bin/tsc" -p "tsconfig.$config.json" --noEmit) \
+        || fail "$dir does not type-check with $ts $(node -p "require('$dir/node_modules/$ts/package.json').version") under tsconfig.$config.json"
+    done
+  done
+  (cd "$dir" && node node_modules/typescript/bin/tsc -p tsconfig.cdk8s-init.json) || fail "$dir does not compile with typescript under tsconfig.cdk8s-init.json"
+  (cd "$dir" && node "$main.js")
+}
+
+# What the apps write: the YAML has the fleet's objects; each Terraform stack has resources.
+check_yaml() {
+  node -e '
+    const yaml = require("fs").readFileSync(process.argv[1], "utf8");
+    const kinds = ["Deployment", "Service", "ConfigMap", "VirtualService", "DestinationRule", "AuthorizationPolicy", "PeerAuthentication", "NetworkPolicy", "PodDisruptionBudget"];
+    const missing = kinds.filter((k) => !yaml.includes(`kind: ${k}\n`));
+    if (missing.length) { console.error(`${process.argv[1]} has no ${missing.join(", ")}`); process.exit(1); }
+    console.log(`${process.argv[1]}: ${yaml.split("\n---\n").length} objects`);' "$1/dist/fresh.yaml" || fail "$1 did not synthesize the fleet's objects"
+}
+check_terraform() {
+  node -e '
+    for (const stack of ["infra", "addons", "serving"]) {
+      const file = `${process.argv[1]}/cdktf.out/stacks/${stack}/cdk.tf.json`;
+      const json = JSON.parse(require("fs").readFileSync(file, "utf8"));
+      if (!json.resource || Object.keys(json.resource).length === 0) { console.error(`${file} has no resource`); process.exit(1); }
+    }' "$1" || fail "$1 did not synthesize the three stacks"
+}
+
+tools=("typescript@$(dev typescript)" "typescript-7@npm:typescript@$TYPESCRIPT_7")
 
 # (a) YAML only, oldest peers.
 a=$work/yaml-only
 new_app "$a" yaml.ts fleet.ts
+write_entries "$a" aws bridge
 oldest=("cdk8s@$(floor cdk8s)" "cdk8s-plus-28@$(floor cdk8s-plus-28)" "constructs@$(floor constructs)")
 step "(a) npm install ${oldest[*]} and the tarball"
 install "$a" "${oldest[@]}" "$tarball"
@@ -110,16 +164,20 @@ step "(a) npm install ${tools[*]}"
 install "$a" --save-dev "${tools[@]}"
 step "(a) type-check and synth"
 check_and_run "$a" yaml
+check_yaml "$a"
 
 # (b) cdk8s, cdktf and the providers, at the versions the project tests with.
 b=$work/terraform
 new_app "$b" terraform.ts fleet.ts
+write_entries "$b"
 current=()
 for p in cdk8s cdk8s-plus-28 constructs cdktf @cdktf/provider-aws @cdktf/provider-kubernetes @cdktf/provider-helm; do current+=("$p@$(dev "$p")"); done
 step "(b) npm install ${current[*]} and the tarball"
 install "$b" "${current[@]}" "$tarball" "${tools[@]}"
 step "(b) type-check and synth"
 check_and_run "$b" terraform
+check_yaml "$b"
+check_terraform "$b"
 esm_check "$b" "import { FleetInfraStack, GpuNodeGroup } from 'triton-ops/aws'; import { FleetServingStack, ChartManifests } from 'triton-ops/bridge';" \
   "FleetInfraStack, GpuNodeGroup, FleetServingStack, ChartManifests"
 
@@ -138,4 +196,29 @@ if (cd "$a" && npx --no-install triton-ops check dist --require schemas >/dev/nu
 step "(a) the YAML synthesized with the oldest peers through the repository's triton-ops check"
 (cd "$a" && node "$root/build/lib/cli/main.js" check dist --require schemas) | tail -1
 
-echo "fresh-apps: the YAML-only app (oldest peers) and the Terraform app both type-check and synthesize ($((SECONDS - started)) s)"
+# (c) From a git URL: a bare repository holding HEAD (fetched, not cloned, so that a detached HEAD works too).
+c=$work/git-url
+bare=$work/triton-ops.git
+commit=$(git rev-parse HEAD)
+git init --quiet --bare --initial-branch=main "$bare"
+git -C "$bare" fetch --quiet "$root" +HEAD:refs/heads/main
+new_app "$c" yaml.ts fleet.ts
+write_entries "$c" aws bridge
+step "(c) npm install triton-ops@git+file://$bare#$commit (npm builds it with its prepare script)"
+install "$c" "triton-ops@git+file://$bare#$commit" "${current[@]:0:3}" "${tools[@]}"
+for f in build/lib/index.js build/lib/index.d.ts build/lib/cli/main.js; do
+  [ -f "$c/node_modules/triton-ops/$f" ] || fail "(c) the package installed from git has no $f"
+done
+if $packed_here && [ -z "$(git status --porcelain -- lib proto schemas LICENSE README.md package.json tsconfig.json tsconfig.build.json)" ]; then
+  mkdir "$work/tarball" && tar xzf "$tarball" -C "$work/tarball"
+  diff -r "$work/tarball/package" "$c/node_modules/triton-ops" || fail "(c) the package installed from git differs from the tarball (above)"
+  echo "(c) node_modules/triton-ops from git: the tarball's $(grep -c . <<<"$listing") files, byte for byte"
+else
+  echo "(c) not compared with the tarball: it was given, or the package's sources have changes HEAD does not hold"
+fi
+step "(c) type-check and synth"
+check_and_run "$c" yaml
+check_yaml "$c"
+cmp -s "$a/dist/fresh.yaml" "$c/dist/fresh.yaml" || fail "(a) and (c) synthesized different YAML"
+
+echo "fresh-apps: the YAML-only app (oldest peers), the Terraform app and the app installed from git type-check (TypeScript $(dev typescript) and $TYPESCRIPT_7, no @types/node) and synthesize ($((SECONDS - started)) s)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env sh
 # Compile only when a source is newer than the last build: tsc's own up-to-date check loads the compiler and
-# costs about 0.7 s, half of the synth budget. The first synth after `npm ci` builds (the package runs no install script).
+# costs about 0.7 s, half of the synth budget. It is also the package's `prepare` script: `npm ci` builds once, and npm
+# builds build/lib when it installs triton-ops from a git URL (it runs a git dependency's `prepare`, not its `prepack`).
 set -e
 stamp=build/.built
 if [ ! -f "$stamp" ] || [ -n "$(find lib stacks examples bench package.json tsconfig.json tsconfig.build.json -newer "$stamp" -print -quit)" ]; then

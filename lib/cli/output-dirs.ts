@@ -16,8 +16,8 @@ export interface OutputDirs {
 }
 
 /**
- * The output folders from the environment, with the defaults of the README. `env` is typed without @types/node's
- * `NodeJS` namespace, so that an app's type check needs no @types/node.
+ * The output folders from the environment, with the defaults of the README. The parameter's type is structural, not
+ * `NodeJS.ProcessEnv`, so that this declaration compiles in an app without `@types/node`.
  */
 export function outputDirs(env: Readonly<Record<string, string | undefined>> = process.env): OutputDirs {
   return {

@@ -11,7 +11,7 @@ import { Problems, show } from '../private/errors';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleetCollecting } from './fleet-plan';
-import { checkFleetShape } from './fleet-schema';
+import { checkFleetShape } from './fleet-shape';
 
 /** The id `stacks/k8s.ts` gives the ClusterChart of each cluster: its file is `<cluster>/cluster.yaml`. */
 export const CLUSTER_CHART_ID = 'cluster';

@@ -20,7 +20,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
-import { checkFleetShape } from './fleet-schema';
+import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';

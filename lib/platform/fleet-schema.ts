@@ -37,7 +37,7 @@ import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
 import { AWS_REGION, EKS_CLUSTER_NAME, SECURITY_GROUP_ID, SUBNET_ID } from '../private/aws-names';
 import { isReference } from '../private/checks';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
-import { problem, show, Shown, TritonOpsError } from '../private/errors';
+import { problem, show, Shown } from '../private/errors';
 import type { ModelAccess } from '../aws/model-access';
 import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
@@ -538,13 +538,4 @@ export function fleetSchemaProblems(fleet: unknown): string[] {
       missing ? `is required (it ${what})` : what, missing ? 'give it' : fix));
   }
   return [...new Set(problems)];
-}
-
-/**
- * Throws every problem of the description's shape in one TritonOpsError. planFleet calls it first; a stack that reads the
- * description before it plans (its backend, its providers) calls it before that.
- */
-export function checkFleetShape(fleet: unknown): asserts fleet is FleetDescription {
-  const problems = fleetSchemaProblems(fleet);
-  if (problems.length > 0) throw new TritonOpsError(problems);
 }

@@ -13,7 +13,7 @@ import type { AddonProvides } from './addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
 import type { ServerPlan } from './fleet-plan';
-import { checkFleetShape } from './fleet-schema';
+import { checkFleetShape } from './fleet-shape';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { problem, TritonOpsError } from '../private/errors';
 

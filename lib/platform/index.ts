@@ -4,7 +4,7 @@ export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-des
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export type { ServerRequests } from '../triton/server-requests';
 export type { ResourceRequests } from '../triton/node-capacity';
-export { checkFleetShape } from './fleet-schema';
+export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';

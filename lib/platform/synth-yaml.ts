@@ -12,7 +12,7 @@ import { TritonOpsError } from '../private/errors';
 import { CLUSTER_CHART_ID, ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
 import { FleetDescription } from './fleet-description';
-import { checkFleetShape } from './fleet-schema';
+import { checkFleetShape } from './fleet-shape';
 import { promtoolDir } from './synth-paths';
 import { collectProblems } from './synth-problems';
 
