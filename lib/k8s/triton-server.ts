@@ -31,7 +31,7 @@ import { tritonNetworkPolicy } from './triton-network-policy';
 import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
-import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
+import { plannedSettings, resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
 
 /** Name of the Triton container; the first container of the pod. */
@@ -101,7 +101,8 @@ export class TritonServer extends Construct implements ITritonServer {
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
     super(scope, id);
-    const s = resolveSettings(this.node.path, id, Chart.of(this).namespace, props);
+    // A fleet's server was resolved by its plan, in the description's words; a server used on its own resolves here.
+    const s = plannedSettings(props) ?? resolveSettings(this.node.path, id, Chart.of(this).namespace, props);
     const binding = props.repository.bind(this);
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);

@@ -3,7 +3,7 @@
  * from the constructs and their intent methods, with every derived fact read from planFleet.
  */
 import { Chart } from 'cdk8s';
-import { Problems, show } from '../private/errors';
+import { Problems, show, TritonOpsError } from '../private/errors';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
 import { FsxLustreFileSystem } from '../k8s/fsx-lustre-file-system';
@@ -16,13 +16,14 @@ import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
-import { loadTestName } from '../k8s/load-test/load-test-props';
+import { planSettings } from '../triton/server-settings';
 import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
 import type { ClusterChart } from './cluster-chart';
+import { inDescriptionWords } from './description-words';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
@@ -79,8 +80,8 @@ export class FleetChart extends Chart {
     // Every construct is built even when another one is refused, so that all problems of the fleet come as one list.
     const p = new Problems(this.node.path);
     this.problems = p;
-    // A pool too small for its servers is reported with every other problem, after the servers are built against it.
-    plan.capacityProblems.forEach((problem) => p.add(problem));
+    // Refused servers and pools too small for their servers are reported with every other problem.
+    plan.problems.forEach((problem) => p.add(problem));
 
     const { cluster } = props;
     this.cluster = cluster;
@@ -143,32 +144,24 @@ export class FleetChart extends Chart {
         name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers),
       }));
     }
-    p.throwIfAny();
+    // The constructs name their problems by construct path; a fleet's user reads them by description path.
+    if (p.problems.length > 0) throw new TritonOpsError(inDescriptionWords(p.problems, this.node.path, fleet, plan.gateway?.name));
   }
 
   /** The server with its intents, each attempted on its own; undefined when the server itself is refused. */
   private server(description: ServerDescription, plan: ServerPlan, roleArn: (server: ServerPlan) => string): TritonServer | undefined {
     const p = this.problems;
-    const {
-      image, nodePool: _pool, autoscale, repositoryClaim, weightsFrom: _weights, route, callers: _callers, alerts, alertLabels, loadTest,
-      ...props
-    } = description;
+    // A server the plan refused is left out: its problems are in the plan's.
+    const settings = plan.settings;
+    if (settings === undefined) return undefined;
+    const { autoscale, repositoryClaim, route, alerts, alertLabels, loadTest } = description;
     const { monitoring } = this.plan;
-    const server = p.attempt(() => new TritonServer(this, plan.name, {
-      ...props,
-      image: image ?? this.plan.fleet.image,
+    const server = p.attempt(() => new TritonServer(this, plan.name, planSettings({
+      ...plan.props,
       repository: plan.lustre ? ModelRepository.fromFsxLustre({ claimName: plan.lustre.claimName, subPath: plan.lustre.subPath })
         : plan.s3 ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
           : ModelRepository.fromClaim(repositoryClaim!),
-      nodeGroup: plan.pool?.name,
-      gpuMemoryGiB: plan.gpuMemoryGiB,
-      // The load test reads each model's config first: its service account is the one reader. Over the OpenAI API it
-      // reads no config.
-      modelConfigReaders: loadTest && props.openAi === undefined ? [{ namespace: plan.namespace, name: loadTestName(plan.name, loadTest.name) }] : undefined,
-      nodeGroupProvisioner: plan.pool && this.plan.fleet.nodePools?.[plan.pool.name].provisioner,
-      clientNamespaces: plan.clientNamespaces,
-      monitoringNamespace: monitoring.namespace,
-    }));
+    }, settings)));
     if (server === undefined) return undefined;
     if (monitoring.scrape) p.attempt(() => server.scrape({ prometheusLabels: monitoring.prometheusLabels }));
     if (monitoring.alerts) {

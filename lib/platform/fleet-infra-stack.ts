@@ -14,7 +14,8 @@ import type { FleetDescription } from './fleet-description';
 import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from './plan-karpenter';
 import { FleetPlan, planFleetCollecting } from './fleet-plan';
-import { Problems } from '../private/errors';
+import { Problems, TritonOpsError } from '../private/errors';
+import { infraInDescriptionWords } from './description-words';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
 
@@ -52,7 +53,7 @@ export class FleetInfraStack extends TerraformStack {
     this.plan = plan;
     // Every resource is attempted even when another is refused, so that all problems of the stack come as one list.
     const p = new Problems(this.node.path);
-    plan.capacityProblems.forEach((problem) => p.add(problem));
+    plan.problems.forEach((problem) => p.add(problem));
     fleetAwsProvider(this, fleet);
     const cluster = p.attempt(() => (fleet.cluster.createInSubnets
       ? new EksCluster(this, 'Cluster', {
@@ -60,7 +61,7 @@ export class FleetInfraStack extends TerraformStack {
       })
       : EksCluster.fromName(this, 'Cluster', fleet.cluster.name)));
     // Everything below joins the cluster: without it there is nothing more to check.
-    if (cluster === undefined) p.throwIfAny();
+    if (cluster === undefined) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));
     this.cluster = cluster!;
 
     const nodeGroups: Record<string, GpuNodeGroup> = {};
@@ -79,6 +80,7 @@ export class FleetInfraStack extends TerraformStack {
     const readers = p.attempt(() => addModelReaders(this, plan, this.cluster));
     this.bucket = readers?.bucket;
     this.roles = readers?.roles ?? {};
-    p.throwIfAny();
+    // The resources name their problems by Terraform address; a fleet's user reads them by description path.
+    if (p.problems.length > 0) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));
   }
 }

@@ -14,11 +14,14 @@ import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { Problems, show, TritonOpsError } from '../private/errors';
+import type { TritonServerProps } from '../k8s/triton-server-props';
+import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
+import { describeServerProp } from './description-words';
 import type { FleetDescription, GatewayDescription } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
@@ -54,8 +57,16 @@ export interface ServerS3Plan {
 export interface ServerPlan {
   readonly name: string;
   readonly namespace: string;
-  /** Construct path of the server in the FleetChart (`<fleet>/<server>`), as errors name it. */
+  /** Construct path of the server in the FleetChart (`<fleet>/<server>`). */
   readonly path: string;
+  /** The server's props as the FleetChart gives them to TritonServer, all but the repository: its description's and the plan's. */
+  readonly props: Omit<TritonServerProps, 'repository'>;
+  /**
+   * Every setting of the server, resolved once (resolveSettings) with its problems named in the description's words;
+   * the FleetChart's TritonServer reads them instead of resolving again.
+   * @default - none: the server is refused, its problems are in the plan's `problems`
+   */
+  readonly settings?: TritonServerSettings;
   /** The node pool of a GPU server, with its planned sizes. @default - none: a CPU server */
   readonly pool?: GpuPool;
   /** Memory of each GPU of the pool, the smallest of its types (LLM weights must fit it). @default - none: a CPU server */
@@ -116,10 +127,11 @@ export interface FleetPlan extends ModelAccessPlan {
   /** The FSx for Lustre file system of the fleet bucket. @default - none: no `modelBucket.lustre` */
   readonly lustre?: LustrePlan;
   /**
-   * Node pools too small for their servers at peak, from planGpuCapacity. planFleet throws them; planFleetCollecting
-   * returns them, for a caller that reports them together with the problems of the constructs it builds.
+   * The problems of a description whose shape and references are sound: servers whose settings resolveSettings refuses,
+   * node pools too small for their servers at peak (planGpuCapacity). planFleet throws them; planFleetCollecting returns
+   * them, for a caller that reports them together with the problems of the constructs it builds.
    */
-  readonly capacityProblems: readonly string[];
+  readonly problems: readonly string[];
 }
 
 /** Each value once, sorted: lists the plan derives stay byte-stable whatever the description's order. */
@@ -131,13 +143,13 @@ export const sorted = (values: Iterable<string>): string[] => [...new Set(values
  */
 export function planFleet(fleet: FleetDescription): FleetPlan {
   const plan = planFleetCollecting(fleet);
-  if (plan.capacityProblems.length > 0) throw new TritonOpsError(plan.capacityProblems);
+  if (plan.problems.length > 0) throw new TritonOpsError(plan.problems);
   return plan;
 }
 
 /**
- * planFleet, but a description that is only too big for its node pools still gives its plan, with the problems in
- * `capacityProblems`: the FleetChart builds every server against the planned pools and reports them all together.
+ * planFleet, but a description whose servers are refused or too big for their node pools still gives its plan, with
+ * the problems in `problems`: the FleetChart builds every other part and reports them all together.
  */
 export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   // The shape first: every key known, every value typed and bounded, before anything below reads the description.
@@ -217,6 +229,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     serviceAccount: fleet.gateway.serviceAccount ?? FLEET_DEFAULTS.gatewayServiceAccount,
   };
   const prefix = fleet.modelBucket?.prefix ?? fleet.name;
+  const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
   const demands: GpuDemand[] = [];
   const drafts: Omit<ServerPlan, 'pool'>[] = [];
   const poolOf = new Map<string, string>();
@@ -259,7 +272,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     const path = `${fleet.name}/${name}`;
     const pool = poolOf.get(name);
     if (pool !== undefined) {
-      demands.push({ server: path, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica });
+      demands.push({ server: at, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica });
     }
 
     const callers = [fleet.callers ?? {}, s.callers ?? {}];
@@ -272,8 +285,24 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     ]).filter((ns) => ns !== fleet.namespace);
     const roleName = `${fleet.name}-${name}-models`;
     const lustre = planServerWeights(fleet, name, s, prefix, p);
+    const {
+      image, nodePool: _pool, autoscale: _autoscale, repositoryClaim: _claim, weightsFrom: _weights, route: _route, callers: _callers,
+      alerts: _alerts, alertLabels: _labels, loadTest, ...own
+    } = s;
+    const props: Omit<TritonServerProps, 'repository'> = {
+      ...own,
+      image: image ?? fleet.image,
+      nodeGroup: pool,
+      gpuMemoryGiB: pool === undefined ? undefined : gpuMemory.get(pool),
+      nodeGroupProvisioner: pool === undefined ? undefined : poolDescriptions[pool].provisioner,
+      // The load test reads each model's config first: its service account is the one reader. Over the OpenAI API it
+      // reads no config.
+      modelConfigReaders: loadTest && s.openAi === undefined ? [{ namespace: fleet.namespace, name: loadTestName(name, loadTest.name) }] : undefined,
+      clientNamespaces,
+      monitoringNamespace,
+    };
     drafts.push({
-      name, namespace: fleet.namespace, path, replicas, requests, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+      name, namespace: fleet.namespace, path, props, replicas, requests, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
       autoscaleEngine: autoscale?.engine,
       callers: {
         namespaces: sorted([fleet.namespace, ...callerNamespaces]),
@@ -294,15 +323,19 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
   const lustre = planLustre(fleet, prefix, p);
   p.throwIfAny();
 
-  const capacity = planGpuCapacity(basePools, demands);
+  // Each server resolved once, in the description's words; a refused server is left out of the plan's settings.
+  const refused = new Problems(fleet.name);
+  const settings = new Map(drafts.map((d) => [d.name,
+    refused.attempt(() => resolveSettings({ owner: fleet.name, at: `servers.${d.name}` }, d.name, fleet.namespace, d.props))]));
+  const capacity = planGpuCapacity(basePools, demands, fleet.name);
   const pools = Object.fromEntries(basePools.map((pool) => [pool.name,
     { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
   const servers = Object.fromEntries(drafts.map((d) => {
     const pool = poolOf.get(d.name);
-    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
+    const planned = { ...d, settings: settings.get(d.name) };
+    return [d.name, pool === undefined ? planned : { ...planned, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
   }));
 
-  const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
   return {
     ...modelAccess,
     fleet,
@@ -323,7 +356,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
     karpenter,
     lustre,
-    capacityProblems: capacity.problems,
+    problems: [...new Set(refused.problems.map((line) => describeServerProp(line, fleet.name))), ...capacity.problems],
   };
 }
 

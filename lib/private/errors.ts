@@ -49,6 +49,12 @@ export function placeLabel(place: ProblemPlace): string {
   return typeof place === 'string' ? place : `${place.owner}: ${place.at}`;
 }
 
+/** A warning about `prop` at `place`: `vision/bert: warning: 'gpus' (2) ...`, or `vision: warning: 'servers.bert.gpus' (2) ...`. */
+export function warningAt(place: ProblemPlace, prop: string, value: unknown, text: string): string {
+  return typeof place === 'string' ? `${place}: warning: '${prop}' (${show(value)}) ${text}`
+    : `${place.owner}: warning: '${place.at}.${prop}' (${show(value)}) ${text}`;
+}
+
 /**
  * Collects the problems of one construct so that a user sees all of them at once.
  * Call `throwIfAny()` at the end of the checks.
@@ -62,6 +68,11 @@ export class Problems {
   /** Records a problem unless `ok` holds. */
   public check(ok: boolean, prop: string, value: unknown, what: string, fix: string): void {
     if (!ok) this.found.push(problem(this.path, this.prefix + prop, value, what, fix));
+  }
+
+  /** The problems recorded so far. */
+  public get problems(): readonly string[] {
+    return [...this.found];
   }
 
   public add(message: string): void {

@@ -16,7 +16,7 @@ export interface GpuPool {
 
 /** What one server asks of its pool. */
 export interface GpuDemand {
-  /** Construct path of the server, named in errors. */
+  /** Construct path of the server, named in errors; its path in the description (`servers.bert`) when planned with an `owner`. */
   readonly server: string;
   readonly pool: string;
   /** Replicas at rest: the autoscaler's minimum, or the fixed count. */
@@ -51,9 +51,14 @@ export const ROLLOUT_SURGE_PODS = 1;
  * surge pod, so rollouts never wait for a node.
  * Pods are counted per node (a 2-GPU pod on 4-GPU nodes packs two to a node), not as a GPU sum; a replica of several
  * nodes takes whole nodes, one pod each.
+ * @param owner the fleet description the pools and servers are parts of: problems then name its paths (`nodePools.gpu.maxSize`,
+ * `servers.bert.gpus`) instead of construct paths. @default - none: construct paths
  */
-export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly GpuDemand[]): CapacityPlan {
+export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly GpuDemand[], owner?: string): CapacityPlan {
   const problems: string[] = [];
+  // A fleet description calls its pools node pools (a managed node group or a Karpenter NodePool).
+  const poolWord = owner === undefined ? 'node group' : 'node pool';
+  const at = (server: string, prop: string) => (owner === undefined ? `${server}: '${prop}'` : `${owner}: '${server}.${prop}'`);
   const byName = new Map(pools.map((p) => [p.name, p]));
   const nodes = new Map(pools.map((p) => [p.name, { steady: 0, peak: 0, surge: 0 }]));
   for (const d of demands) {
@@ -64,13 +69,13 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
       continue;
     }
     if (d.gpusPerPod > pool.gpusPerInstance) {
-      problems.push(`${d.server}: 'gpus' (${d.gpusPerPod}) is more than a ${pool.instanceType} of node group '${pool.name}' `
+      problems.push(`${at(d.server, 'gpus')} (${d.gpusPerPod}) is more than a ${pool.instanceType} of ${poolWord} '${pool.name}' `
         + `has (${pool.gpusPerInstance}), so no pod can ever be scheduled; lower gpus or use larger instances`);
       continue;
     }
     const group = d.nodesPerReplica ?? 1;
     if (group > 1 && d.gpusPerPod !== pool.gpusPerInstance) {
-      problems.push(`${d.server}: 'gpus' (${d.gpusPerPod}) is less than a ${pool.instanceType} of node group '${pool.name}' has `
+      problems.push(`${at(d.server, 'gpus')} (${d.gpusPerPod}) is less than a ${pool.instanceType} of ${poolWord} '${pool.name}' has `
         + `(${pool.gpusPerInstance}), but a replica of ${group} nodes needs each pod on a whole node, or its pods would share `
         + `nodes instead of spanning them; set gpus to ${pool.gpusPerInstance}`);
       continue;
@@ -93,8 +98,9 @@ export function planGpuCapacity(pools: readonly GpuPool[], demands: readonly Gpu
     if (peak + surge > maxSize) {
       const what = servers.map((d) => `${d.maxReplicas ?? d.replicas} x ${(d.nodesPerReplica ?? 1) > 1 ? `${d.nodesPerReplica} nodes of ` : ''}`
         + `${d.gpusPerPod} GPU`).join(' + ');
-      problems.push(`node group '${pool.name}': its servers need ${peak} nodes at peak (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) `
-        + `plus ${surge} for a rolling update, more than 'maxSize' (${maxSize}) = ${maxSize * pool.gpusPerInstance} GPUs; `
+      const need = `its servers need ${peak} nodes at peak (${what} on ${pool.gpusPerInstance}-GPU ${pool.instanceType}) plus ${surge} for a rolling update`;
+      problems.push(`${owner === undefined ? `node group '${pool.name}': ${need}, more than 'maxSize' (${maxSize})`
+        : `${at(`nodePools.${pool.name}`, 'maxSize')} (${maxSize}) is too small: ${need}, more than ${maxSize} nodes`} = ${maxSize * pool.gpusPerInstance} GPUs; `
         + `raise maxSize to at least ${peak + surge} or lower the replicas of ${servers.map((d) => d.server).join(', ')}`);
     }
   }

@@ -2,7 +2,7 @@
  * resolveSettings: every prop of a Triton server with its default applied and checked together, one resolution for
  * TritonServer (what it renders) and the fleet plan (what it plans and refuses in the description's words). Pure: no cdk8s.
  */
-import { placeLabel, ProblemPlace, Problems, problemsAt, show } from '../private/errors';
+import { placeLabel, ProblemPlace, Problems, problemsAt, show, warningAt } from '../private/errors';
 import { checkImage } from '../private/image-reference';
 import { ModelConfig } from './model-config';
 import { ModelControl } from './model-control';
@@ -72,7 +72,6 @@ const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 export function resolveSettings(place: ProblemPlace, name: string, namespace: string | undefined,
   props: ServerSettingsProps): TritonServerSettings {
   const p = problemsAt(place);
-  const path = placeLabel(place);
   p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
     'use at most 63 lowercase letters, digits and -, starting with a letter');
   p.check(namespace !== undefined, 'namespace', namespace,
@@ -215,10 +214,10 @@ export function resolveSettings(place: ProblemPlace, name: string, namespace: st
       'set responseCache: true on the models to cache, or remove the prop');
   }
   if (props.openAi !== undefined) checkOpenAiServer(p, props, { gpus, nodesPerReplica });
-  const { loadModels, shmSizeMiB, warnings } = checkModels(p, path, props, gpus, nodesPerReplica, requests.shmSizeMiB);
+  const { loadModels, shmSizeMiB, warnings } = checkModels(p, place, props, gpus, nodesPerReplica, requests.shmSizeMiB);
   // The image decides: its release's backends must read the parameters the models carry.
   const releaseWarning = checkModelsForRelease(p, props.image, props.models);
-  if (releaseWarning !== undefined) warnings.push(`${path}: warning: 'image' (${show(props.image)}) ${releaseWarning}`);
+  if (releaseWarning !== undefined) warnings.push(warningAt(place, 'image', props.image, releaseWarning));
   p.throwIfAny();
   return {
     name, namespace: namespace!, replicas, replicasGiven: props.replicas !== undefined, gpus, nodesPerReplica, loadModels, warnings, grpc, gpuMetrics,
@@ -238,7 +237,8 @@ export function resolveSettings(place: ProblemPlace, name: string, namespace: st
 }
 
 /** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
-function checkModels(p: Problems, path: string, props: ServerSettingsProps, gpus: number, nodes: number, shmSizeMiB: number) {
+function checkModels(p: Problems, place: ProblemPlace, props: ServerSettingsProps, gpus: number, nodes: number, shmSizeMiB: number) {
+  const path = placeLabel(place);
   const models: readonly ModelConfig[] = props.models;
   p.check(models.length > 0, 'models', [], 'must list at least one model', 'add the ModelConfig of every model this server serves');
   if (props.gpuMemoryGiB !== undefined) {
@@ -277,10 +277,27 @@ function checkModels(p: Problems, path: string, props: ServerSettingsProps, gpus
     if (idle.length > 0) {
       const used = [...Array(gpus).keys()].filter((id) => !idle.includes(id));
       const gpuList = (ids: number[]) => `GPU${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
-      warnings.push(`${path}: warning: 'gpus' (${gpus}) includes ${gpuList(idle)}, which no model instance uses `
+      warnings.push(warningAt(place, 'gpus', gpus, `includes ${gpuList(idle)}, which no model instance uses `
         + `(${used.length === 0 ? 'no instance group runs on a GPU' : `the instance groups list only ${gpuList(used)}`}); `
-        + `list ${idle.length === 1 ? 'it' : 'them'} in the gpus of an instance group, or request fewer GPUs`);
+        + `list ${idle.length === 1 ? 'it' : 'them'} in the gpus of an instance group, or request fewer GPUs`));
     }
   }
   return { loadModels, shmSizeMiB, warnings };
+}
+
+/** Settings a plan resolved, by the props object it hands to TritonServer (planSettings). */
+const planned = new WeakMap<ServerSettingsProps, TritonServerSettings>();
+
+/**
+ * Hands `settings`, which a plan resolved from `props` (resolveSettings), to the TritonServer built from exactly this
+ * props object, so that the server reads them instead of resolving them again. Returns `props`.
+ */
+export function planSettings<P extends ServerSettingsProps>(props: P, settings: TritonServerSettings): P {
+  planned.set(props, settings);
+  return props;
+}
+
+/** The settings planned for this props object (planSettings), or undefined: the server resolves its own. */
+export function plannedSettings(props: ServerSettingsProps): TritonServerSettings | undefined {
+  return planned.get(props);
 }

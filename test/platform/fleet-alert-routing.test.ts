@@ -43,6 +43,6 @@ describe('fleet monitoring: alert labels and routing', () => {
 
   test('a bad routing is reported with the other problems of the fleet', () => {
     const fleet = withMonitoring({ alertRouting: { receivers: { P1: PAGER, P2: CHAT, P3: CHAT }, groupWaitSeconds: 0 } });
-    expect(() => synth(fleet)).toThrow("shop/AlertRouting: 'groupWaitSeconds' (0) must be a whole number of seconds above 0; use e.g. 30");
+    expect(() => synth(fleet)).toThrow("shop: 'monitoring.alertRouting.groupWaitSeconds' (0) must be a whole number of seconds above 0; use e.g. 30");
   });
 });

@@ -128,7 +128,7 @@ describe('FleetChart opt-outs, each explicit', () => {
 describe('each fact is said once: the chart and the infra stack follow the same description', () => {
   test('a pool too small fails both with the same numbers', () => {
     const small = withPool({ maxSize: 2 });
-    const message = "node group 'gpu-a': its servers need 3 nodes at peak (3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (2) = 2 GPUs; raise maxSize to at least 4 or lower the replicas of shop/gpu";
+    const message = "shop: 'nodePools.gpu-a.maxSize' (2) is too small: its servers need 3 nodes at peak (3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 2 nodes = 2 GPUs; raise maxSize to at least 4 or lower the replicas of servers.gpu";
     expect(() => synth(small)).toThrow(message);
     expect(() => infra(small)).toThrow(message);
   });
@@ -178,16 +178,16 @@ describe('FleetChart reports every construct\'s problems together', () => {
       error = e;
     }
     expect((error as TritonOpsError).problems).toEqual([
-      "shop/gpu: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
-      "shop/cpu: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
-      "shop/cpu: 'terminationGracePeriodSeconds' (30) must cover drainSeconds (10) + exitTimeoutSeconds (30) + 5 s margin, or Triton is killed with requests in flight; set it to at least 45 or lower one of the two",
-      "shop/cpu2/Autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more",
+      "shop: 'servers.gpu.drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
+      "shop: 'servers.cpu.image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
+      "shop: 'servers.cpu.terminationGracePeriodSeconds' (30) must cover drainSeconds (10) + exitTimeoutSeconds (30) + 5 s margin, or Triton is killed with requests in flight; set it to at least 45 or lower one of the two",
+      "shop: 'servers.cpu2.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more",
     ]);
   });
 
   test('a valid server with a refused intent: the server is built, the intent\'s problem is listed', () => {
     const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, minReplicas: 1 } });
     expect(() => synth(fleet)).toThrow(
-      "shop/gpu/Autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more");
+      "shop: 'servers.gpu.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more");
   });
 });

@@ -140,7 +140,7 @@ describe('a description that cannot work is refused with the fix', () => {
   });
 
   test('a local copy of what Lustre serves is refused by the server', () => {
-    expect(messageOf(() => objects(gpu({ localRepository: { sizeGiB: 200 } })))).toContain("shop/gpu: 'localRepository' "
+    expect(messageOf(() => objects(gpu({ localRepository: { sizeGiB: 200 } })))).toContain("shop: 'servers.gpu.localRepository' "
       + '({"sizeGiB":200}) copies an S3 repository to the node, but the server reads FSx for Lustre, a file system every replica '
       + 'already reads at network speed; remove localRepository (FSx for Lustre serves the weights to every node without a copy), '
       + 'or read the models from S3 to copy them');

@@ -33,7 +33,7 @@ describe('a release of the fleet with splitOnlyFor', () => {
 
   test('contradictory input is refused with the path of the release', () => {
     expect(messageOf(() => synth(withStore({ splitOnlyFor: [] })))).toBe(
-      "shop/store: 'splitOnlyFor' ([]) lists no header match, so no request would take the weighted split; "
+      "shop: 'releases.store.splitOnlyFor' ([]) lists no header match, so no request would take the weighted split; "
       + 'give at least one match, or remove splitOnlyFor to split every request');
   });
 });

@@ -122,7 +122,7 @@ describe('planFleet refuses a description that cannot run, with the fix', () => 
 
   test('a pool too small for the peak, in the numbers of the capacity plan', () => {
     expect(() => planFleet(withPool({ maxSize: 2 }))).toThrow(
-      "node group 'gpu-a': its servers need 3 nodes at peak (3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (2) = 2 GPUs; raise maxSize to at least 4 or lower the replicas of shop/gpu");
+      "shop: 'nodePools.gpu-a.maxSize' (2) is too small: its servers need 3 nodes at peak (3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 2 nodes = 2 GPUs; raise maxSize to at least 4 or lower the replicas of servers.gpu");
   });
 
   test('the fleet name and namespace', () => {

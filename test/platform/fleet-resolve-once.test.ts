@@ -107,9 +107,9 @@ describe('in a fleet, node pool capacity is checked once', () => {
   const message = messageOf(() => Testing.synth(new FleetChart(Testing.app(), 'vision', { fleet: small })));
 
   test("one refusal, the pool's, naming every server of the pool with one fix", () => {
-    expect(message).toContain("node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU "
-      + "g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 12 or lower the "
-      + 'replicas of vision/classifier-v1, vision/classifier-v2, vision/segmenter');
+    expect(message).toContain("vision: 'nodePools.gpu-a10g.maxSize' (3) is too small: its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU "
+      + '+ 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 3 nodes = 3 GPUs; raise maxSize to at least 12 or lower '
+      + 'the replicas of servers.classifier-v1, servers.classifier-v2, servers.segmenter');
   });
 
   test("no autoscaler repeats it with its own, per-server fix", () => {

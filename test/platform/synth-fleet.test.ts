@@ -57,12 +57,12 @@ const WARNED: FleetDescription = {
     },
   },
 };
-const WARNING = "vision/segmenter: warning: 'gpus' (1) includes GPU 0, which no model instance uses (no instance group runs "
+const WARNING = "vision: warning: 'servers.segmenter.gpus' (1) includes GPU 0, which no model instance uses (no instance group runs "
   + 'on a GPU); list it in the gpus of an instance group, or request fewer GPUs';
 
 /** Refused by the Terraform side alone: the YAML never reads the bucket's KMS key. */
 const BAD_KEY: FleetDescription = { ...VISION_FLEET, modelBucket: { ...VISION_FLEET.modelBucket!, kmsKeyArn: 'not-an-arn' } };
-const BAD_KEY_PROBLEM = "vision-infra/Models: 'kmsKeyArn' ('not-an-arn') is not a KMS key ARN; give the key's ARN, e.g. "
+const BAD_KEY_PROBLEM = "vision: 'modelBucket.kmsKeyArn' ('not-an-arn') is not a KMS key ARN; give the key's ARN, e.g. "
   + "'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' (IAM grants kms:Decrypt on key ARNs, not aliases)";
 
 describe('synthFleet', () => {
@@ -151,7 +151,7 @@ describe('synthFleet, all or nothing', () => {
     const both: FleetDescription = { ...BAD_KEY, servers: { ...BAD_KEY.servers, segmenter: { ...BAD_KEY.servers.segmenter, drainSeconds: 0 } } };
     const { error } = synth(both, { yamlDir: p.yamlDir, artifactsDir: p.artifactsDir, terraformDir: p.terraformDir });
     expect((error as TritonOpsError).problems).toEqual([
-      "vision/segmenter: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
+      "vision: 'servers.segmenter.drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
       BAD_KEY_PROBLEM,
     ]);
     expect(tree(p.dir)).toEqual(before);

@@ -60,7 +60,7 @@ describe('FleetInfraStack of the default fleet', () => {
 describe('FleetInfraStack refuses fleets that cannot run', () => {
   test('a GPU demand beyond the group capacity', () => {
     expect(() => synthInfra(withPool({ maxSize: 3 }))).toThrow(
-      "node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 'maxSize' (3) = 3 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, vision/classifier-v2, vision/segmenter");
+      "vision: 'nodePools.gpu-a10g.maxSize' (3) is too small: its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a rolling update, more than 3 nodes = 3 GPUs; raise maxSize to at least 12 or lower the replicas of servers.classifier-v1, servers.classifier-v2, servers.segmenter");
   });
 
   test('a server targeting a node group that does not exist', () => {

@@ -86,12 +86,12 @@ describe('npm run synth reports what it did', () => {
     expect(exitCode).toBe(1);
     expect(lines).toEqual([
       'triton-ops: synth failed with 3 problems; nothing was written:',
-      "- node group 'gpu-a10g': its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on 1-GPU g5.xlarge) plus 1 for a "
-        + "rolling update, more than 'maxSize' (10) = 10 GPUs; raise maxSize to at least 12 or lower the replicas of vision/classifier-v1, "
-        + 'vision/classifier-v2, vision/segmenter',
-      "- vision/classifier-v1: 'drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
-      "- vision/classifier-v2: 'image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a "
+      "- vision: 'servers.classifier-v1.drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
+      "- vision: 'servers.classifier-v2.image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a "
         + "different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
+      "- vision: 'nodePools.gpu-a10g.maxSize' (10) is too small: its servers need 11 nodes at peak (4 x 1 GPU + 4 x 1 GPU + 3 x 1 GPU on "
+        + '1-GPU g5.xlarge) plus 1 for a rolling update, more than 10 nodes = 10 GPUs; raise maxSize to at least 12 or lower the replicas of '
+        + 'servers.classifier-v1, servers.classifier-v2, servers.segmenter',
       `(set ${DEBUG_ENV}=1 for the stack trace)`,
     ]);
     // No staging folder left behind, no output replaced.

@@ -1,0 +1,132 @@
+/**
+ * A fleet's problems in the words of its description: the constructs a FleetChart builds name their problems by
+ * construct path and their own props (`vision/bert/Autoscaler: 'minReplicas'`), which the user never wrote; these
+ * functions name the description path instead (`vision: 'servers.bert.autoscale.minReplicas'`), each problem once.
+ * Pure: strings in, strings out.
+ */
+import type { FleetDescription } from './fleet-description';
+
+/** The description key of each intent a FleetChart gives a server, by the intent's construct id (TritonServer.onceId). */
+const SERVER_INTENTS: Readonly<Record<string, (server: string) => string>> = {
+  Autoscaler: (server) => `servers.${server}.autoscale`,
+  LoadTest: (server) => `servers.${server}.loadTest`,
+  Alerts: (server) => `servers.${server}.alerts`,
+  Authorization: (server) => `servers.${server}.callers`,
+  // Scraping is the fleet's monitoring, the same for every server.
+  Scrape: () => 'monitoring',
+};
+
+/**
+ * Props a server's settings are checked under that the plan derives from another key of the description: the key named
+ * instead, relative to the description's root.
+ */
+const DERIVED_SERVER_PROPS: Readonly<Record<string, (server: string) => string>> = {
+  id: (server) => `servers.${server}`,
+  namespace: () => 'namespace',
+  nodeGroup: (server) => `servers.${server}.nodePool`,
+  nodeGroupProvisioner: (server) => `servers.${server}.nodePool`,
+  clientNamespaces: (server) => `servers.${server}.callers.namespaces`,
+  monitoringNamespace: () => 'monitoring.namespace',
+  modelConfigReaders: (server) => `servers.${server}.loadTest`,
+};
+
+/** Parts of a FleetChart that are not servers, by construct id: their description key. */
+const FLEET_PARTS: Readonly<Record<string, string>> = {
+  Namespace: 'namespace',
+  DevicePlugin: 'devicePlugin',
+  Mesh: 'mesh',
+  ModelsLustre: 'modelBucket.lustre',
+  AlertRouting: 'monitoring.alertRouting',
+  Dashboard: 'monitoring',
+};
+
+/** `servers.<server>.<prop>` with the derived props of DERIVED_SERVER_PROPS named by the key the user wrote. */
+function serverProp(server: string, prop: string): string {
+  const head = prop.split(/[.[]/)[0];
+  const derived = DERIVED_SERVER_PROPS[head];
+  return derived === undefined ? `servers.${server}.${prop}` : derived(server);
+}
+
+/** Where a construct's problems go in the description: the part's path, and each of its props' path. */
+interface Part {
+  readonly at: string;
+  /** The description path of the construct's prop `prop`. @default `${at}.${prop}` */
+  readonly prop?: (prop: string) => string;
+}
+
+/**
+ * One problem line of a construct under `root` (a chart or a stack), in the description's words when `partOf` knows the
+ * construct (by its ids below `root`); other lines unchanged.
+ */
+function describeLine(line: string, root: string, fleetName: string, partOf: (ids: string[]) => Part | undefined): string {
+  const colon = line.indexOf(': ');
+  if (!line.startsWith(`${root}/`) || colon < 0) return describeServerProp(line, fleetName);
+  const part = partOf(line.slice(root.length + 1, colon).split('/'));
+  if (part === undefined) return line;
+  const rest = line.slice(colon + 2);
+  const quoted = /^'([^']*)' /.exec(rest);
+  if (quoted === null) return `${fleetName}: ${part.at}: ${rest}`;
+  const path = part.prop?.(quoted[1]) ?? `${part.at}.${quoted[1]}`;
+  return `${fleetName}: '${path}' ${rest.slice(quoted[0].length)}`;
+}
+
+/** The part of a FleetChart's construct: a server (or one of its intents), a release, the gateway or a fleet part. */
+function chartPart(fleet: FleetDescription, [first, second]: string[], gateway: string | undefined): Part | undefined {
+  if (first in fleet.servers) {
+    const server = first;
+    const at = second === undefined ? `servers.${server}`
+      : second.startsWith('Route-') ? `servers.${server}.route` : SERVER_INTENTS[second]?.(server) ?? `servers.${server}`;
+    // An intent's `server.<prop>` is the server's own prop.
+    return {
+      at,
+      prop: (prop) => (at === `servers.${server}` ? serverProp(server, prop)
+        : prop.startsWith('server.') ? serverProp(server, prop.slice('server.'.length)) : `${at}.${prop}`),
+    };
+  }
+  if (first in (fleet.releases ?? {})) return { at: `releases.${first}` };
+  if (gateway !== undefined && first === gateway) return { at: 'gateway' };
+  const part = FLEET_PARTS[first];
+  return part === undefined ? undefined : { at: part };
+}
+
+/** Props of the infra stack's constructs named by another key of the description, by construct id. */
+const INFRA_PROPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  Cluster: { clusterName: 'cluster.name', subnetIds: 'cluster.createInSubnets', kubernetesVersion: 'cluster.kubernetesVersion' },
+  Models: { bucketName: 'modelBucket.name', kmsKeyArn: 'modelBucket.kmsKeyArn' },
+};
+
+/** The part of a FleetInfraStack's construct: the cluster, a node pool's group, the bucket, a server's reader role. */
+function infraPart(fleet: FleetDescription, [first]: string[]): Part | undefined {
+  const renames = INFRA_PROPS[first];
+  if (renames !== undefined) {
+    const at = first === 'Cluster' ? 'cluster' : 'modelBucket';
+    return { at, prop: (prop) => renames[prop] ?? `${at}.${prop}` };
+  }
+  if (first in (fleet.nodePools ?? {})) {
+    return { at: `nodePools.${first}`, prop: (prop) => (prop === 'nodeGroupName' ? `nodePools.${first}` : `nodePools.${first}.${prop}`) };
+  }
+  const server = first.endsWith('-models') ? first.slice(0, -'-models'.length) : undefined;
+  if (server !== undefined && server in fleet.servers) return { at: `servers.${server}` };
+  return undefined;
+}
+
+/** A plan problem `<fleet>: 'servers.<server>.<derived prop>'` named by the key the user wrote. */
+export function describeServerProp(line: string, fleetName: string): string {
+  const match = new RegExp(`^${fleetName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 'servers\\.([^.']+)\\.([^']*)' `).exec(line);
+  if (match === null) return line;
+  return `${fleetName}: '${serverProp(match[1], match[2])}' ${line.slice(match[0].length)}`;
+}
+
+/**
+ * The problems of a FleetChart (its plan's and its constructs') in the description's words, each once: a problem of a
+ * fleet-wide key (`namespace`) found on every server is one problem.
+ */
+export function inDescriptionWords(problems: readonly string[], chartPath: string, fleet: FleetDescription,
+  gateway: string | undefined): string[] {
+  return [...new Set(problems.map((line) => describeLine(line, chartPath, fleet.name, (ids) => chartPart(fleet, ids, gateway))))];
+}
+
+/** The problems of a FleetInfraStack (its plan's and its resources') in the description's words, each once. */
+export function infraInDescriptionWords(problems: readonly string[], stackPath: string, fleet: FleetDescription): string[] {
+  return [...new Set(problems.map((line) => describeLine(line, stackPath, fleet.name, (ids) => infraPart(fleet, ids))))];
+}
