@@ -13,6 +13,7 @@ import { crossObjectCases } from './check-cross';
 import { findInputs, Found } from './check-files';
 import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';
 import { CheckPeer, installCommand } from '../private/optional-peers';
+import { Progress, SILENT, stage, STDERR } from './check-progress';
 import { objectProblems, SchemaLoader } from './check-schema';
 import { checkModelConfigs, checkPromtool, INSTALL_HINTS, which } from './check-tools';
 import { CheckCase, FoundObject, objectId, Skip, Tool, TOOLS } from './check-types';
@@ -104,9 +105,11 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   return { paths, format, output, require, externalHosts };
 }
 
-/** Runs every check on the inputs; the report says what failed and what was skipped. */
-export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<CheckReport> {
-  const found: Found = findInputs(options.paths);
+/** Runs every check on the inputs, reporting each stage to `progress`; the report says what failed and what was skipped. */
+export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader(), progress: Progress = SILENT): Promise<CheckReport> {
+  const failedOf = (list: readonly CheckCase[]) => `${list.filter((c) => c.problems.length).length} failed`;
+  const found: Found = await stage(progress, 'read', options.paths.join(', '), () => findInputs(options.paths),
+    (f) => `${f.objects.length} objects, ${f.modelConfigs.length} config.pbtxt, ${f.promtoolRules.length + f.promtoolTests.length} promtool files`);
   const cases: CheckCase[] = [];
   const skips: Skip[] = [];
   const skip = (tool: Tool, what: string, files: string[], reason: string) =>
@@ -116,11 +119,15 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
 
   // Schemas and structure, one case per object.
   const missing = new Map<string, FoundObject[]>(); // package -> objects not schema-checked
-  for (const o of found.objects) {
-    const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
-    if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
-    cases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
-  }
+  cases.push(...await stage(progress, 'schemas', `${found.objects.length} objects`, async () => {
+    const objectCases: CheckCase[] = [];
+    for (const o of found.objects) {
+      const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
+      if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
+      objectCases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
+    }
+    return objectCases;
+  }, failedOf));
   if (missing.size) {
     const pkgs = [...missing.keys()].sort();
     const objects = [...missing.values()].flat();
@@ -128,18 +135,23 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
       `${pkgs.join(', ')} ${pkgs.length === 1 ? 'is' : 'are'} not installed (optional peer dependencies of triton-ops, needed only by `
       + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs as CheckPeer[], { dev: true })}`);
   }
-  cases.push(...crossObjectCases(found.objects, options.externalHosts));
+  cases.push(...await stage(progress, 'cross-object', `${found.objects.length} objects`,
+    () => crossObjectCases(found.objects, options.externalHosts), failedOf));
 
   if (found.modelConfigs.length) {
     const protoc = which('protoc', env);
-    if (protoc) cases.push(...await checkModelConfigs(protoc, found.modelConfigs, env));
-    else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
+    if (protoc) {
+      cases.push(...await stage(progress, 'protoc', `${found.modelConfigs.length} config.pbtxt`,
+        () => checkModelConfigs(protoc, found.modelConfigs, env), failedOf));
+    } else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
   }
   const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
   if (promtoolFiles.length) {
     const promtool = which('promtool', env);
-    if (promtool) cases.push(...await checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env));
-    else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
+    if (promtool) {
+      cases.push(...await stage(progress, 'promtool', `${found.promtoolRules.length} rule files, ${found.promtoolTests.length} test files`,
+        () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf));
+    } else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
       `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
   }
 
@@ -152,8 +164,8 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   };
 }
 
-/** The command: parses `argv`, checks, prints the report; returns the exit code. */
-export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The command: parses `argv`, checks (reporting each stage on stderr), prints the report; returns the exit code. */
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<number> {
   let options: CheckOptions | 'help';
   try {
     options = parseCheckArgs(argv, env);
@@ -166,7 +178,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     process.stdout.write(`${CHECK_USAGE}\n`);
     return 0;
   }
-  const report = await check(options, env);
+  const report = await check(options, env, loader, STDERR);
   const text = { human: formatHuman, json: formatJson, junit: formatJunit }[options.format](report);
   if (options.output !== undefined) {
     writeFileSync(options.output, text);
