@@ -175,23 +175,23 @@ describe('cross-object rules find the pods of a LeaderWorkerSet', () => {
 });
 
 describe('triton-ops check on LeaderWorkerSet output', () => {
-  test('a fleet with a server of several nodes passes every schema and rule', () => {
+  test('a fleet with a server of several nodes passes every schema and rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-lws-fleet-'));
     const objects = new FleetChart(new App(), 'shop', { fleet: MULTI_NODE_SHOP }).toJson();
     expect(objects.filter((o: any) => o.kind === 'LeaderWorkerSet')).toHaveLength(1);
     writeFileSync(join(dir, 'shop.yaml'), objects.map((o: object) => stringify(o)).join('---\n'));
-    const r = runCheck([dir, '--require', 'schemas']);
+    const r = await runCheck([dir, '--require', 'schemas']);
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
     expect(r.status).toBe(0);
   });
 
-  test('a broken LeaderWorkerSet and a Service that selects none of its pods: exit 1, each problem named', () => {
+  test('a broken LeaderWorkerSet and a Service that selects none of its pods: exit 1, each problem named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-lws-broken-'));
     const broken = lws({ size: 'two' });
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'chat', namespace: 'llm' }, spec: { selector: { app: 'chat', [ROLE]: 'router' }, ports: [{ port: 8000 }] } };
     writeFileSync(join(dir, 'llm.yaml'), [broken, svc].map((o) => stringify(o)).join('---\n'));
-    const r = runCheck(['llm.yaml'], { cwd: dir });
+    const r = await runCheck(['llm.yaml'], { cwd: dir });
     expect(r.stdout).toContain('llm.yaml: LeaderWorkerSet llm/chat: .spec.leaderWorkerTemplate.size: must be integer');
     expect(r.stdout).toContain("llm.yaml: Service llm/chat: .spec.selector (app=chat, example.com/role=router) selects no pods of the output in namespace 'llm'");
     expect(r.status).toBe(1);
