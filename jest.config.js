@@ -10,5 +10,8 @@ module.exports = {
     '^triton-ops/fleet$': '<rootDir>/lib/platform/fleet.ts',
     '^triton-ops/testing$': '<rootDir>/lib/testing/index.ts',
   },
+  // Every run's temporary files in one folder, removed at the end (test/global-setup.js).
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   snapshotFormat: { escapeString: false, printBasicPrototype: false },
 };
