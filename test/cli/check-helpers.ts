@@ -1,15 +1,10 @@
-/**
- * Runs `triton-ops check` (lib/cli/check.ts): in this process (runCheck), or in a child Node process as the built
- * command runs (schemaProblems, see run-ts.js).
- */
-import { spawnSync } from 'child_process';
+/** Runs `triton-ops check` (lib/cli/check.ts) and its schema check in this process. */
 import { join } from 'path';
 import { runInThisContext } from 'vm';
 import { run } from '../../lib/cli/check';
-import { SchemaLoader } from '../../lib/cli/check-schema';
+import { objectProblems, SchemaLoader } from '../../lib/cli/check-schema';
 
 export const ROOT = join(__dirname, '..', '..');
-const RUN_TS = join(__dirname, 'run-ts.js');
 
 /**
  * Node's own `import()`, for the ESM-only schema packages, which jest's module system cannot load: native-import.js
@@ -35,12 +30,14 @@ export async function runCheck(args: readonly string[], options: { cwd?: string;
 }
 
 /** The schema and structural problems `check` finds in `objects`, `<kind>/<name> <problem>`. */
-export function schemaProblems(objects: object[]): string[] {
-  const r = spawnSync(process.execPath, [RUN_TS, join(__dirname, 'schema-problems.ts'), 'main'], {
-    input: JSON.stringify(objects), cwd: ROOT, encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`schema validation failed to run: ${r.stderr}`);
-  return JSON.parse(r.stdout) as string[];
+export async function schemaProblems(objects: object[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const o of objects as Array<{ kind?: string; metadata?: { name?: string } }>) {
+    const { problems, missingPackage } = await objectProblems(o, loader);
+    if (missingPackage) throw new Error(`${missingPackage} is not installed`);
+    out.push(...problems.map((p) => `${o.kind}/${o.metadata?.name} ${p}`));
+  }
+  return out;
 }
 
 /** A command's `run` (lib/cli/<command>.ts) in this process: its exit code and what it wrote to stdout and stderr. */

@@ -37,13 +37,13 @@ const lws = (lwt: object = {}, name = 'chat'): any => ({
 });
 
 describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked with kubernetes-models)', () => {
-  test('a LeaderWorkerSet as TritonServer writes one passes; so does one without a leaderTemplate', () => {
+  test('a LeaderWorkerSet as TritonServer writes one passes; so does one without a leaderTemplate', async () => {
     const { leaderTemplate, ...workersOnly } = lws().spec.leaderWorkerTemplate;
     expect(leaderTemplate).toBeDefined();
-    expect(schemaProblems([lws(), { ...lws(), spec: { ...lws().spec, leaderWorkerTemplate: workersOnly } }])).toEqual([]);
+    expect(await schemaProblems([lws(), { ...lws(), spec: { ...lws().spec, leaderWorkerTemplate: workersOnly } }])).toEqual([]);
   });
 
-  test('its own fields and both pod templates are checked, each problem with its path, worded as for a Deployment', () => {
+  test('its own fields and both pod templates are checked, each problem with its path, worded as for a Deployment', async () => {
     const bad = lws({
       size: 'two',
       restartPolicy: 'Sometimes',
@@ -55,7 +55,7 @@ describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'chat', namespace: 'llm' },
       spec: { selector: { matchLabels: { app: 'chat' } }, template: { ...template('leader'), spec: { containers: [container('triton', { image: 7 })] } } },
     };
-    expect(schemaProblems([bad, deployment]).sort()).toEqual([
+    expect((await schemaProblems([bad, deployment])).sort()).toEqual([
       'Deployment/chat .spec.template.spec.containers[0].image: must be string',
       'LeaderWorkerSet/chat .spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].image: must be string',
       'LeaderWorkerSet/chat .spec.leaderWorkerTemplate.restartPolicy: must be equal to one of the allowed values',
@@ -65,11 +65,11 @@ describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked
     ]);
   });
 
-  test('a missing workerTemplate, a name, a namespace, and the labels LeaderWorkerSet sets itself', () => {
+  test('a missing workerTemplate, a name, a namespace, and the labels LeaderWorkerSet sets itself', async () => {
     const { workerTemplate, ...noWorkers } = lws().spec.leaderWorkerTemplate;
     expect(workerTemplate).toBeDefined();
     const grouped = lws({ workerTemplate: { ...template('worker'), metadata: { labels: { app: 'chat', [LWS_POD_LABELS.groupIndex]: '0' } } } });
-    expect(schemaProblems([
+    expect(await schemaProblems([
       { ...lws(), metadata: { name: 'chat' }, spec: { ...lws().spec, leaderWorkerTemplate: noWorkers } },
       grouped,
     ])).toEqual([
