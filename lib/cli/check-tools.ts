@@ -127,8 +127,8 @@ async function promtoolRun(promtool: string, what: 'check' | 'test', files: read
 }
 
 /**
- * `files` in at most `count` groups of about equal size in bytes (what a promtool test file costs grows with it),
- * each in the given order.
+ * `files` in at most `count` groups of about equal size in bytes (a rough measure of what a promtool test file
+ * costs), each in the given order.
  */
 function balance(files: readonly string[], count: number): string[][] {
   const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ bytes: 0, files: [] as string[] }));

@@ -46,3 +46,10 @@ test('test files: the failing case is reported for its file, the others pass, in
   expect(cases[3].problems).toEqual(['FAILED:\n  alertname: Down, time: 1m, \n      exp:[], \n      got:[\n'
     + '          0:\n            Labels:{alertname="Down", job="a"}\n            Annotations:{}\n          ]']);
 });
+
+test('a promtool that stops before a file (a usage error, a crash) fails that file with its exit code and output', async () => {
+  const rule = file('good.rules.yaml', rules(DOWN));
+  expect(await checkPromtool(which('false')!, [rule], [], process.env)).toEqual([
+    { suite: 'promtool', file: rule, command: 'promtool check rules', problems: ['promtool stopped before this file (exit code 1): no output'] },
+  ]);
+});
