@@ -3,7 +3,8 @@
  * repository's CI runs: every Kubernetes object (YAML manifests, and `kubernetes_manifest` resources of Terraform JSON)
  * against its schema and the structural rules (lib/cli/check-schema.ts), the cross-object rules the library enforces
  * at synth (lib/cli/check-cross.ts), every config.pbtxt through protoc and every promtool rule/test file through
- * promtool (lib/cli/check-tools.ts). Exit code 0 clean, 1 problems, 2 usage error.
+ * promtool (lib/cli/check-tools.ts). The report goes to stdout, a line as each stage starts and ends to stderr
+ * (lib/cli/check-progress.ts). Exit code 0 clean, 1 problems, 2 usage error.
  */
 import { existsSync, writeFileSync } from 'fs';
 import { dirname } from 'path';
@@ -34,6 +35,8 @@ options:
                               needs is missing (schema packages, protoc, promtool) then fails instead of passing
   --external-host HOST        a cluster host a route may name although its Service is not in the output (repeatable)
   --help
+
+The report goes to stdout; stderr gets a line as each stage starts and ends, with its count and time.
 
 exit codes: 0 no problems (skipped checks are reported, not failed, unless --require names them),
             1 problems, 2 usage error`;
