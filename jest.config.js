@@ -1,6 +1,9 @@
 /** Tests run the TypeScript sources through swc (fast); `npm run typecheck` does the type checking. */
 module.exports = {
   testEnvironment: 'node',
+  // A worker per core: jest's default (cores - 1) is one worker on a 2-core machine, leaving a core to the type check
+  // of `npm test` only while it runs (test/typecheck-and-jest.js).
+  maxWorkers: '100%',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
@@ -10,5 +13,8 @@ module.exports = {
     '^triton-ops/fleet$': '<rootDir>/lib/platform/fleet.ts',
     '^triton-ops/testing$': '<rootDir>/lib/testing/index.ts',
   },
+  // Every run's temporary files in one folder, removed at the end (test/global-setup.js).
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   snapshotFormat: { escapeString: false, printBasicPrototype: false },
 };

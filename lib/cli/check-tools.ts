@@ -3,8 +3,9 @@
  * in the package, proto/; protoc's text-format parser is the one Triton loads a model with), and every promtool
  * rule file through `promtool check rules`, every test file through `promtool test rules`.
  */
-import { execFile } from 'child_process';
-import { accessSync, constants, readFileSync, statSync } from 'fs';
+import { execFile, spawn } from 'child_process';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'fs';
+import { availableParallelism, tmpdir } from 'os';
 import { delimiter, dirname, join } from 'path';
 import type { CheckCase } from './check-types';
 import { packageFile } from './package-files';
@@ -74,14 +75,81 @@ function promtoolProblems(output: string): string[] {
   return [lines.map((l) => l.slice(indent)).join('\n')];
 }
 
-export async function checkPromtool(promtool: string, rules: readonly string[], tests: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
-  const tasks = [
-    ...rules.map((file) => ['check', file] as const),
-    ...tests.map((file) => ['test', file] as const),
-  ].map(([what, file]) => async (): Promise<CheckCase> => {
-    // promtool resolves a test file's rule_files relative to the test file: run it from there.
-    const r = await run(promtool, [what, 'rules', file.split('/').pop()!], { cwd: dirname(file), env });
-    return { suite: 'promtool', file, command: `promtool ${what} rules`, problems: r.code === 0 ? [] : promtoolProblems(r.output) };
+/**
+ * Runs `file args` with its stdout and stderr written to one file, so that their lines keep the order they were
+ * written in (promtool reports a file's name on stdout and its failure on stderr); the output is read, the file removed.
+ */
+function runMerged(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+  const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-'));
+  const outFile = join(dir, 'output');
+  const fd = openSync(outFile, 'w');
+  const finish = (code: number, message = ''): Ran => {
+    closeSync(fd);
+    const output = readFileSync(outFile, 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    return { code, output: output || message };
+  };
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { env, stdio: ['ignore', fd, fd] });
+    child.on('error', (e) => resolve(finish(1, e.message)));
+    child.on('close', (code, signal) => resolve(finish(code ?? 1, signal ? `killed by ${signal}` : '')));
   });
-  return pool(tasks);
+}
+
+/**
+ * `promtool check rules` or `promtool test rules` on `files` at once, a case per file. promtool takes them in order,
+ * printing `Checking <file>` / `Unit Testing:  <file>` before each and `SUCCESS` or `FAILED:` and the errors after
+ * (prometheus/prometheus:cmd/promtool/main.go@v2.42.0 lines 588-618, cmd/promtool/unittest.go@v2.42.0 lines 41-64):
+ * a file's part of the output is what follows its name. A test file names its rule files relative to itself, wherever
+ * promtool runs (cmd/promtool/unittest.go@v2.42.0 line 75). A failure that is only a lint warning (`lint error ...`, the
+ * duplicate-rule check, main.go@v2.42.0 lines 311 and 640) leaves promtool's exit code 0: it is no problem here either.
+ */
+async function promtoolRun(promtool: string, what: 'check' | 'test', files: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
+  const r = await runMerged(promtool, [what, 'rules', ...files], env);
+  const header = what === 'check' ? 'Checking ' : 'Unit Testing:  ';
+  const parts: string[][] = files.map(() => []);
+  let current = -1;
+  for (const line of r.output.split('\n')) {
+    if (current + 1 < files.length && line === `${header}${files[current + 1]}`) current++;
+    else if (current >= 0) parts[current].push(line);
+  }
+  return files.map((file, i): CheckCase => {
+    const lines = parts[i];
+    const failedAt = lines.findIndex((l) => l.trim() === 'FAILED:');
+    const lintOnly = failedAt >= 0 && /^lint error\b/.test(lines[failedAt + 1]?.trim() ?? '');
+    const passed = r.code === 0 || lintOnly || lines.some((l) => /^\s*SUCCESS\b/.test(l));
+    const problems = passed ? []
+      // promtool stopped before this file (a usage error, a crash): its whole output says why.
+      : current < i ? [`promtool stopped before this file (exit code ${r.code}): ${r.output.trim() || 'no output'}`]
+        : promtoolProblems(lines.join('\n'));
+    return { suite: 'promtool', file, command: `promtool ${what} rules`, problems };
+  });
+}
+
+/**
+ * `files` in at most `count` groups of about equal size in bytes (a rough measure of what a promtool test file
+ * costs), each in the given order.
+ */
+function balance(files: readonly string[], count: number): string[][] {
+  const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ bytes: 0, files: [] as string[] }));
+  const bySize = files.map((file) => ({ file, bytes: statSync(file).size })).sort((a, b) => b.bytes - a.bytes);
+  for (const f of bySize) {
+    const g = groups.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    g.bytes += f.bytes;
+    g.files.push(f.file);
+  }
+  return groups.map((g) => files.filter((f) => g.files.includes(f)));
+}
+
+/**
+ * Every rule file through one `promtool check rules`, the test files through `promtool test rules`: one run per CPU
+ * (promtool tests the files it is given one after another, and evaluating the rules is what takes the time).
+ */
+export async function checkPromtool(promtool: string, rules: readonly string[], tests: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
+  const runs = await Promise.all([
+    rules.length ? promtoolRun(promtool, 'check', rules, env) : [],
+    ...balance(tests, availableParallelism()).map((group) => promtoolRun(promtool, 'test', group, env)),
+  ]);
+  const byFile = new Map(runs.slice(1).flat().map((c) => [c.file, c]));
+  return [...runs[0], ...tests.map((file) => byFile.get(file)!)];
 }

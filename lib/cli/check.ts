@@ -3,7 +3,8 @@
  * repository's CI runs: every Kubernetes object (YAML manifests, and `kubernetes_manifest` resources of Terraform JSON)
  * against its schema and the structural rules (lib/cli/check-schema.ts), the cross-object rules the library enforces
  * at synth (lib/cli/check-cross.ts), every config.pbtxt through protoc and every promtool rule/test file through
- * promtool (lib/cli/check-tools.ts). Exit code 0 clean, 1 problems, 2 usage error.
+ * promtool (lib/cli/check-tools.ts). The report goes to stdout, a line as each stage starts and ends to stderr
+ * (lib/cli/check-progress.ts). Exit code 0 clean, 1 problems, 2 usage error.
  */
 import { existsSync, writeFileSync } from 'fs';
 import { dirname } from 'path';
@@ -13,6 +14,7 @@ import { crossObjectCases } from './check-cross';
 import { findInputs, Found } from './check-files';
 import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';
 import { CheckPeer, installCommand } from '../private/optional-peers';
+import { Progress, SILENT, stage, STDERR } from './check-progress';
 import { objectProblems, SchemaLoader } from './check-schema';
 import { checkModelConfigs, checkPromtool, INSTALL_HINTS, which } from './check-tools';
 import { CheckCase, FoundObject, objectId, Skip, Tool, TOOLS } from './check-types';
@@ -33,6 +35,8 @@ options:
                               needs is missing (schema packages, protoc, promtool) then fails instead of passing
   --external-host HOST        a cluster host a route may name although its Service is not in the output (repeatable)
   --help
+
+The report goes to stdout; stderr gets a line as each stage starts and ends, with its count and time.
 
 exit codes: 0 no problems (skipped checks are reported, not failed, unless --require names them),
             1 problems, 2 usage error`;
@@ -104,9 +108,11 @@ export function parseCheckArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   return { paths, format, output, require, externalHosts };
 }
 
-/** Runs every check on the inputs; the report says what failed and what was skipped. */
-export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<CheckReport> {
-  const found: Found = findInputs(options.paths);
+/** Runs every check on the inputs, reporting each stage to `progress`; the report says what failed and what was skipped. */
+export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader(), progress: Progress = SILENT): Promise<CheckReport> {
+  const failedOf = (list: readonly CheckCase[]) => `${list.filter((c) => c.problems.length).length} failed`;
+  const found: Found = await stage(progress, 'read', options.paths.join(', '), () => findInputs(options.paths),
+    (f) => `${f.objects.length} objects, ${f.modelConfigs.length} config.pbtxt, ${f.promtoolRules.length + f.promtoolTests.length} promtool files`);
   const cases: CheckCase[] = [];
   const skips: Skip[] = [];
   const skip = (tool: Tool, what: string, files: string[], reason: string) =>
@@ -116,11 +122,15 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
 
   // Schemas and structure, one case per object.
   const missing = new Map<string, FoundObject[]>(); // package -> objects not schema-checked
-  for (const o of found.objects) {
-    const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
-    if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
-    cases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
-  }
+  cases.push(...await stage(progress, 'schemas', `${found.objects.length} objects`, async () => {
+    const objectCases: CheckCase[] = [];
+    for (const o of found.objects) {
+      const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
+      if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
+      objectCases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
+    }
+    return objectCases;
+  }, failedOf));
   if (missing.size) {
     const pkgs = [...missing.keys()].sort();
     const objects = [...missing.values()].flat();
@@ -128,18 +138,23 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
       `${pkgs.join(', ')} ${pkgs.length === 1 ? 'is' : 'are'} not installed (optional peer dependencies of triton-ops, needed only by `
       + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs as CheckPeer[], { dev: true })}`);
   }
-  cases.push(...crossObjectCases(found.objects, options.externalHosts));
+  cases.push(...await stage(progress, 'cross-object', `${found.objects.length} objects`,
+    () => crossObjectCases(found.objects, options.externalHosts), failedOf));
 
   if (found.modelConfigs.length) {
     const protoc = which('protoc', env);
-    if (protoc) cases.push(...await checkModelConfigs(protoc, found.modelConfigs, env));
-    else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
+    if (protoc) {
+      cases.push(...await stage(progress, 'protoc', `${found.modelConfigs.length} config.pbtxt`,
+        () => checkModelConfigs(protoc, found.modelConfigs, env), failedOf));
+    } else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
   }
   const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
   if (promtoolFiles.length) {
     const promtool = which('promtool', env);
-    if (promtool) cases.push(...await checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env));
-    else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
+    if (promtool) {
+      cases.push(...await stage(progress, 'promtool', `${found.promtoolRules.length} rule files, ${found.promtoolTests.length} test files`,
+        () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf));
+    } else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
       `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
   }
 
@@ -152,8 +167,8 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   };
 }
 
-/** The command: parses `argv`, checks, prints the report; returns the exit code. */
-export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The command: parses `argv`, checks (reporting each stage on stderr), prints the report; returns the exit code. */
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, loader = new SchemaLoader()): Promise<number> {
   let options: CheckOptions | 'help';
   try {
     options = parseCheckArgs(argv, env);
@@ -166,7 +181,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     process.stdout.write(`${CHECK_USAGE}\n`);
     return 0;
   }
-  const report = await check(options, env);
+  const report = await check(options, env, loader, STDERR);
   const text = { human: formatHuman, json: formatJson, junit: formatJunit }[options.format](report);
   if (options.output !== undefined) {
     writeFileSync(options.output, text);

@@ -50,10 +50,10 @@ describe("instance-store NVMe as the nodes' ephemeral storage", () => {
     expect(launchTemplate({}).user_data).toBeUndefined();
   });
 
-  test('a Karpenter pool sets instanceStorePolicy RAID0, valid against the EC2NodeClass schema', () => {
+  test('a Karpenter pool sets instanceStorePolicy RAID0, valid against the EC2NodeClass schema', async () => {
     const withStore = nodeClass({ instanceStore: 'raid0' });
     expect(withStore.spec.instanceStorePolicy).toBe('RAID0');
-    expect(karpenterSchemaProblems([withStore])).toEqual([]);
+    expect(await karpenterSchemaProblems([withStore])).toEqual([]);
     expect(nodeClass({}).spec.instanceStorePolicy).toBeUndefined();
   });
 

@@ -37,13 +37,13 @@ const lws = (lwt: object = {}, name = 'chat'): any => ({
 });
 
 describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked with kubernetes-models)', () => {
-  test('a LeaderWorkerSet as TritonServer writes one passes; so does one without a leaderTemplate', () => {
+  test('a LeaderWorkerSet as TritonServer writes one passes; so does one without a leaderTemplate', async () => {
     const { leaderTemplate, ...workersOnly } = lws().spec.leaderWorkerTemplate;
     expect(leaderTemplate).toBeDefined();
-    expect(schemaProblems([lws(), { ...lws(), spec: { ...lws().spec, leaderWorkerTemplate: workersOnly } }])).toEqual([]);
+    expect(await schemaProblems([lws(), { ...lws(), spec: { ...lws().spec, leaderWorkerTemplate: workersOnly } }])).toEqual([]);
   });
 
-  test('its own fields and both pod templates are checked, each problem with its path, worded as for a Deployment', () => {
+  test('its own fields and both pod templates are checked, each problem with its path, worded as for a Deployment', async () => {
     const bad = lws({
       size: 'two',
       restartPolicy: 'Sometimes',
@@ -55,7 +55,7 @@ describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'chat', namespace: 'llm' },
       spec: { selector: { matchLabels: { app: 'chat' } }, template: { ...template('leader'), spec: { containers: [container('triton', { image: 7 })] } } },
     };
-    expect(schemaProblems([bad, deployment]).sort()).toEqual([
+    expect((await schemaProblems([bad, deployment])).sort()).toEqual([
       'Deployment/chat .spec.template.spec.containers[0].image: must be string',
       'LeaderWorkerSet/chat .spec.leaderWorkerTemplate.leaderTemplate.spec.containers[0].image: must be string',
       'LeaderWorkerSet/chat .spec.leaderWorkerTemplate.restartPolicy: must be equal to one of the allowed values',
@@ -65,11 +65,11 @@ describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked
     ]);
   });
 
-  test('a missing workerTemplate, a name, a namespace, and the labels LeaderWorkerSet sets itself', () => {
+  test('a missing workerTemplate, a name, a namespace, and the labels LeaderWorkerSet sets itself', async () => {
     const { workerTemplate, ...noWorkers } = lws().spec.leaderWorkerTemplate;
     expect(workerTemplate).toBeDefined();
     const grouped = lws({ workerTemplate: { ...template('worker'), metadata: { labels: { app: 'chat', [LWS_POD_LABELS.groupIndex]: '0' } } } });
-    expect(schemaProblems([
+    expect(await schemaProblems([
       { ...lws(), metadata: { name: 'chat' }, spec: { ...lws().spec, leaderWorkerTemplate: noWorkers } },
       grouped,
     ])).toEqual([
@@ -175,23 +175,23 @@ describe('cross-object rules find the pods of a LeaderWorkerSet', () => {
 });
 
 describe('triton-ops check on LeaderWorkerSet output', () => {
-  test('a fleet with a server of several nodes passes every schema and rule', () => {
+  test('a fleet with a server of several nodes passes every schema and rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-lws-fleet-'));
     const objects = new FleetChart(new App(), 'shop', { fleet: MULTI_NODE_SHOP }).toJson();
     expect(objects.filter((o: any) => o.kind === 'LeaderWorkerSet')).toHaveLength(1);
     writeFileSync(join(dir, 'shop.yaml'), objects.map((o: object) => stringify(o)).join('---\n'));
-    const r = runCheck([dir, '--require', 'schemas']);
+    const r = await runCheck([dir, '--require', 'schemas']);
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
     expect(r.status).toBe(0);
   });
 
-  test('a broken LeaderWorkerSet and a Service that selects none of its pods: exit 1, each problem named', () => {
+  test('a broken LeaderWorkerSet and a Service that selects none of its pods: exit 1, each problem named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-lws-broken-'));
     const broken = lws({ size: 'two' });
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'chat', namespace: 'llm' }, spec: { selector: { app: 'chat', [ROLE]: 'router' }, ports: [{ port: 8000 }] } };
     writeFileSync(join(dir, 'llm.yaml'), [broken, svc].map((o) => stringify(o)).join('---\n'));
-    const r = runCheck(['llm.yaml'], { cwd: dir });
+    const r = await runCheck(['llm.yaml'], { cwd: dir });
     expect(r.stdout).toContain('llm.yaml: LeaderWorkerSet llm/chat: .spec.leaderWorkerTemplate.size: must be integer');
     expect(r.stdout).toContain("llm.yaml: Service llm/chat: .spec.selector (app=chat, example.com/role=router) selects no pods of the output in namespace 'llm'");
     expect(r.status).toBe(1);

@@ -1,7 +1,7 @@
 /**
  * `triton-ops check` refuses the fields no schema declares, as kubectl's strict field validation does, and accepts
  * what the API server accepts: maps, preserved unknown fields, int-or-string, custom resources' ObjectMeta, status.
- * The real schema packages (ESM-only) run once for all cases in a child Node process (schemaProblems).
+ * The real schema packages (ESM-only) run once for all cases (schemaProblems).
  * tommy351/kubernetes-models-ts@f819b64 is commit f819b64baeb1a8cf7da7c5cfdf4faa6339112e9a, the release of
  * kubernetes-models 5.1.0, @kubernetes-models/istio 3.0.1, prometheus-operator 6.0.0, keda 2.0.0 and karpenter 2.0.0
  * (the packages installed here; their release tags are not in the repository).
@@ -75,8 +75,8 @@ const ACCEPTED = [
 ];
 
 let problems: string[];
-beforeAll(() => {
-  problems = schemaProblems([...REFUSED, ...ACCEPTED]);
+beforeAll(async () => {
+  problems = await schemaProblems([...REFUSED, ...ACCEPTED]);
 }, 60_000);
 const problemsOf = (name: string) => problems.filter((p) => p.split(' ')[0].split('/')[1] === name);
 

@@ -1,6 +1,6 @@
 /**
  * `triton-ops check` on real synthesized output (the default fleets, synthesized into a temporary folder) and on a
- * deliberately broken copy of it, through a child Node process as the built command runs (see check-helpers).
+ * deliberately broken copy of it, the command run in process (see check-helpers).
  */
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
@@ -8,6 +8,15 @@ import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { synthAll } from '../../stacks/synth';
 import { runCheck } from './check-helpers';
+
+// promtool runs once per file and contents (promtool-once.ts): the tests share the runs of the files they did not break.
+jest.mock('../../lib/cli/check-tools', () => {
+  const actual = jest.requireActual('../../lib/cli/check-tools');
+  return { ...actual, checkPromtool: jest.requireActual('./promtool-once').promtoolOnce(actual.checkPromtool) };
+});
+
+// A run of the whole output takes seconds of promtool and protoc; jest's default timeout is 5 s.
+jest.setTimeout(120_000);
 
 let clean: string;
 let broken: string;
@@ -48,9 +57,17 @@ afterAll(() => {
 });
 
 describe('clean output', () => {
-  test('passes with every tool required, from the default folders', () => {
-    const r = runCheck(['--require', 'all'], { cwd: clean });
-    expect(r.stderr).toBe('');
+  test('passes with every tool required, from the default folders', async () => {
+    const r = await runCheck(['--require', 'all'], { cwd: clean });
+    // Each stage as it starts and ends, with its count and time (here <t>); no warning.
+    const objects = /(\d+) objects/.exec(r.stdout)![1];
+    expect(r.stderr.replace(/\d+\.\d s$/gm, '<t> s')).toBe([
+      'read: dist, artifacts, cdktf.out ...', `read: dist, artifacts, cdktf.out: ${objects} objects, 13 config.pbtxt, 20 promtool files, <t> s`,
+      `schemas: ${objects} objects ...`, `schemas: ${objects} objects: 0 failed, <t> s`,
+      `cross-object: ${objects} objects ...`, `cross-object: ${objects} objects: 0 failed, <t> s`,
+      'protoc: 13 config.pbtxt ...', 'protoc: 13 config.pbtxt: 0 failed, <t> s',
+      'promtool: 10 rule files, 10 test files ...', 'promtool: 10 rule files, 10 test files: 0 failed, <t> s',
+    ].map((l) => `triton-ops check: ${l}\n`).join(''));
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/config\.pbtxt \(protoc, inference\.ModelConfig\): 13 passed, 0 failed/);
@@ -59,8 +76,8 @@ describe('clean output', () => {
     expect(r.status).toBe(0);
   });
 
-  test('checks the Terraform kubernetes_manifest resources as objects', () => {
-    const r = runCheck(['cdktf.out', '--format', 'json'], { cwd: clean });
+  test('checks the Terraform kubernetes_manifest resources as objects', async () => {
+    const r = await runCheck(['cdktf.out', '--format', 'json'], { cwd: clean });
     const report = JSON.parse(r.stdout);
     expect(report.counts.objects).toBeGreaterThan(40);
     expect(report).toMatchObject({ ok: true, exitCode: 0, problems: [], skipped: [] });
@@ -69,8 +86,8 @@ describe('clean output', () => {
 });
 
 describe('broken copy', () => {
-  test('each problem is reported with file, object and reason, and the exit code is 1', () => {
-    const r = runCheck(['--require', 'protoc,promtool'], { cwd: broken });
+  test('each problem is reported with file, object and reason, and the exit code is 1', async () => {
+    const r = await runCheck(['--require', 'protoc,promtool'], { cwd: broken });
     expect(r.stdout).toMatch(/^dist\/ml-serving\/vision\.yaml: Deployment inference\/[\w-]+: \.spec\.minReadySeconds: must be integer$/m);
     expect(r.stdout).toMatch(/^dist\/ml-serving\/vision\.yaml: Deployment inference\/[\w-]+: unknown field "spec\.template\.spec\.bogusField"$/m);
     expect(r.stdout).toMatch(new RegExp(`^${TF.replace(/\./g, '\\.')}: Service \\S+ \\(kubernetes_manifest\\.\\S+\\): \\.spec\\.ports\\[0\\]\\.port: must be integer$`, 'm'));
@@ -83,8 +100,8 @@ describe('broken copy', () => {
     expect(r.status).toBe(1);
   });
 
-  test('--format json: ok, exitCode, counts, problems {check, file, object|command, reason}, skipped', () => {
-    const r = runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
+  test('--format json: ok, exitCode, counts, problems {check, file, object|command, reason}, skipped', async () => {
+    const r = await runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
     const report = JSON.parse(r.stdout);
     expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
     expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 20, problems: 5 }, skipped: [] });
@@ -98,8 +115,8 @@ describe('broken copy', () => {
     expect(r.status).toBe(1);
   });
 
-  test('--format junit: a testsuite per check, a testcase per object or file, failures with the reasons', () => {
-    const r = runCheck(['dist', 'artifacts', '--format', 'junit'], { cwd: broken });
+  test('--format junit: a testsuite per check, a testcase per object or file, failures with the reasons', async () => {
+    const r = await runCheck(['dist', 'artifacts', '--format', 'junit'], { cwd: broken });
     const xml = r.stdout;
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="triton-ops check" ')).toBe(true);
     expect(xml).toMatch(/<testsuites [^>]*failures="4" errors="0" skipped="0">/);
@@ -112,9 +129,9 @@ describe('broken copy', () => {
     expect(r.status).toBe(1);
   });
 
-  test('--output writes the report to a file and the human report to stdout', () => {
+  test('--output writes the report to a file and the human report to stdout', async () => {
     const file = join(broken, 'report.xml');
-    const r = runCheck(['artifacts', '--format', 'junit', '--output', file], { cwd: broken });
+    const r = await runCheck(['artifacts', '--format', 'junit', '--output', file], { cwd: broken });
     expect(readFileSync(file, 'utf8')).toMatch(/^<\?xml/);
     expect(r.stdout).toMatch(/triton-ops check: 0 objects, 13 config\.pbtxt, 20 promtool files; 2 problems\n$/);
     expect(r.status).toBe(1);
@@ -127,8 +144,8 @@ describe('missing tools (PATH without protoc and promtool)', () => {
     return { ...process.env, PATH: empty };
   };
 
-  test('reported as skipped with how to install, exit 0', () => {
-    const r = runCheck(['artifacts'], { cwd: clean, env: env() });
+  test('reported as skipped with how to install, exit 0', async () => {
+    const r = await runCheck(['artifacts'], { cwd: clean, env: env() });
     expect(r.stdout).toContain('SKIPPED 13 config.pbtxt: protoc is not on PATH, so the model configs were not checked; install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler;');
     expect(r.stdout).toContain('SKIPPED 20 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
     expect(r.stdout).toMatch(/no problems, protoc and promtool skipped\n$/);
@@ -136,15 +153,15 @@ describe('missing tools (PATH without protoc and promtool)', () => {
     expect(r.status).toBe(0);
   });
 
-  test('--require turns a skip into a failure, in every format', () => {
-    const human = runCheck(['artifacts', '--require', 'protoc'], { cwd: clean, env: env() });
+  test('--require turns a skip into a failure, in every format', async () => {
+    const human = await runCheck(['artifacts', '--require', 'protoc'], { cwd: clean, env: env() });
     expect(human.stdout).toContain('FAILED 13 config.pbtxt: protoc is not on PATH');
     expect(human.stdout).toContain('SKIPPED 20 promtool files');
     expect(human.status).toBe(1);
-    const json = JSON.parse(runCheck(['artifacts', '--require', 'protoc,promtool', '--format', 'json'], { cwd: clean, env: env() }).stdout);
+    const json = JSON.parse((await runCheck(['artifacts', '--require', 'protoc,promtool', '--format', 'json'], { cwd: clean, env: env() })).stdout);
     expect(json.skipped.map((s: any) => [s.tool, s.required, s.files.length])).toEqual([['protoc', true, 13], ['promtool', true, 20]]);
     expect(json.exitCode).toBe(1);
-    const junit = runCheck(['artifacts', '--format', 'junit'], { cwd: clean, env: env() }).stdout;
+    const junit = (await runCheck(['artifacts', '--format', 'junit'], { cwd: clean, env: env() })).stdout;
     expect(junit).toMatch(/<testcase classname="protoc" name="13 config\.pbtxt"><skipped message="protoc is not on PATH/);
   });
 });
@@ -155,8 +172,8 @@ describe('usage', () => {
     [['--require', 'kubectl'], /--require takes schemas, protoc, promtool or all, not 'kubectl'/],
     [['--frobnicate'], /unknown option '--frobnicate'/],
     [['no-such-folder'], /no such file or folder: no-such-folder/],
-  ])('%j is a usage error (exit 2)', (args, message) => {
-    const r = runCheck(args, { cwd: clean });
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const r = await runCheck(args, { cwd: clean });
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain('usage: triton-ops check');
     expect(r.status).toBe(2);
@@ -166,8 +183,8 @@ describe('usage', () => {
     [['--output', '--format', 'json'], /triton-ops check: --output needs a value\n/],
     [['-o', '--format', 'json'], /triton-ops check: -o needs a value\n/],
     [['--format'], /triton-ops check: --format needs a value\n/],
-  ])('an option is not taken as the value of the one before it: %j is a usage error (exit 2)', (args, message) => {
-    const r = runCheck(args, { cwd: clean });
+  ])('an option is not taken as the value of the one before it: %j is a usage error (exit 2)', async (args, message) => {
+    const r = await runCheck(args, { cwd: clean });
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain('usage: triton-ops check');
     expect(r.status).toBe(2);
@@ -178,36 +195,36 @@ describe('usage', () => {
     [['-o', '/nonexistent/x.json'], /triton-ops check: -o: no such folder: \/nonexistent\n/],
     [['--require='], /triton-ops check: --require needs at least one of schemas, protoc, promtool, all\n/],
     [['--require', ' , '], /triton-ops check: --require needs at least one of schemas, protoc, promtool, all\n/],
-  ])('%j is a usage error before anything is checked (exit 2)', (args, message) => {
-    const r = runCheck(args, { cwd: clean });
+  ])('%j is a usage error before anything is checked (exit 2)', async (args, message) => {
+    const r = await runCheck(args, { cwd: clean });
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toContain('usage: triton-ops check');
     expect(r.stdout).toBe('');
     expect(r.status).toBe(2);
   });
 
-  test('without paths and without output folders: exit 2, saying what is missing', () => {
+  test('without paths and without output folders: exit 2, saying what is missing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'triton-ops-empty-'));
-    const r = runCheck([], { cwd: empty });
+    const r = await runCheck([], { cwd: empty });
     expect(r.stderr).toMatch(/nothing to check: none of dist, artifacts, cdktf\.out exists/);
     expect(r.status).toBe(2);
   });
 
-  test('a folder with nothing to check is a problem (did synth run?)', () => {
+  test('a folder with nothing to check is a problem (did synth run?)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'triton-ops-empty-'));
     mkdirSync(join(empty, 'dist'));
-    const r = runCheck([], { cwd: empty });
+    const r = await runCheck([], { cwd: empty });
     expect(r.stdout).toContain('dist: no Kubernetes object, config.pbtxt or promtool file found; did synth run?');
     expect(r.status).toBe(1);
   });
 
-  test('a file named on the command line that check cannot read is a problem; one found in a folder is skipped', () => {
+  test('a file named on the command line that check cannot read is a problem; one found in a folder is skipped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-named-'));
     writeFileSync(join(dir, 'notes.txt'), 'not a manifest\n');
     mkdirSync(join(dir, 'folder'));
     writeFileSync(join(dir, 'folder', 'README.md'), '# not a manifest\n');
     writeFileSync(join(dir, 'folder', 'ns.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n');
-    const r = runCheck(['notes.txt', 'folder', '--format', 'json'], { cwd: dir });
+    const r = await runCheck(['notes.txt', 'folder', '--format', 'json'], { cwd: dir });
     const report = JSON.stringify(JSON.parse(r.stdout));
     expect(report).toContain('not a *.yaml, *.yml, *.tf.json or config.pbtxt file');
     expect(report).toContain('notes.txt');
@@ -215,8 +232,8 @@ describe('usage', () => {
     expect(r.status).toBe(1);
   });
 
-  test('--help prints the usage, exit 0', () => {
-    const r = runCheck(['--help']);
+  test('--help prints the usage, exit 0', async () => {
+    const r = await runCheck(['--help']);
     expect(r.stdout).toContain('exit codes: 0 no problems');
     expect(r.status).toBe(0);
   });

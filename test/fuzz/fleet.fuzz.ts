@@ -22,11 +22,11 @@ const cases = fuzzCases(seed, FUZZ_COUNT, TERRAFORM_SHARE).filter((c) => only ==
 const outdir = mkdtempSync(join(tmpdir(), 'triton-ops-fuzz-tf-'));
 const results: CaseResult[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   const baselines = new Baselines(outdir);
   const judged = cases.map((c) => runCase(c, baselines, outdir));
   const started = Date.now();
-  const schema = schemaFailures(judged, baselines);
+  const schema = await schemaFailures(judged, baselines);
   // eslint-disable-next-line no-console
   console.log(`schema check of the changed objects: ${Date.now() - started} ms`);
   for (const r of judged) {

@@ -1,7 +1,7 @@
 /**
- * The schema and structural validation of `triton-ops check` (lib/cli/check-schema.ts, through schemaProblems: one
- * child Node process, since the schema packages are ESM-only) on what the mutations changed: every object of a
- * synthesized case that differs from the unmutated output (which CI checks already), all cases in one process.
+ * The schema and structural validation of `triton-ops check` (lib/cli/check-schema.ts, through schemaProblems) on what
+ * the mutations changed: every object of a synthesized case that differs from the unmutated output (which CI checks
+ * already), all cases at once.
  */
 import { schemaProblems } from '../cli/check-helpers';
 import { Baselines, CaseResult } from './run-case';
@@ -23,11 +23,11 @@ function changedObjects(results: readonly CaseResult[], baselines: Baselines): o
 }
 
 /** The schema problems of each accepted case, by case id. */
-export function schemaFailures(results: readonly CaseResult[], baselines: Baselines): Map<number, OutputProblem[]> {
+export async function schemaFailures(results: readonly CaseResult[], baselines: Baselines): Promise<Map<number, OutputProblem[]>> {
   const byCase = new Map<number, OutputProblem[]>();
   const objects = changedObjects(results, baselines);
   if (objects.length === 0) return byCase;
-  for (const line of schemaProblems(objects)) {
+  for (const line of await schemaProblems(objects)) {
     const traced = /^([^/]+)\/f(\d+)-(.*)$/s.exec(line);
     if (traced === null) throw new Error(`a schema problem of no case: ${line}`);
     const [, kind, id, rest] = traced;

@@ -69,7 +69,7 @@ describe('planFleet with a Karpenter pool', () => {
 describe('FleetChart with a Karpenter pool', () => {
   const objects = synth(KARPENTER_SHOP);
 
-  test('a NodePool and EC2NodeClass for the pool: the plan\'s GPU limit and node role', () => {
+  test('a NodePool and EC2NodeClass for the pool: the plan\'s GPU limit and node role', async () => {
     const pool = find(objects, 'NodePool', 'gpu-a');
     // 4 g5.xlarge nodes (3 replicas at peak + 1 surge) x 1 GPU.
     expect(pool.spec.limits).toEqual({ 'nvidia.com/gpu': '4' });
@@ -78,7 +78,7 @@ describe('FleetChart with a Karpenter pool', () => {
     expect(nodeClass.spec.role).toBe(planFleet(KARPENTER_SHOP).karpenter!.nodeRoleName);
     expect(nodeClass.spec.subnetSelectorTerms).toEqual([{ id: 'subnet-1' }]);
     expect(nodeClass.spec.securityGroupSelectorTerms).toEqual([{ tags: { 'karpenter.sh/discovery': 'ml' } }]);
-    expect(karpenterSchemaProblems([pool, nodeClass])).toEqual([]);
+    expect(await karpenterSchemaProblems([pool, nodeClass])).toEqual([]);
   });
 
   test('the default fleet has no Karpenter objects', () => {

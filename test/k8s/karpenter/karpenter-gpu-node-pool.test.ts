@@ -122,13 +122,13 @@ describe('KarpenterGpuNodePool', () => {
     expect(() => poolChart(props as unknown as Partial<KarpenterGpuNodePoolProps>)).toThrow(new Error(message));
   });
 
-  test('both objects pass the @kubernetes-models/karpenter schemas, for either AMI family', () => {
+  test('both objects pass the @kubernetes-models/karpenter schemas, for either AMI family', async () => {
     const bottlerocket = synth({ amiType: 'BOTTLEROCKET_x86_64_NVIDIA', capacityType: 'SPOT', securityGroupIds: ['sg-1'] });
-    expect(karpenterSchemaProblems([...objects, ...bottlerocket])).toEqual([]);
+    expect(await karpenterSchemaProblems([...objects, ...bottlerocket])).toEqual([]);
   });
 
-  test('the schema check can fail', () => {
+  test('the schema check can fail', async () => {
     const broken = { ...pool, spec: { ...pool.spec, disruption: { ...pool.spec.disruption, consolidationPolicy: 'Sometimes' } } };
-    expect(karpenterSchemaProblems([broken]).join('\n')).toContain('NodePool/gpu-a .spec.disruption.consolidationPolicy');
+    expect((await karpenterSchemaProblems([broken])).join('\n')).toContain('NodePool/gpu-a .spec.disruption.consolidationPolicy');
   });
 });

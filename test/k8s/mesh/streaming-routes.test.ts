@@ -138,10 +138,10 @@ describe('a TritonRoute to a server with decoupled models streams', () => {
     expect(policyOf(m).outlierDetection).toEqual({ ...STREAMING_OUTLIER, consecutiveGatewayErrors: 3, interval: '20s' });
   });
 
-  test('the streaming VirtualService and DestinationRule pass the Istio schemas', () => {
+  test('the streaming VirtualService and DestinationRule pass the Istio schemas', async () => {
     const istio = manifest.filter((o) => o.kind === 'VirtualService' || o.kind === 'DestinationRule');
     expect(istio).toHaveLength(2);
-    expect(schemaProblems(istio)).toEqual([]);
+    expect(await schemaProblems(istio)).toEqual([]);
   });
 
   test('routes to one LLM server share its streaming DestinationRule', () => {

@@ -1,5 +1,5 @@
 /** Helpers shared by the TritonAlerts tests: a server with alerts, its alert names, temporary dirs and promtool. */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -37,6 +37,18 @@ export function tempDirs(prefix = 'promtool-'): () => string {
   };
 }
 
-/** `promtool <args> <file>`, run in the file's directory (rule files are named relative to the test file). */
-export const promtool = (args: string[], file: string) =>
-  spawnSync('promtool', [...args, basename(file)], { cwd: dirname(file), encoding: 'utf8' });
+export interface PromtoolRun { readonly status: number | null; readonly stdout: string; readonly stderr: string; readonly error?: Error }
+
+/**
+ * `promtool <args> <file>`, run in the file's directory (rule files are named relative to the test file); `error` is
+ * set when it could not start. Asynchronous, so that tests can run promtool side by side (`test.concurrent`).
+ */
+export const promtool = (args: string[], file: string): Promise<PromtoolRun> => new Promise((resolve) => {
+  let stdout = '';
+  let stderr = '';
+  const child = spawn('promtool', [...args, basename(file)], { cwd: dirname(file) });
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.on('error', (error) => resolve({ status: null, stdout, stderr, error }));
+  child.on('close', (status) => resolve({ status, stdout, stderr }));
+});

@@ -115,10 +115,13 @@ describe('LLM alerts', () => {
   });
 });
 
+// Concurrent, each with a minute (PROMTOOL_MS): a case runs promtool for seconds (its GPU-underuse tests evaluate 6h
+// of rules a minute apart).
+const PROMTOOL_MS = 60_000;
 describe('LLM promtool tests', () => {
   const tempDir = tempDirs('promtool-llm-');
 
-  test.each<[string, Partial<TritonServerProps>, AlertThresholds, string[]]>([
+  test.concurrent.each<[string, Partial<TritonServerProps>, AlertThresholds, string[]]>([
     ['TensorRT-LLM', TRTLLM, {}, ['TritonKvCacheSaturated fires: 95% of the KV-cache blocks used',
       'TritonKvCacheSaturated stays silent: 75% of the KV-cache blocks used',
       'TritonSlowTimeToFirstToken fires: TensorRT-LLM: every first token between 2s and 5s',
@@ -139,18 +142,18 @@ describe('LLM promtool tests', () => {
         'TritonKvCacheSaturated stays silent: 75% of the KV-cache blocks used',
         'TritonSlowTimeToFirstToken fires: TensorRT-LLM: every first token between 0.1s and 0.5s',
         'TritonSlowTimeToFirstToken stays silent: TensorRT-LLM: no first token at all (an idle model)']],
-  ])('%s: a firing and a silent case per LLM alert, on the real buckets, and promtool passes them', (_name, serverProps, thresholds, cases) => {
+  ])('%s: a firing and a silent case per LLM alert, on the real buckets, and promtool passes them', async (_name, serverProps, thresholds, cases) => {
     const { chart } = alerted({ thresholds }, serverProps);
     const [ruleFile, testFile] = writePromtoolFiles(chart, tempDir());
     const doc = parse(readFileSync(testFile, 'utf8'));
     expect(doc.tests.map((t: { name: string }) => t.name).filter((n: string) => /KvCache|TimeToFirstToken/.test(n)).sort()).toEqual([...cases].sort());
-    const check = promtool(['check', 'rules'], ruleFile);
+    const check = await promtool(['check', 'rules'], ruleFile);
     expect(check.error).toBeUndefined();
     expect(check.stdout + check.stderr).toContain('SUCCESS');
-    const run = promtool(['test', 'rules'], testFile);
+    const run = await promtool(['test', 'rules'], testFile);
     expect(run.stdout + run.stderr).toContain('SUCCESS');
     expect(run.status).toBe(0);
-  });
+  }, PROMTOOL_MS);
 
   test('the series are the backend\'s real buckets: every le of Triton\'s first-response histogram, and +Inf', () => {
     const { chart } = alerted({}, TRTLLM);
@@ -163,17 +166,17 @@ describe('LLM promtool tests', () => {
     expect(firing.alert_rule_test[1].exp_alerts[0].exp_annotations.description).toContain('was 4.85s over the last 5m');
   });
 
-  test('promtool fails a rule file whose KV-cache threshold the tests do not expect', () => {
+  test.concurrent('promtool fails a rule file whose KV-cache threshold the tests do not expect', async () => {
     const { chart } = alerted({}, TRTLLM);
     const [ruleFile, testFile] = writePromtoolFiles(chart, tempDir());
     // The rules now fire only above 99%: the case that expects an alert at 95% must fail.
     writeFileSync(ruleFile, readFileSync(ruleFile, 'utf8').replace('> 0.9\n', '> 0.99\n'));
-    const run = promtool(['test', 'rules'], testFile);
+    const run = await promtool(['test', 'rules'], testFile);
     expect(run.status).not.toBe(0);
     expect(run.stdout + run.stderr).toContain('TritonKvCacheSaturated fires');
-  });
+  }, PROMTOOL_MS);
 
-  test('one model with vLLM\'s and Triton\'s histograms: vLLM\'s p95 wins; a model with Triton\'s alone keeps it', () => {
+  test.concurrent('one model with vLLM\'s and Triton\'s histograms: vLLM\'s p95 wins; a model with Triton\'s alone keeps it', async () => {
     const scope = { matchers: serverMatchers('inference', 'ranker'), by: MODEL_GROUPING, backends: ['tensorrtllm', 'vllm'] as const,
       firstResponseHistogram: true };
     const expr = llmPromql.timeToFirstTokenSeconds(scope, 0.95)!;
@@ -207,8 +210,8 @@ describe('LLM promtool tests', () => {
         }],
       }],
     }));
-    const run = promtool(['test', 'rules'], file);
+    const run = await promtool(['test', 'rules'], file);
     expect(run.stdout + run.stderr).toContain('SUCCESS');
     expect(run.status).toBe(0);
-  });
+  }, PROMTOOL_MS);
 });
