@@ -92,6 +92,37 @@ export function buildPromtoolTests(ruleFile: string, groups: readonly RuleGroup[
   return { rule_files: [ruleFile], evaluation_interval: STEP, tests };
 }
 
+/** Test groups that evaluate this far or further go to a file of their own (promtoolTestFiles). */
+export const LONG_TEST_MINUTES = 60;
+/** The evaluation interval of that file: below the 10 minutes by which a firing case passes the alert's `for`. */
+const LONG_STEP = '5m';
+
+/** Minutes of a duration as minutesToPromDuration writes it (`6h10m`, `90s`). */
+function durationMinutes(duration: string): number {
+  const unit: Record<string, number> = { h: 60, m: 1, s: 1 / 60, ms: 1 / 60_000 };
+  return [...duration.matchAll(/(\d+)(ms|h|m|s)/g)].reduce((sum, [, n, u]) => sum + Number(n) * unit[u], 0);
+}
+
+/** The last evaluation time of a test group, in minutes. */
+const horizon = (g: PromtoolTestGroup): number => Math.max(0,
+  ...[...(g.alert_rule_test ?? []), ...(g.promql_expr_test ?? [])].map((x) => durationMinutes(x.eval_time)));
+
+/**
+ * `file` as the files `promtool test rules` runs: the groups that end within LONG_TEST_MINUTES, evaluated every minute,
+ * and (when there are any) the longer ones in a second file evaluated every 5 minutes. promtool evaluates every rule of
+ * a file at every step up to a group's last eval_time, so TritonGpuUnderused's 6-hour wait (370 steps) cost more than
+ * all the other groups together; at 5-minute steps its cases stay exact (silent at half the `for`, firing 10 minutes
+ * after it), while the short alerts keep the 1-minute steps that tell a 2-minute `for` from none.
+ */
+export function promtoolTestFiles(file: PromtoolTestFile): PromtoolTestFile[] {
+  const long = file.tests.filter((g) => horizon(g) >= LONG_TEST_MINUTES);
+  if (long.length === 0) return [file];
+  return [
+    { ...file, tests: file.tests.filter((g) => !long.includes(g)) },
+    { ...file, evaluation_interval: LONG_STEP, tests: long },
+  ];
+}
+
 // ---- series ----------------------------------------------------------------------------------------------------
 
 /** Target labels a ServiceMonitor scrape gives every sample of the server (SERVER_LABEL from its relabeling). */

@@ -1,4 +1,4 @@
-import { buildPromtoolTests } from '../../lib/triton/alert-rule-tests';
+import { buildPromtoolTests, promtoolTestFiles } from '../../lib/triton/alert-rule-tests';
 import {
   AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, MODEL_GROUPING, RecordingRule, RuleGroup, SERVER_GROUPING,
   TRITON_ALERT_NAMES, TRITON_RECORDS,
@@ -230,6 +230,23 @@ describe('promtool tests', () => {
   test('a CPU server gets no GPU cases', () => {
     const cpu = buildPromtoolTests('r.yaml', build({}, CPU), CPU);
     expect(cpu.tests.map((t) => t.name).filter((n) => n.includes('Gpu'))).toEqual([]);
+  });
+
+  test('the cases of alerts that wait an hour or more go to a second file, evaluated every 5 minutes; the rest stay at 1 minute', () => {
+    const [short, long, more] = promtoolTestFiles(buildPromtoolTests('r.yaml', build({}, GPU), GPU));
+    expect(more).toBeUndefined();
+    expect([short.evaluation_interval, long.evaluation_interval]).toEqual(['1m', '5m']);
+    expect(long.rule_files).toEqual(['r.yaml']);
+    // TritonGpuUnderused waits 6 h (360 min): fires at 370 min, silent at 180 min, exact at 5-minute steps.
+    expect(long.tests.map((t) => t.name)).toEqual([`${N.gpuUnderused} fires: GPUs at 25%`, `${N.gpuUnderused} stays silent: GPUs at 50%`]);
+    expect(long.tests[0].alert_rule_test!.map((t) => t.eval_time)).toEqual(['3h', '6h10m']);
+    expect(short.tests.some((t) => t.name.startsWith(N.gpuUnderused))).toBe(false);
+    expect(short.tests.length + long.tests.length).toBe(buildPromtoolTests('r.yaml', build({}, GPU), GPU).tests.length);
+  });
+
+  test('a server with no alert that long keeps one file', () => {
+    const cpu = buildPromtoolTests('r.yaml', build({}, CPU), CPU);
+    expect(promtoolTestFiles(cpu)).toEqual([cpu]);
   });
 
   test('refuses an alert it has no scenario for', () => {

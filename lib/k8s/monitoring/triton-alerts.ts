@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../../private/errors';
-import { buildPromtoolTests } from '../../triton/alert-rule-tests';
+import { buildPromtoolTests, promtoolTestFiles } from '../../triton/alert-rule-tests';
 import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
 import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
@@ -119,7 +119,8 @@ export class TritonAlerts extends Construct {
 /**
  * Writes, for every TritonAlerts under `scope` (or under each of several scopes), `<dir>/<namespace>-<server>.rules.yaml` (the rule groups as a plain
  * Prometheus rule file) and `<dir>/<namespace>-<server>.test.yaml` (its promtool unit tests, reading the rule file
- * by relative name), for `promtool check rules` and `promtool test rules` (`triton-ops check`, lib/cli/check-tools.ts).
+ * by relative name; the tests of alerts that wait an hour or more in `<namespace>-<server>.long.test.yaml`, see
+ * promtoolTestFiles), for `promtool check rules` and `promtool test rules` (`triton-ops check`, lib/cli/check-tools.ts).
  * Returns the paths written, sorted. The YAML is deterministic: same input, same bytes.
  */
 export function writePromtoolFiles(scope: Construct | readonly Construct[], dir: string): string[] {
@@ -137,8 +138,10 @@ export function writePromtoolFiles(scope: Construct | readonly Construct[], dir:
   const written: string[] = [];
   for (const a of all) {
     const rules = `${a.fileBaseName}.rules.yaml`;
-    const tests = buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels);
-    for (const [file, doc] of [[rules, { groups: a.groups }], [`${a.fileBaseName}.test.yaml`, tests]] as const) {
+    const tests = promtoolTestFiles(buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels));
+    const files: [string, object][] = [[rules, { groups: a.groups }], [`${a.fileBaseName}.test.yaml`, tests[0]]];
+    if (tests.length > 1) files.push([`${a.fileBaseName}.long.test.yaml`, tests[1]]);
+    for (const [file, doc] of files) {
       const path = join(dir, file);
       writeFileSync(path, Yaml.stringify(doc));
       written.push(path);
