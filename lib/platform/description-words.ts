@@ -58,16 +58,16 @@ interface Part {
  * One problem line of a construct under `root` (a chart or a stack), in the description's words when `partOf` knows the
  * construct (by its ids below `root`); other lines unchanged.
  */
-function describeLine(line: string, root: string, fleetName: string, partOf: (ids: string[]) => Part | undefined): string {
+function describeLine(line: string, root: string, fleet: FleetDescription, partOf: (ids: string[]) => Part | undefined): string {
   const colon = line.indexOf(': ');
-  if (!line.startsWith(`${root}/`) || colon < 0) return describeServerProp(line, fleetName);
+  if (!line.startsWith(`${root}/`) || colon < 0) return describeServerProp(line, fleet);
   const part = partOf(line.slice(root.length + 1, colon).split('/'));
   if (part === undefined) return line;
   const rest = line.slice(colon + 2);
   const quoted = /^'([^']*)' /.exec(rest);
-  if (quoted === null) return `${fleetName}: ${part.at}: ${rest}`;
-  const path = part.prop?.(quoted[1]) ?? `${part.at}.${quoted[1]}`;
-  return `${fleetName}: '${path}' ${rest.slice(quoted[0].length)}`;
+  if (quoted === null) return `${fleet.name}: ${part.at}: ${rest}`;
+  const path = fromDefaults(part.prop?.(quoted[1]) ?? `${part.at}.${quoted[1]}`, fleet);
+  return `${fleet.name}: '${path}' ${rest.slice(quoted[0].length)}`;
 }
 
 /** The part of a FleetChart's construct: a server (or one of its intents), a release, the gateway or a fleet part. */
@@ -110,11 +110,31 @@ function infraPart(fleet: FleetDescription, [first]: string[]): Part | undefined
   return undefined;
 }
 
-/** A plan problem `<fleet>: 'servers.<server>.<derived prop>'` named by the key the user wrote. */
-export function describeServerProp(line: string, fleetName: string): string {
-  const match = new RegExp(`^${fleetName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 'servers\\.([^.']+)\\.([^']*)' `).exec(line);
-  if (match === null) return line;
-  return `${fleetName}: '${serverProp(match[1], match[2])}' ${line.slice(match[0].length)}`;
+/**
+ * `servers.<server>.<key>...` as `serverDefaults.<key>...` when the server took `key` from the fleet's serverDefaults:
+ * the user wrote it there, once for every server.
+ */
+function fromDefaults(path: string, fleet: FleetDescription): string {
+  const match = /^servers\.([^.]+)\.([^.[]+)/.exec(path);
+  if (match === null || fleet.serverDefaults === undefined) return path;
+  const [, server, key] = match;
+  const own = (fleet.servers[server] as unknown as Record<string, unknown> | undefined)?.[key];
+  const fallback = (fleet.serverDefaults as unknown as Record<string, unknown>)[key];
+  return own === undefined && fallback !== undefined ? `serverDefaults.${path.slice(`servers.${server}.`.length)}` : path;
+}
+
+/**
+ * A plan problem `<fleet>: 'servers.<server>.<prop>'` named by the key the user wrote: a derived prop by its source key,
+ * a default by `serverDefaults.<prop>`.
+ */
+export function describeServerProp(line: string, fleet: FleetDescription): string {
+  const head = `${fleet.name}: 'servers.`;
+  const end = line.indexOf("' ", head.length);
+  if (!line.startsWith(head) || end < 0) return line;
+  const path = line.slice(head.length - 'servers.'.length, end);
+  const [, server, prop] = /^servers\.([^.]+)\.(.*)$/.exec(path) ?? [];
+  if (server === undefined) return line;
+  return `${fleet.name}: '${fromDefaults(serverProp(server, prop), fleet)}${line.slice(end)}`;
 }
 
 /**
@@ -123,10 +143,10 @@ export function describeServerProp(line: string, fleetName: string): string {
  */
 export function inDescriptionWords(problems: readonly string[], chartPath: string, fleet: FleetDescription,
   gateway: string | undefined): string[] {
-  return [...new Set(problems.map((line) => describeLine(line, chartPath, fleet.name, (ids) => chartPart(fleet, ids, gateway))))];
+  return [...new Set(problems.map((line) => describeLine(line, chartPath, fleet, (ids) => chartPart(fleet, ids, gateway))))];
 }
 
 /** The problems of a FleetInfraStack (its plan's and its resources') in the description's words, each once. */
 export function infraInDescriptionWords(problems: readonly string[], stackPath: string, fleet: FleetDescription): string[] {
-  return [...new Set(problems.map((line) => describeLine(line, stackPath, fleet.name, (ids) => infraPart(fleet, ids))))];
+  return [...new Set(problems.map((line) => describeLine(line, stackPath, fleet, (ids) => infraPart(fleet, ids))))];
 }

@@ -113,7 +113,7 @@ export class FleetChart extends Chart {
     }
     const roleArn = props.roleArn ?? ((server: ServerPlan) => server.s3!.roleArn);
     const servers: Record<string, TritonServer> = {};
-    for (const [name, description] of Object.entries(fleet.servers)) {
+    for (const [name, description] of Object.entries(plan.fleet.servers)) {
       const server = this.server(description, plan.servers[name], roleArn);
       if (server !== undefined) servers[name] = server;
     }

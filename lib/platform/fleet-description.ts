@@ -183,6 +183,24 @@ export interface ServerDescription extends Omit<TritonServerProps,
   readonly loadTest?: TritonLoadTestOptions;
 }
 
+/** The keys of a server that are its own and have no fleet-wide default: what it serves, its route and load test, and the
+ * keys the fleet already says once for every server (`image`, `callers`, `monitoring.alertLabels`). */
+export const SERVER_OWN_KEYS = ['models', 'route', 'loadTest', 'image', 'callers', 'alertLabels'] as const;
+
+/** What FleetDescription.serverDefaults may set: every key of a server but SERVER_OWN_KEYS. */
+export type ServerDefaults = Omit<ServerDescription, typeof SERVER_OWN_KEYS[number]>;
+
+/** The description with `serverDefaults` applied to every server (a server's own value wins) and removed. */
+export function withServerDefaults(fleet: FleetDescription): FleetDescription {
+  const { serverDefaults, ...rest } = fleet;
+  if (serverDefaults === undefined) return fleet;
+  return { ...rest, servers: Object.fromEntries(Object.entries(fleet.servers).map(([name, s]) => [name, {
+    ...serverDefaults,
+    // A key given as undefined is not set: the default holds.
+    ...Object.fromEntries(Object.entries(s).filter(([, value]) => value !== undefined)),
+  } as ServerDescription])) };
+}
+
 /** One version of a release: a version name and a key of `servers`. */
 export interface ReleaseVersionDescription {
   readonly version: string;
@@ -265,6 +283,13 @@ export interface FleetDescription {
   readonly modelBucket?: ModelBucketDescription;
   /** Triton image of every server that names none. */
   readonly image: string;
+  /**
+   * Settings every server takes unless it sets its own (e.g. `modelLoadSeconds`, `nodePool`, `autoscale`): a server's
+   * value replaces the default whole (objects such as `env` or `alerts` are not merged). The fleet-wide keys that exist
+   * already are not repeated here: `image`, `callers` and `monitoring.alertLabels`.
+   * @default - none: each server's own settings and the library's defaults
+   */
+  readonly serverDefaults?: ServerDefaults;
   /** The servers by name (Deployment, Service and ServiceAccount name). */
   readonly servers: Record<string, ServerDescription>;
   /** Canary releases by release (Service) name. @default - none */

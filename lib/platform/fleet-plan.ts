@@ -22,7 +22,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import { describeServerProp } from './description-words';
-import type { FleetDescription, GatewayDescription } from './fleet-description';
+import { FleetDescription, GatewayDescription, withServerDefaults } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
@@ -109,6 +109,7 @@ export interface MonitoringPlan {
 }
 
 export interface FleetPlan extends ModelAccessPlan {
+  /** The description with its `serverDefaults` applied to every server (withServerDefaults): what the chart and the stacks read. */
   readonly fleet: FleetDescription;
   /** By server name, in the description's order. */
   readonly servers: Readonly<Record<string, ServerPlan>>;
@@ -151,9 +152,11 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
  * planFleet, but a description whose servers are refused or too big for their node pools still gives its plan, with
  * the problems in `problems`: the FleetChart builds every other part and reports them all together.
  */
-export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
+export function planFleetCollecting(described: FleetDescription): FleetPlan {
   // The shape first: every key known, every value typed and bounded, before anything below reads the description.
-  checkFleetShape(fleet);
+  checkFleetShape(described);
+  // Every server with the fleet's serverDefaults, once: the plan, the chart and the stacks read the plan's fleet.
+  const fleet = withServerDefaults(described);
   const p = new Problems(fleet.name);
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.
@@ -356,7 +359,7 @@ export function planFleetCollecting(fleet: FleetDescription): FleetPlan {
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
     karpenter,
     lustre,
-    problems: [...new Set(refused.problems.map((line) => describeServerProp(line, fleet.name))), ...capacity.problems],
+    problems: [...new Set(refused.problems.map((line) => describeServerProp(line, described))), ...capacity.problems],
   };
 }
 

@@ -43,7 +43,8 @@ import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
 } from '../triton/fsx-lustre-options';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
-import type { FleetDescription } from './fleet-description';
+import { SERVER_OWN_KEYS } from './fleet-description';
+import type { FleetDescription, ServerDefaults } from './fleet-description';
 import type { WeightsSource } from './plan-lustre';
 
 /** Kubernetes int32 fields (replicas, HPA min/maxReplicas, probe periods and thresholds, LeaderWorkerSet size). */
@@ -307,7 +308,7 @@ const autoscale = strict<S<'autoscale'>>('an autoscaler', {
   scaleDownStabilizationSeconds: o(stabilization), scaleUpStabilizationSeconds: o(stabilization), scaleUpPods: o(int32(1)),
   scaleUpPeriodSeconds: o(policyPeriod), scaleDownPods: o(int32(1)), scaleDownPeriodSeconds: o(policyPeriod), prometheusAddress: o(str()),
 });
-const server = strict<Server>('a server', {
+const serverEntries: Entries<Server> = {
   image: o(name('an image reference')),
   nodePool: o(str()),
   replicas: o(int32()),
@@ -355,7 +356,10 @@ const server = strict<Server>('a server', {
   // PodDisruptionBudget maxUnavailable is an int32 (or a percentage, which this prop does not take).
   pdbMaxUnavailable: o(int32(1)),
   priorityClassName: o(str()),
-});
+};
+const server = strict<Server>('a server', serverEntries);
+const serverDefaults = strict<ServerDefaults>('server defaults',
+  Object.fromEntries(Object.entries(serverEntries).filter(([key]) => !(SERVER_OWN_KEYS as readonly string[]).includes(key))) as Entries<ServerDefaults>);
 
 // ---- the fleet ----
 type F = FleetDescription;
@@ -459,6 +463,7 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
     })),
   })),
   image: name('an image reference'),
+  serverDefaults: o(serverDefaults),
   servers: v.record(serviceName('a server name'), server, m('must be an object of servers by name', 'write it as { <server>: { models: [...] } }')),
   releases: o(v.record(serviceName('a release name'), release, m('must be an object of releases by name', 'write it as { <release>: { versions: [...] } }'))),
   gateway: o(gateway),

@@ -77,10 +77,13 @@ describe('synthFleet', () => {
       'artifacts/model-repository/classifier-v1/resnet50/config.pbtxt',
       'artifacts/model-repository/classifier-v2/resnet50/config.pbtxt',
       'artifacts/model-repository/segmenter/segmenter/config.pbtxt',
+      'artifacts/promtool/inference-classifier-v1.long.test.yaml',
       'artifacts/promtool/inference-classifier-v1.rules.yaml',
       'artifacts/promtool/inference-classifier-v1.test.yaml',
+      'artifacts/promtool/inference-classifier-v2.long.test.yaml',
       'artifacts/promtool/inference-classifier-v2.rules.yaml',
       'artifacts/promtool/inference-classifier-v2.test.yaml',
+      'artifacts/promtool/inference-segmenter.long.test.yaml',
       'artifacts/promtool/inference-segmenter.rules.yaml',
       'artifacts/promtool/inference-segmenter.test.yaml',
       'cdktf.out/manifest.json',
@@ -109,7 +112,7 @@ describe('synthFleet', () => {
       `  ${p.yamlDir}/ml-serving/vision.yaml: 41 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 1, Deployment 3, `
         + 'DestinationRule 2, Gateway 1, HorizontalPodAutoscaler 3, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, '
         + 'PodDisruptionBudget 3, PrometheusRule 3, Service 4, ServiceAccount 3, ServiceMonitor 3, VirtualService 2)',
-      `  ${join(p.artifactsDir, 'model-repository')}: 3 config.pbtxt; ${join(p.artifactsDir, 'promtool')}: 6 rule and test files`,
+      `  ${join(p.artifactsDir, 'model-repository')}: 3 config.pbtxt; ${join(p.artifactsDir, 'promtool')}: 9 rule and test files`,
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  warnings: 1',
       `  - ${WARNING}`,

@@ -65,7 +65,7 @@ describe('npm run synth reports what it did', () => {
       '  dist/llm-serving/llm.yaml: 52 objects (AuthorizationPolicy 6, ConfigMap 1, Deployment 2, DestinationRule 3, Gateway 1, '
         + 'HorizontalPodAutoscaler 3, Job 3, LeaderWorkerSet 1, Namespace 1, NetworkPolicy 7, PeerAuthentication 1, PersistentVolumeClaim 1, '
         + 'PodDisruptionBudget 3, PrometheusRule 3, Service 3, ServiceAccount 6, ServiceMonitor 3, StorageClass 1, VirtualService 3)',
-      '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 20 rule and test files',
+      '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 26 rule and test files',
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  search: 4 servers (0 on GPUs)',
       '  llm: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g-x4 16 of 20 (5 x g5.12xlarge), gpu-h100-x8 72 of 88 (11 x p5.48xlarge)',
