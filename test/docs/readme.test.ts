@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { App, Chart, Testing } from 'cdk8s';
+import { App, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { checkFleetShape, FleetChart, FleetDescription, ModelConfig, ModelRepository, runSynthFleet, synthFleet, TritonServer } from '../../lib';
 import { run as diff } from '../../lib/cli/diff';
@@ -130,7 +130,7 @@ const search = (image: string, stage: number): FleetDescription => ({
 });
 const BEFORE = search('nvcr.io/nvidia/tritonserver:26.06-py3', 0);
 const AFTER = search('nvcr.io/nvidia/tritonserver:26.07-py3', 1);
-const searchChart = (fleet: FleetDescription) => new FleetChart(Testing.app(), 'search', { fleet });
+const searchChart = (fleet: FleetDescription) => new FleetChart(new App(), 'search', { fleet });
 
 const RESNET50: ModelConfig = {
   name: 'resnet50', platform: 'onnxruntime_onnx', maxBatchSize: 32,
