@@ -1,6 +1,6 @@
 /**
- * The "From zero to serving" steps of docs/deploy.md, run as far as a machine without a cloud account allows: the synth, then
- * for each stack in that page's order `terraform init` against the provider mirror and `terraform validate`. The mirror
+ * The "From zero to serving" steps of docs/deploy.md, run as far as a machine without a cloud account allows: the
+ * synth, then for each stack in that page's order `terraform init` against the provider mirror and `terraform validate`. The mirror
  * holds hashicorp/aws only, so the add-ons and serving stacks must fail `init` for want of hashicorp/helm or
  * hashicorp/kubernetes and nothing else; `apply`, `aws` and `kubectl` need a cloud account and are not run.
  */
