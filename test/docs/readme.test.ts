@@ -4,12 +4,13 @@
  * command that rewrites the blocks (`UPDATE_README=1 npx jest test/docs`). The default fleets are synthesized once into
  * a temporary folder (removed after), which `triton-ops check` then reads: in a child process, since its schema
  * packages are ESM-only (test/cli/run-ts.js), started early so that it runs while the other cases are computed.
+ * The README's constructs example is a file of this folder, type-checked with the project and run here.
  * Every relative link of README.md and docs/*.md (not the generated docs/api) must name a file and, after `#`, one of
  * its headings.
  */
 import '../aws/setup-cdktf';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { App, Chart } from 'cdk8s';
@@ -77,7 +78,7 @@ beforeAll(() => {
 afterAll(async () => {
   await Promise.allSettled([cleanCheck, brokenCheck]);
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** What `runSynthFleet` prints for `fleets`, with the options of `npm run synth` (it fails, so nothing is written). */
 function synthReport(fleets: readonly FleetDescription[]): string {
@@ -208,6 +209,30 @@ describe.each(PAGES)('%s', (page) => {
     const stale = staleQuotes(file, cases);
     if (stale.length > 0) throw new Error(howToUpdate(page, stale));
   }, 60_000);
+});
+
+test("README's constructs example is test/docs/constructs-example.ts (type-checked with the project), and it runs", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const quoted = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## The constructs')))![1];
+  expect(quoted).toBe(readFileSync(join(__dirname, 'constructs-example.ts'), 'utf8'));
+  const out = join(dir, 'constructs');
+  mkdirSync(out);
+  const cwd = process.cwd();
+  try {
+    process.chdir(out);
+    jest.isolateModules(() => require('./constructs-example'));
+  } finally {
+    process.chdir(cwd);
+  }
+  const objects = parseAllDocuments(readFileSync(join(out, 'dist', 'vision.k8s.yaml'), 'utf8'))
+    .map((d) => `${d.get('kind')} ${d.getIn(['metadata', 'name'])}`);
+  expect(objects).toEqual([
+    'Namespace inference',
+    'Namespace nvidia-device-plugin', 'ConfigMap nvidia-device-plugin', 'ServiceAccount nvidia-device-plugin',
+    'DaemonSet nvidia-device-plugin', 'NetworkPolicy nvidia-device-plugin',
+    'ServiceAccount classifier', 'Deployment classifier', 'Service classifier', 'PodDisruptionBudget classifier',
+    'NetworkPolicy classifier', 'ServiceMonitor classifier', 'PrometheusRule classifier-triton',
+  ]);
 });
 
 /** The Markdown pages a reader follows: README.md and docs/*.md, not the generated API reference. */
