@@ -1,6 +1,6 @@
 /**
- * This repository's committed provider lock files: `stacks/locks/<stack>.terraform.lock.hcl` (README, "Provider lock
- * files"), copied next to each stack by every synth (synthFleet's `lockFilesDir`).
+ * This repository's committed provider lock files: `stacks/locks/<stack>.terraform.lock.hcl` (docs/deploy.md,
+ * "Provider lock files"), copied next to each stack by every synth (synthFleet's `lockFilesDir`).
  */
 import { join } from 'path';
 

@@ -16,7 +16,7 @@ export interface OutputDirs {
 }
 
 /**
- * The output folders from the environment, with the defaults of the README. The parameter's type is structural, not
+ * The output folders from the environment, with the defaults docs/app.md gives. The parameter's type is structural, not
  * `NodeJS.ProcessEnv`, so that this declaration compiles in an app without `@types/node`.
  */
 export function outputDirs(env: Readonly<Record<string, string | undefined>> = process.env): OutputDirs {

@@ -1,8 +1,8 @@
 /**
  * Provider lock files. `terraform init` writes `.terraform.lock.hcl` into each stack folder of the Terraform output,
  * which is regenerated and not committed. A team that commits its locks keeps them as `<dir>/<stack>.terraform.lock.hcl`
- * (README, "Provider lock files"), and every synth copies them next to each stack's cdk.tf.json, so `terraform init`
- * installs exactly the locked provider builds.
+ * (docs/deploy.md, "Provider lock files"), and every synth copies them next to each stack's cdk.tf.json, so
+ * `terraform init` installs exactly the locked provider builds.
  */
 import { copyFileSync, existsSync } from 'fs';
 import { join } from 'path';

@@ -1,25 +1,28 @@
 /**
- * docs/app.md, "A 15-line app of your own": its package.json, tsconfig.json and app.ts are the files of test/docs/app/
- * (type-checked with the project, `npm run typecheck`), and running that app prints the output the page quotes.
+ * docs/app.md, "A 15-line app of your own", and README.md's "An app of your own": the package.json, tsconfig.json and
+ * app.ts they quote are the files of test/docs/app/ (type-checked with the project, `npm run typecheck`), and running
+ * that app prints the output docs/app.md quotes (a marked block, test/docs/quotes.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { installCommand } from '../../lib/private/optional-peers';
+import { howToUpdate, staleQuotes } from './quotes';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGE = readFileSync(join(ROOT, 'docs', 'app.md'), 'utf8');
+const PAGE_FILE = join(ROOT, 'docs', 'app.md');
+const PAGE = readFileSync(PAGE_FILE, 'utf8');
 const APP = join(__dirname, 'app');
 
-/** The code block after each "`<file>`:" line of the page, by file name. */
-function quotedFiles(): Record<string, string> {
+/** The code block after each "`<file>`:" line of `markdown`, by file name. */
+function quotedFiles(markdown: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const [, name, body] of PAGE.matchAll(/^`([\w.]+)`[^\n]*:\n\n```\w*\n([\s\S]*?)```/gm)) files[name] = body;
+  for (const [, name, body] of markdown.matchAll(/^`([\w.]+)`[^\n]*:\n\n```\w*\n([\s\S]*?)```/gm)) files[name] = body;
   return files;
 }
 
-test('the page quotes the app\'s three files as they are', () => {
-  const quoted = quotedFiles();
+test.each(['docs/app.md', 'README.md'])("%s quotes the app's three files as they are", (page) => {
+  const quoted = quotedFiles(readFileSync(join(ROOT, page), 'utf8'));
   expect(Object.keys(quoted)).toEqual(['package.json', 'tsconfig.json', 'app.ts']);
   for (const [name, body] of Object.entries(quoted)) expect(body).toBe(readFileSync(join(APP, name), 'utf8'));
 });
@@ -29,7 +32,6 @@ test('the page gives the command that installs the Terraform side, with the peer
 });
 
 test('the app synthesizes its fleet and prints the summary the page quotes', () => {
-  const quoted = /prints on stderr:\n\n```\n([\s\S]*?)```/.exec(PAGE)![1];
   const [cwd, exitCode] = [process.cwd(), process.exitCode];
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-app-'));
   let printed = '';
@@ -37,7 +39,8 @@ test('the app synthesizes its fleet and prints the summary the page quotes', () 
   try {
     process.chdir(dir);
     jest.isolateModules(() => require('./app/app'));
-    expect(printed).toBe(quoted);
+    const stale = staleQuotes(PAGE_FILE, { 'output: app-summary': printed.trimEnd() });
+    if (stale.length > 0) throw new Error(howToUpdate('docs/app.md', stale));
     expect(readdirSync(dir).sort()).toEqual(['artifacts', 'dist']);
     expect(readdirSync(join(dir, 'dist', 'ml-serving')).sort()).toEqual(['cluster.yaml', 'search.yaml']);
   } finally {

@@ -1,6 +1,6 @@
 /**
- * The README's "From zero to serving" steps, run as far as a machine without a cloud account allows: the synth, then
- * for each stack in the README's order `terraform init` against the provider mirror and `terraform validate`. The mirror
+ * The "From zero to serving" steps of docs/deploy.md, run as far as a machine without a cloud account allows: the
+ * synth, then for each stack in that page's order `terraform init` against the provider mirror and `terraform validate`. The mirror
  * holds hashicorp/aws only, so the add-ons and serving stacks must fail `init` for want of hashicorp/helm or
  * hashicorp/kubernetes and nothing else; `apply`, `aws` and `kubectl` need a cloud account and are not run.
  */
@@ -11,12 +11,12 @@ import { join } from 'path';
 import { synthTerraform } from '../../stacks/tf';
 import { MIRROR_ENV, terraformInit, terraformValidate } from './terraform-validate';
 
-/** The first sh block of the README section "From zero to serving", one command a line. */
+/** The first sh block of the docs/deploy.md section "From zero to serving", one command a line. */
 function readmeSteps(): string[] {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'deploy.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## From zero to serving'));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (block === null) throw new Error('README: no sh block under "From zero to serving"');
+  if (block === null) throw new Error('docs/deploy.md: no sh block under "From zero to serving"');
   return block[1].split('\n').map((line) => line.trim()).filter((line) => line !== '');
 }
 
@@ -26,7 +26,7 @@ function mirror(): string {
   return dir;
 }
 
-describe("the README's from-zero steps", () => {
+describe("the from-zero steps of docs/deploy.md", () => {
   const steps = readmeSteps();
   const terraform = steps.filter((s) => s.startsWith('terraform ')).map((s) => /-chdir=cdktf\.out\/stacks\/(\w+) (\w+)/.exec(s)!.slice(1));
 

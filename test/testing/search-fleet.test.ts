@@ -1,5 +1,5 @@
 /**
- * The pattern the README quotes: a whole fleet as one snapshot entry per object, and a promotion asserted as its
+ * The pattern docs/ci.md quotes: a whole fleet as one snapshot entry per object, and a promotion asserted as its
  * review lines. Copy it into an app's test/ folder, with the app's own chart in place of the search fleet.
  */
 import { Testing } from 'cdk8s';
