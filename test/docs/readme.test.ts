@@ -9,7 +9,6 @@
  * its headings.
  */
 import '../aws/setup-cdktf';
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -24,7 +23,7 @@ import { describeChanges } from '../../lib/testing';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { synthAll, synthOptions } from '../../stacks/synth';
-import { ROOT, runInProcess } from '../cli/check-helpers';
+import { ROOT, runCheck, runInProcess } from '../cli/check-helpers';
 import { SHOP, withServer } from '../platform/fixtures';
 import { howToUpdate, staleQuotes, unmarkedTextBlocks } from './quotes';
 
@@ -36,12 +35,9 @@ let cleanCheck: Promise<string>;
 let brokenCheck: Promise<string>;
 let summary: string[];
 
-/** What `triton-ops check ...args` prints on stdout, run from `cwd` as the built command runs. */
-function checkOutput(args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((done, fail) => {
-    execFile(process.execPath, [join(ROOT, 'test', 'cli', 'run-ts.js'), join(ROOT, 'lib', 'cli', 'check.ts'), 'run', ...args], { cwd },
-      (error, stdout) => (error !== null && error.code !== 1 ? fail(error) : done(stdout)));
-  });
+/** What `triton-ops check ...args` prints on stdout, run from `cwd` (in this process, as test/cli does). */
+async function checkOutput(args: readonly string[], cwd: string): Promise<string> {
+  return (await runCheck(args, { cwd })).stdout;
 }
 
 /** Edits the first YAML document of `file` for which `edit` returns true. */
@@ -62,18 +58,19 @@ function inDir<T>(body: () => T): T {
   }
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'triton-ops-readme-'));
   summary = inDir(() => synthAll());
-  cleanCheck = checkOutput([], dir);
+  // One check at a time: each runs in this process, from its own working directory.
+  cleanCheck = Promise.resolve(await checkOutput([], dir));
   // A broken copy of the YAML: a schema error and an unknown field in one object, a route to a Service that is not there.
   cpSync(join(dir, 'dist'), join(dir, 'broken', 'dist'), { recursive: true });
   editYaml(join(dir, 'broken', 'dist', 'ml-serving', 'vision.yaml'), (d) => d.get('kind') === 'Deployment'
     && (d.setIn(['spec', 'minReadySeconds'], 'soon'), d.setIn(['spec', 'template', 'spec', 'bogusField'], true), true));
   editYaml(join(dir, 'broken', 'dist', 'ml-serving', 'search.yaml'), (d) => d.get('kind') === 'VirtualService'
     && (d.setIn(['spec', 'http', 0, 'route', 0, 'destination', 'host'], 'missing.search.svc.cluster.local'), true));
-  brokenCheck = checkOutput(['dist'], join(dir, 'broken'));
-}, 60_000);
+  brokenCheck = Promise.resolve(await checkOutput(['dist'], join(dir, 'broken')));
+}, 120_000);
 
 afterAll(async () => {
   await Promise.allSettled([cleanCheck, brokenCheck]);
