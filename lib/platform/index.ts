@@ -3,6 +3,7 @@ export * from './fleet-description';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export type { ServerRequests } from '../triton/server-requests';
+export type { TritonServerSettings } from '../triton/server-settings';
 export type { ResourceRequests } from '../triton/node-capacity';
 export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
