@@ -344,6 +344,6 @@ describe('the fleet passes streaming through', () => {
 
   test('a fleet route with streaming to a server without decoupled models is refused with the fleet path', () => {
     const fleet: FleetDescription = { ...EXPOSED, servers: { ...EXPOSED.servers, gpu: { ...EXPOSED.servers.gpu, route: { exposed: true, streaming: true } } } };
-    expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), fleet.name, { fleet })))).toContain("'streaming' (true) but server 'gpu'");
+    expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), fleet.name, { fleet })))).toContain("shop: 'servers.gpu.route.streaming' (true) but server 'gpu'");
   });
 });

@@ -9,6 +9,12 @@ import { llmPromql, serverMatchers } from '../../../lib/triton/promql';
 import { llmModel, messageOf, serverChart } from '../../helpers';
 import { alerted, alertNames, alertRule as rule, promtool, tempDirs } from './alert-helpers';
 
+/** The rule file and the one-minute test file among the paths writePromtoolFiles returns (sorted, the long tests first). */
+const filesOf = (written: readonly string[]) => ({
+  rules: written.find((f) => f.endsWith('.rules.yaml'))!,
+  tests: written.find((f) => f.endsWith('.test.yaml') && !f.endsWith('.long.test.yaml'))!,
+});
+
 const VLLM: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('vllm')] };
 const TRTLLM: Partial<TritonServerProps> = { gpus: 1, models: [llmModel('tensorrtllm')] };
 /** A TensorRT-LLM server without a decoupled model: Triton exports no first-response histogram. */
@@ -144,7 +150,7 @@ describe('LLM promtool tests', () => {
         'TritonSlowTimeToFirstToken stays silent: TensorRT-LLM: no first token at all (an idle model)']],
   ])('%s: a firing and a silent case per LLM alert, on the real buckets, and promtool passes them', async (_name, serverProps, thresholds, cases) => {
     const { chart } = alerted({ thresholds }, serverProps);
-    const [ruleFile, testFile] = writePromtoolFiles(chart, tempDir());
+    const { rules: ruleFile, tests: testFile } = filesOf(writePromtoolFiles(chart, tempDir()));
     const doc = parse(readFileSync(testFile, 'utf8'));
     expect(doc.tests.map((t: { name: string }) => t.name).filter((n: string) => /KvCache|TimeToFirstToken/.test(n)).sort()).toEqual([...cases].sort());
     const check = await promtool(['check', 'rules'], ruleFile);
@@ -157,7 +163,7 @@ describe('LLM promtool tests', () => {
 
   test('the series are the backend\'s real buckets: every le of Triton\'s first-response histogram, and +Inf', () => {
     const { chart } = alerted({}, TRTLLM);
-    const [, testFile] = writePromtoolFiles(chart, tempDir());
+    const { tests: testFile } = filesOf(writePromtoolFiles(chart, tempDir()));
     const firing = parse(readFileSync(testFile, 'utf8')).tests
       .find((t: { name: string }) => t.name === 'TritonSlowTimeToFirstToken fires: TensorRT-LLM: every first token between 2s and 5s');
     const les = firing.input_series.map((s: { series: string }) => /triton_server="ranker"/.test(s.series) && /le="([^"]+)"/.exec(s.series)?.[1])
@@ -168,7 +174,7 @@ describe('LLM promtool tests', () => {
 
   test.concurrent('promtool fails a rule file whose KV-cache threshold the tests do not expect', async () => {
     const { chart } = alerted({}, TRTLLM);
-    const [ruleFile, testFile] = writePromtoolFiles(chart, tempDir());
+    const { rules: ruleFile, tests: testFile } = filesOf(writePromtoolFiles(chart, tempDir()));
     // The rules now fire only above 99%: the case that expects an alert at 95% must fail.
     writeFileSync(ruleFile, readFileSync(ruleFile, 'utf8').replace('> 0.9\n', '> 0.99\n'));
     const run = await promtool(['test', 'rules'], testFile);

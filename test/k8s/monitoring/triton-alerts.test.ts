@@ -14,6 +14,12 @@ import { DEFAULT_ALERT_LABELS } from '../../../lib/triton/alert-labels';
 import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
 import { alerted, alertNames, tempDirs } from './alert-helpers';
 
+/** The rule file and the one-minute test file among the paths writePromtoolFiles returns (sorted, the long tests first). */
+const filesOf = (written: readonly string[]) => ({
+  rules: written.find((f) => f.endsWith('.rules.yaml'))!,
+  tests: written.find((f) => f.endsWith('.test.yaml') && !f.endsWith('.long.test.yaml'))!,
+});
+
 const N = TRITON_ALERT_NAMES;
 
 describe('TritonAlerts defaults', () => {
@@ -76,7 +82,7 @@ describe('TritonAlerts props reach the output', () => {
     const { rule, chart } = alerted({ alertLabels });
     const queue = rule.spec.groups[1].rules.find((r: { alert?: string }) => r.alert === TRITON_ALERT_NAMES.highQueueTime);
     expect(queue.labels).toEqual({ severity: 'warning', tier: 'P2', team: 'search' });
-    const [, testFile] = writePromtoolFiles(chart, tempDir());
+    const { tests: testFile } = filesOf(writePromtoolFiles(chart, tempDir()));
     const cases = parse(readFileSync(testFile, 'utf8')).tests.flatMap((t: any) => t.alert_rule_test ?? [])
       .filter((c: any) => c.alertname === TRITON_ALERT_NAMES.highQueueTime && c.exp_alerts.length > 0);
     expect(cases[0].exp_alerts[0].exp_labels).toMatchObject({ severity: 'warning', tier: 'P2', team: 'search' });
@@ -119,15 +125,17 @@ describe('TritonAlerts refuses bad input with the path, prop, value and fix', ()
 describe('writePromtoolFiles', () => {
   const tempDir = tempDirs();
 
-  test('writes a rule file and a test file per server, sorted, and deterministic', () => {
+  test('writes a rule file and its test files per server, sorted, and deterministic', () => {
     const { chart, alerts } = alerted();
     const dir = tempDir();
     const written = writePromtoolFiles(chart, dir);
-    expect(written).toEqual([join(dir, 'inference-ranker.rules.yaml'), join(dir, 'inference-ranker.test.yaml')]);
-    const rules = parse(readFileSync(written[0], 'utf8'));
-    const tests = parse(readFileSync(written[1], 'utf8'));
+    // The GPU server's 6-hour TritonGpuUnderused cases are in the long file, evaluated every 5 minutes.
+    expect(written).toEqual([join(dir, 'inference-ranker.long.test.yaml'), join(dir, 'inference-ranker.rules.yaml'),
+      join(dir, 'inference-ranker.test.yaml')]);
+    const [long, rules, tests] = written.map((f) => parse(readFileSync(f, 'utf8')));
     expect(rules).toEqual({ groups: alerts.groups });
-    expect(tests.rule_files).toEqual(['inference-ranker.rules.yaml']);
+    expect([tests.rule_files, tests.evaluation_interval]).toEqual([['inference-ranker.rules.yaml'], '1m']);
+    expect([long.rule_files, long.evaluation_interval]).toEqual([['inference-ranker.rules.yaml'], '5m']);
     const again = writePromtoolFiles(chart, tempDir());
     expect(again.map((f) => readFileSync(f, 'utf8'))).toEqual(written.map((f) => readFileSync(f, 'utf8')));
   });
