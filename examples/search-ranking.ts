@@ -8,14 +8,8 @@ import { App as TerraformApp } from 'cdktf';
 import { FleetChart } from 'triton-ops';
 import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';
-import { AlertReceiver, AutoscalingMetric, FleetDescription, ModelConfig } from 'triton-ops/fleet';
+import { AlertReceiver, AutoscalingMetric, FleetDescription } from 'triton-ops/fleet';
 import { fraudModel, rankerModel } from './search-ranking-models';
-
-// Small ONNX models on CPU: two minutes to load at most, scaled on queue time between 2 and 6 replicas.
-const cpuServer = (model: ModelConfig) => ({
-  models: [model], cpuRequestMillis: 2000, memoryMiB: 4096, modelLoadSeconds: 120,
-  autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 10 }), minReplicas: 2, maxReplicas: 6 },
-});
 
 // Seed 004's alert tiers: P1 (failures > 5 %) pages; P2 (GPU > 92 %) and P3 (queue > 100 ms) go to chat.
 const pager = AlertReceiver.pagerDuty({ routingKey: { name: 'search-alerting', key: 'pagerduty' } });
@@ -25,9 +19,14 @@ export const SEARCH_FLEET: FleetDescription = {
   cluster: { name: 'ml-serving' },
   modelBucket: { name: 'acme-search-models' },
   image: 'nvcr.io/nvidia/tritonserver:26.07-py3',
+  // Small ONNX models on CPU: two minutes to load at most, scaled on queue time between 2 and 6 replicas; said once.
+  serverDefaults: {
+    cpuRequestMillis: 2000, memoryMiB: 4096, modelLoadSeconds: 120,
+    autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 10 }), minReplicas: 2, maxReplicas: 6 },
+  },
   servers: {
-    'ranker-v1': cpuServer(rankerModel(1)), 'ranker-v2': cpuServer(rankerModel(2)),
-    'fraud-v1': cpuServer(fraudModel(1)), 'fraud-v2': cpuServer(fraudModel(2)),
+    'ranker-v1': { models: [rankerModel(1)] }, 'ranker-v2': { models: [rankerModel(2)] },
+    'fraud-v1': { models: [fraudModel(1)] }, 'fraud-v2': { models: [fraudModel(2)] },
   },
   releases: {
     // 1 % by weight, plus the users whose id ends in 00 (a fixed 1 % that never flips between rankings).

@@ -142,7 +142,7 @@ export class ClusterChart extends Chart {
   private missingFleetCharts(): string[] {
     const charts = this.fleetCharts;
     return this.fleets.flatMap((fleet) => {
-      const built = charts.filter((c) => c.plan.fleet === fleet).length;
+      const built = charts.filter((c) => c.fleet === fleet).length;
       return built === 1 ? [] : [`${this.node.path}: fleet '${fleet.name}' of cluster '${this.clusterName}' has ${built} FleetCharts `
         + 'with `cluster` set to this chart; build it once: new FleetChart(app, fleet.name, { fleet, cluster })'];
     });

@@ -65,6 +65,8 @@ export class FleetChart extends Chart {
   public readonly releases: Readonly<Record<string, CanaryRelease>>;
   /** The fleet gateway, when described. */
   public readonly gateway?: MeshGateway;
+  /** The description as given (the plan's `fleet` is the same with its serverDefaults applied). */
+  public readonly fleet: FleetDescription;
   /** The plan the chart was built from (the infra stack builds on the same). */
   public readonly plan: FleetPlan;
   /** The chart that holds the objects this fleet shares with the other fleets of its cluster. @default - none: this chart holds them */
@@ -76,6 +78,7 @@ export class FleetChart extends Chart {
     const fleet = props.fleet;
     super(scope, id, { namespace: fleet.namespace });
     this.plan = plan;
+    this.fleet = fleet;
     const { monitoring } = plan;
     // Every construct is built even when another one is refused, so that all problems of the fleet come as one list.
     const p = new Problems(this.node.path);

@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { FleetChart, FleetDescription, planFleet } from '../../lib';
+import { FleetChart, FleetDescription, planFleet, withServerDefaults } from '../../lib';
 import { resolveServerRequests } from '../../lib/triton/server-requests';
 import { resolveAutoscalerOptions } from '../../lib/triton/autoscaler-options';
 import { METRICS_RELAY_DEFAULTS } from '../../lib/triton/openai-metrics-relay';
@@ -37,10 +37,12 @@ function podRequests(spec: any): { cpuMillis: number; memoryMiB: number } {
   };
 }
 
-describe.each(EXAMPLES)('the %s example: the plan and the chart read one resolution', (_name, fleet) => {
-  const chart = new FleetChart(Testing.app(), fleet.name, { fleet });
+describe.each(EXAMPLES)('the %s example: the plan and the chart read one resolution', (_name, described) => {
+  // The servers as the plan reads them: with the fleet's serverDefaults.
+  const fleet = withServerDefaults(described);
+  const chart = new FleetChart(Testing.app(), fleet.name, { fleet: described });
   const objects = Testing.synth(chart);
-  const plan = planFleet(fleet);
+  const plan = planFleet(described);
 
   test.each(Object.keys(fleet.servers))("server %s: the plan's pod requests are the synthesized containers' requests", (server) => {
     const requests = plan.servers[server].requests;
