@@ -444,8 +444,13 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
     createInSubnets: o(strings()),
     kubernetesVersion: o(str()),
   }),
-  aws: o(strict<N<'aws'>>('the AWS provider', { profile: o(str()), assumeRoleArn: o(str()), defaultTags: o(stringMap()) })),
-  state: o(strict<N<'state'>>('the Terraform state', { bucket: str(), keyPrefix: o(str()), region: o(str()), dynamodbTable: o(str()) })),
+  aws: o(strict<N<'aws'>>('the AWS provider', {
+    profile: o(name('an AWS profile name')), assumeRoleArn: o(name('an IAM role ARN')), defaultTags: o(stringMap()),
+  })),
+  state: o(strict<N<'state'>>('the Terraform state', {
+    bucket: name('an S3 bucket name'), keyPrefix: o(name('an S3 key prefix')), region: o(name('an AWS region')),
+    dynamodbTable: o(name('a DynamoDB table name')),
+  })),
   modelAccess: o(typedOnly<ModelAccess>()),
   nodePools: o(v.record(poolName, nodePool, m('must be an object of node pools by name', 'write it as { <pool>: { ... } }'))),
   modelBucket: o(strict<N<'modelBucket'>>('the model bucket', {

@@ -164,6 +164,12 @@ describe('names and paths are well-formed where the target needs it, and unique'
       "shop: 'nodePools.gpu-a.securityGroupIds[0]' ('default') must be a security group id"],
     ['a blank tensor name', withServer('gpu', { models: [{ ...gpu.models[0], inputs: [{ ...gpu.models[0].inputs![0], name: '   ' }] }] }),
       "shop: 'servers.gpu.models[0].inputs[0].name' ('   ') must be a tensor name, not empty and without surrounding spaces"],
+    ['an empty AWS profile', { ...SHOP, aws: { profile: '' } },
+      "shop: 'aws.profile' ('') must be an AWS profile name, not empty and without surrounding spaces"],
+    ['a blank state bucket', { ...SHOP, state: { bucket: '  ' } },
+      "shop: 'state.bucket' ('  ') must be an S3 bucket name, not empty and without surrounding spaces"],
+    ['an empty state key prefix (keys would start with /)', { ...SHOP, state: { bucket: 'acme-state', keyPrefix: '' } },
+      "shop: 'state.keyPrefix' ('') must be an S3 key prefix, not empty and without surrounding spaces"],
     ['a node pool no server runs on (its node group would cost nodes for nothing)',
       { ...SHOP, nodePools: { ...SHOP.nodePools, 'gpu-b': SHOP.nodePools!['gpu-a'] } },
       "shop: 'nodePools.gpu-b' ([\"g5.xlarge\"]) is a node pool no server runs on, so its node group would be created for nothing; "

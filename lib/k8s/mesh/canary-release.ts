@@ -238,12 +238,17 @@ function checkHeaderMatch(p: Problems, prop: string, h: CanaryHeaderMatch) {
     `use e.g. '${h.header.toLowerCase().replace(/[^-a-z0-9_.]/g, '-')}'`);
   p.check((h.exact === undefined) !== (h.regex === undefined), prop, { exact: h.exact, regex: h.regex },
     'must give exactly one of exact and regex', "keep one, e.g. exact: 'B' or regex: '.*[02468]'");
+  // A field value has no leading or trailing whitespace (RFC 9110 section 5.5): a match that needs some matches nothing.
+  const surrounded = /^[ \t]|[ \t]$/;
+  const noValueHasIt = 'starts or ends with whitespace, which no header value does (HTTP strips it, RFC 9110 section 5.5), so it matches nothing';
   if (h.exact !== undefined) {
     p.check(h.exact.length > 0, `${prop}.exact`, h.exact, 'is empty', 'give the header value to match');
+    p.check(!surrounded.test(h.exact), `${prop}.exact`, h.exact, noValueHasIt, 'remove the surrounding whitespace');
   }
   if (h.regex !== undefined) {
     p.check(h.regex.length > 0 && compiles(h.regex), `${prop}.regex`, h.regex, 'is not a regular expression',
       'give an RE2 expression that matches the whole header value, e.g. \'.*[02468]\'');
+    p.check(!surrounded.test(h.regex), `${prop}.regex`, h.regex, noValueHasIt, 'remove the surrounding whitespace');
   }
 }
 

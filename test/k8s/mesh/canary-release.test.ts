@@ -448,6 +448,13 @@ describe('CanaryRelease guardrails', () => {
     ['a header route with a broken regex', () => release({ headerRoutes: [{ header: 'x-user-id', regex: '([0-9]', version: 'v2' }] }),
       "test/ranker: 'headerRoutes[0].regex' ('([0-9]') is not a regular expression; give an RE2 expression that matches the whole header value, "
       + "e.g. '.*[02468]'"],
+    // RFC 9110 section 5.5: a field value excludes leading and trailing whitespace, so no value carries any.
+    ['a header route whose regex needs a trailing space', () => release({ headerRoutes: [{ header: 'x-user-id', regex: '.*00 ', version: 'v2' }] }),
+      "test/ranker: 'headerRoutes[0].regex' ('.*00 ') starts or ends with whitespace, which no header value does (HTTP strips it, RFC 9110 "
+      + 'section 5.5), so it matches nothing; remove the surrounding whitespace'],
+    ['a header route whose exact value is spaces', () => release({ headerRoutes: [{ header: 'x-user-id', exact: '   ', version: 'v2' }] }),
+      "test/ranker: 'headerRoutes[0].exact' ('   ') starts or ends with whitespace, which no header value does (HTTP strips it, RFC 9110 "
+      + 'section 5.5), so it matches nothing; remove the surrounding whitespace'],
     ['a mirror of 0 %', () => release({ mirror: { version: 'v2', percent: 0 } }),
       "test/ranker: 'mirror.percent' (0) must be more than 0 and at most 100; give the share of requests to copy, e.g. 10; remove mirror to stop mirroring"],
     ['a fault that injects nothing', () => release({ fault: { percent: 10 } }),
