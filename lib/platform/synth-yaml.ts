@@ -15,12 +15,24 @@ import { FleetDescription } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { promtoolDir } from './synth-paths';
 import { collectProblems } from './synth-problems';
+import { inDescriptionWords } from './description-words';
 
 /** The fleets by `cluster.name`, clusters and fleets in the order given (the ClusterChart refuses two clusters of one name). */
 export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string, FleetDescription[]> {
   const byCluster = new Map<string, FleetDescription[]>();
   for (const fleet of fleets) byCluster.set(fleet.cluster.name, [...(byCluster.get(fleet.cluster.name) ?? []), fleet]);
   return byCluster;
+}
+
+/**
+ * The problems `app.synth()` finds (the validations that need the whole app, such as a route to a Service no chart
+ * defines), a fleet's in its description's words as the FleetChart names its own.
+ */
+function synthProblems(app: App): string[] {
+  const found: string[] = [];
+  collectProblems(found, () => app.synth());
+  return app.node.children.filter(FleetChart.isFleetChart)
+    .reduce((lines, chart) => inDescriptionWords(lines, chart.node.path, chart.fleet, chart.plan.gateway?.name), found);
 }
 
 /**
@@ -42,7 +54,7 @@ export function synthYaml(dirs: { readonly manifests: string; readonly artifacts
     });
     return app;
   });
-  if (problems.length === 0) for (const app of apps) collectProblems(problems, () => app.synth());
+  if (problems.length === 0) for (const app of apps) problems.push(...synthProblems(app));
   if (problems.length > 0) throw new TritonOpsError(problems);
   writeModelRepositories(apps, dirs.artifacts);
   writePromtoolFiles(apps, promtoolDir(dirs.artifacts));

@@ -149,6 +149,17 @@ describe('synthFleet, all or nothing', () => {
     expect(printed).toBe('');
   });
 
+  test('a problem found when the whole app is synthesized is named in the description\'s words too', () => {
+    const { p } = previous();
+    const segmenter = VISION_FLEET.servers.segmenter;
+    const stray: FleetDescription = {
+      ...VISION_FLEET, servers: { ...VISION_FLEET.servers, segmenter: { ...segmenter, route: { hosts: ['missing.inference.svc.cluster.local'] } } },
+    };
+    const { error } = synth(stray, { yamlDir: p.yamlDir, artifactsDir: p.artifactsDir });
+    expect((error as TritonOpsError).problems).toEqual([expect.stringMatching(
+      /^vision: 'servers\.segmenter\.route\.hosts' \('missing\.inference\.svc\.cluster\.local'\) names Service 'missing' in namespace 'inference'/)]);
+  });
+
   test('the problems of both sides in one list', () => {
     const { p, before } = previous();
     const both: FleetDescription = { ...BAD_KEY, servers: { ...BAD_KEY.servers, segmenter: { ...BAD_KEY.servers.segmenter, drainSeconds: 0 } } };
