@@ -202,7 +202,7 @@ bare=$work/triton-ops.git
 commit=$(git rev-parse HEAD)
 git init --quiet --bare --initial-branch=main "$bare"
 git -C "$bare" fetch --quiet "$root" +HEAD:refs/heads/main
-new_app "$c" yaml.ts fleet.ts
+new_app "$c" yaml.ts fleet.ts one-call.ts
 write_entries "$c" aws bridge
 step "(c) npm install triton-ops@git+file://$bare#$commit (npm builds it with its prepare script)"
 install "$c" "triton-ops@git+file://$bare#$commit" "${current[@]:0:3}" "${tools[@]}"
@@ -220,5 +220,12 @@ step "(c) type-check and synth"
 check_and_run "$c" yaml
 check_yaml "$c"
 cmp -s "$a/dist/fresh.yaml" "$c/dist/fresh.yaml" || fail "(a) and (c) synthesized different YAML"
+step "(c) one call: runSynthFleet(FLEET, ...) writes every output and prints the summary"
+(cd "$c" && node one-call.js 2> one-call.stderr) || { cat "$c/one-call.stderr" >&2; fail "(c) runSynthFleet failed"; }
+head -1 "$c/one-call.stderr" | grep -qx 'triton-ops: synthesized' || { cat "$c/one-call.stderr" >&2; fail "(c) runSynthFleet printed no summary"; }
+for f in dist-one-call/ml-serving/fresh.yaml dist-one-call/ml-serving/cluster.yaml artifacts-one-call/promtool/fresh-scorer-v1.rules.yaml; do
+  [ -s "$c/$f" ] || fail "(c) runSynthFleet wrote no $f"
+done
+cat "$c/one-call.stderr"
 
 echo "fresh-apps: the YAML-only app (oldest peers), the Terraform app and the app installed from git type-check (TypeScript $(dev typescript) and $TYPESCRIPT_7, no @types/node) and synthesize ($((SECONDS - started)) s)"
