@@ -48,7 +48,7 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
       for (const o of objects) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
       const perKind = [...kinds.keys()].sort().map((k) => `${k} ${kinds.get(k)}`).join(', ');
       const file = join(dirs.manifests, cluster?.clusterName ?? '', `${chart.node.id}.yaml`);
-      lines.push(`  ${file}: ${objects.length} objects${perKind === '' ? '' : ` (${perKind})`}`);
+      lines.push(`  ${file}: ${objects.length} object${objects.length === 1 ? '' : 's'}${perKind === '' ? '' : ` (${perKind})`}`);
     }
   }
   const modelRepository = modelRepositoryDir(dirs.artifacts);
@@ -56,7 +56,7 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
   const files = fileNames(modelRepository);
   const configs = files.filter((name) => name === 'config.pbtxt').length;
   const others = files.length - configs;
-  lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model files` : ''}; `
+  lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model file${others === 1 ? '' : 's'}` : ''}; `
     + `${promtool}: ${fileNames(promtool).length} rule and test files`);
   for (const chart of fleets) {
     const servers = Object.values(chart.servers);
