@@ -28,6 +28,7 @@ import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sid
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tritonNetworkPolicy } from './triton-network-policy';
+import { routeId, SERVER_INTENT_IDS } from './triton-server-ids';
 import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
@@ -305,17 +306,17 @@ export class TritonServer extends Construct implements ITritonServer {
 
   /** Scrapes the server with a ServiceMonitor (default) or PodMonitor; see TritonScrape. */
   public scrape(options: TritonScrapeOptions = {}): TritonScrape {
-    return new TritonScrape(this, this.onceId('Scrape', 'scrape', 'monitor'), { ...options, server: this });
+    return new TritonScrape(this, this.onceId(SERVER_INTENT_IDS.scrape, 'scrape', 'monitor'), { ...options, server: this });
   }
 
   /** Alerts on the server's failures, saturation and queue time; see TritonAlerts. */
   public alertOn(options: TritonAlertsOptions = {}): TritonAlerts {
-    return new TritonAlerts(this, this.onceId('Alerts', 'alertOn', 'PrometheusRule'), { ...options, server: this });
+    return new TritonAlerts(this, this.onceId(SERVER_INTENT_IDS.alertOn, 'alertOn', 'PrometheusRule'), { ...options, server: this });
   }
 
   /** Scales the server on a Triton metric; the Deployment then omits `replicas`. See TritonAutoscaler. */
   public autoscale(options: TritonAutoscalerOptions): TritonAutoscaler {
-    return new TritonAutoscaler(this, this.onceId('Autoscaler', 'autoscale', 'autoscaler, or two would fight over its replicas'), { ...options, server: this });
+    return new TritonAutoscaler(this, this.onceId(SERVER_INTENT_IDS.autoscale, 'autoscale', 'autoscaler, or two would fight over its replicas'), { ...options, server: this });
   }
 
   /**
@@ -324,7 +325,7 @@ export class TritonServer extends Construct implements ITritonServer {
    */
   public route(options: TritonRouteOptions = {}): TritonRoute {
     const name = options.name ?? this.name;
-    return new TritonRoute(this, this.onceId(`Route-${name}`, 'route', `VirtualService named '${name}'; give the next route another name`), { ...options, name, server: this });
+    return new TritonRoute(this, this.onceId(routeId(name), 'route', `VirtualService named '${name}'; give the next route another name`), { ...options, name, server: this });
   }
 
   /**
@@ -333,12 +334,12 @@ export class TritonServer extends Construct implements ITritonServer {
    * runs the OpenAI-compatible frontend (genai-perf then reads no model config).
    */
   public loadTest(options: TritonLoadTestOptions): TritonLoadTest {
-    return new TritonLoadTest(this, this.onceId('LoadTest', 'loadTest', 'load-test Job; build more with new TritonLoadTest() and a name'), { ...options, server: this });
+    return new TritonLoadTest(this, this.onceId(SERVER_INTENT_IDS.loadTest, 'loadTest', 'load-test Job; build more with new TritonLoadTest() and a name'), { ...options, server: this });
   }
 
   /** Admits the gateway and the named callers to the client APIs, denies the admin APIs; see TritonAuthorization. */
   public authorize(options: TritonAuthorizationOptions): TritonAuthorization {
-    return new TritonAuthorization(this, this.onceId('Authorization', 'authorize', 'pair of AuthorizationPolicies; list every caller in one call'), { ...options, server: this });
+    return new TritonAuthorization(this, this.onceId(SERVER_INTENT_IDS.authorize, 'authorize', 'pair of AuthorizationPolicies; list every caller in one call'), { ...options, server: this });
   }
 
   /** The child id of an intent that a server has once; a second call is refused in words, not by a construct-id clash. */

@@ -4,16 +4,17 @@
  * functions name the description path instead (`vision: 'servers.bert.autoscale.minReplicas'`), each problem once.
  * Pure: strings in, strings out.
  */
+import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../k8s/triton-server-ids';
 import type { FleetDescription } from './fleet-description';
 
-/** The description key of each intent a FleetChart gives a server, by the intent's construct id (TritonServer.onceId). */
+/** The description key of each intent a FleetChart gives a server, by the intent's construct id. */
 const SERVER_INTENTS: Readonly<Record<string, (server: string) => string>> = {
-  Autoscaler: (server) => `servers.${server}.autoscale`,
-  LoadTest: (server) => `servers.${server}.loadTest`,
-  Alerts: (server) => `servers.${server}.alerts`,
-  Authorization: (server) => `servers.${server}.callers`,
+  [SERVER_INTENT_IDS.autoscale]: (server) => `servers.${server}.autoscale`,
+  [SERVER_INTENT_IDS.loadTest]: (server) => `servers.${server}.loadTest`,
+  [SERVER_INTENT_IDS.alertOn]: (server) => `servers.${server}.alerts`,
+  [SERVER_INTENT_IDS.authorize]: (server) => `servers.${server}.callers`,
   // Scraping is the fleet's monitoring, the same for every server.
-  Scrape: () => 'monitoring',
+  [SERVER_INTENT_IDS.scrape]: () => 'monitoring',
 };
 
 /**
@@ -30,14 +31,24 @@ const DERIVED_SERVER_PROPS: Readonly<Record<string, (server: string) => string>>
   modelConfigReaders: (server) => `servers.${server}.loadTest`,
 };
 
-/** Parts of a FleetChart that are not servers, by construct id: their description key. */
+/** The construct ids of the parts of a FleetChart that are not servers, releases or the gateway. */
+export const FLEET_CHART_IDS = {
+  namespace: 'Namespace',
+  devicePlugin: 'DevicePlugin',
+  mesh: 'Mesh',
+  modelsLustre: 'ModelsLustre',
+  alertRouting: 'AlertRouting',
+  dashboard: 'Dashboard',
+} as const;
+
+/** Those parts by construct id: their description key. */
 const FLEET_PARTS: Readonly<Record<string, string>> = {
-  Namespace: 'namespace',
-  DevicePlugin: 'devicePlugin',
-  Mesh: 'mesh',
-  ModelsLustre: 'modelBucket.lustre',
-  AlertRouting: 'monitoring.alertRouting',
-  Dashboard: 'monitoring',
+  [FLEET_CHART_IDS.namespace]: 'namespace',
+  [FLEET_CHART_IDS.devicePlugin]: 'devicePlugin',
+  [FLEET_CHART_IDS.mesh]: 'mesh',
+  [FLEET_CHART_IDS.modelsLustre]: 'modelBucket.lustre',
+  [FLEET_CHART_IDS.alertRouting]: 'monitoring.alertRouting',
+  [FLEET_CHART_IDS.dashboard]: 'monitoring',
 };
 
 /** `servers.<server>.<prop>` with the derived props of DERIVED_SERVER_PROPS named by the key the user wrote. */
@@ -75,7 +86,7 @@ function chartPart(fleet: FleetDescription, [first, second]: string[], gateway: 
   if (first in fleet.servers) {
     const server = first;
     const at = second === undefined ? `servers.${server}`
-      : second.startsWith('Route-') ? `servers.${server}.route` : SERVER_INTENTS[second]?.(server) ?? `servers.${server}`;
+      : second.startsWith(ROUTE_ID_PREFIX) ? `servers.${server}.route` : SERVER_INTENTS[second]?.(server) ?? `servers.${server}`;
     // An intent's `server.<prop>` is the server's own prop.
     return {
       at,
@@ -89,23 +100,30 @@ function chartPart(fleet: FleetDescription, [first, second]: string[], gateway: 
   return part === undefined ? undefined : { at: part };
 }
 
+/** The construct ids (Terraform addresses) of a FleetInfraStack's cluster and bucket, and of a server's reader role. */
+export const FLEET_INFRA_IDS = {
+  cluster: 'Cluster',
+  bucket: 'Models',
+  readerRole: (server: string) => `${server}${READER_ROLE_SUFFIX}`,
+} as const;
+const READER_ROLE_SUFFIX = '-models';
+
 /** Props of the infra stack's constructs named by another key of the description, by construct id. */
-const INFRA_PROPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  Cluster: { clusterName: 'cluster.name', subnetIds: 'cluster.createInSubnets', kubernetesVersion: 'cluster.kubernetesVersion' },
-  Models: { bucketName: 'modelBucket.name', kmsKeyArn: 'modelBucket.kmsKeyArn' },
+const INFRA_PROPS: Readonly<Record<string, { readonly at: string; readonly renames: Readonly<Record<string, string>> }>> = {
+  [FLEET_INFRA_IDS.cluster]: {
+    at: 'cluster', renames: { clusterName: 'cluster.name', subnetIds: 'cluster.createInSubnets', kubernetesVersion: 'cluster.kubernetesVersion' },
+  },
+  [FLEET_INFRA_IDS.bucket]: { at: 'modelBucket', renames: { bucketName: 'modelBucket.name', kmsKeyArn: 'modelBucket.kmsKeyArn' } },
 };
 
 /** The part of a FleetInfraStack's construct: the cluster, a node pool's group, the bucket, a server's reader role. */
 function infraPart(fleet: FleetDescription, [first]: string[]): Part | undefined {
-  const renames = INFRA_PROPS[first];
-  if (renames !== undefined) {
-    const at = first === 'Cluster' ? 'cluster' : 'modelBucket';
-    return { at, prop: (prop) => renames[prop] ?? `${at}.${prop}` };
-  }
+  const known = INFRA_PROPS[first];
+  if (known !== undefined) return { at: known.at, prop: (prop) => known.renames[prop] ?? `${known.at}.${prop}` };
   if (first in (fleet.nodePools ?? {})) {
     return { at: `nodePools.${first}`, prop: (prop) => (prop === 'nodeGroupName' ? `nodePools.${first}` : `nodePools.${first}.${prop}`) };
   }
-  const server = first.endsWith('-models') ? first.slice(0, -'-models'.length) : undefined;
+  const server = first.endsWith(READER_ROLE_SUFFIX) ? first.slice(0, -READER_ROLE_SUFFIX.length) : undefined;
   if (server !== undefined && server in fleet.servers) return { at: `servers.${server}` };
   return undefined;
 }

@@ -23,7 +23,7 @@ import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
 import type { ClusterChart } from './cluster-chart';
-import { inDescriptionWords } from './description-words';
+import { FLEET_CHART_IDS, inDescriptionWords } from './description-words';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
@@ -95,11 +95,11 @@ export class FleetChart extends Chart {
         'give the ClusterChart of the same app this fleet\'s description, or leave `cluster` out');
     }
 
-    p.attempt(() => new ServingNamespace(this, 'Namespace', { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined }));
+    p.attempt(() => new ServingNamespace(this, FLEET_CHART_IDS.namespace, { name: fleet.namespace, labels: plan.mesh ? { ...ISTIO_INJECTION_LABEL } : undefined }));
     // Shared by the fleets of a cluster: in the cluster's chart when there is one.
-    if (plan.devicePlugin !== undefined && cluster === undefined) p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plan.devicePlugin));
+    if (plan.devicePlugin !== undefined && cluster === undefined) p.attempt(() => new NvidiaDevicePlugin(this, FLEET_CHART_IDS.devicePlugin, plan.devicePlugin));
     p.attempt(() => karpenterNodePools(this, plan));
-    if (plan.mesh) p.attempt(() => new MeshSecurity(this, 'Mesh', { istiodNamespace: plan.mesh!.istiodNamespace }));
+    if (plan.mesh) p.attempt(() => new MeshSecurity(this, FLEET_CHART_IDS.mesh, { istiodNamespace: plan.mesh!.istiodNamespace }));
     const adapted = Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa');
     // Before the first autoscaler, so that the adapter rules go to the fleet's monitoring namespace; with a cluster
     // chart, the rules it made before this chart (the app's one instance) are the ones the autoscalers fill.
@@ -112,7 +112,7 @@ export class FleetChart extends Chart {
     // The fleet's FSx for Lustre file system: its StorageClass and claim, before the servers that mount it.
     if (plan.lustre) {
       const { name, bucket, prefix, options, tags } = plan.lustre;
-      p.attempt(() => new FsxLustreFileSystem(this, 'ModelsLustre', { ...options, name, bucket, prefix, tags: { ...tags } }));
+      p.attempt(() => new FsxLustreFileSystem(this, FLEET_CHART_IDS.modelsLustre, { ...options, name, bucket, prefix, tags: { ...tags } }));
     }
     const roleArn = props.roleArn ?? ((server: ServerPlan) => server.s3!.roleArn);
     const servers: Record<string, TritonServer> = {};
@@ -139,11 +139,11 @@ export class FleetChart extends Chart {
     // Routing by tier; planFleet refuses routing or labels without alerts.
     const alertRouting = fleet.monitoring?.alertRouting;
     if (monitoring.alerts && alertRouting !== undefined) {
-      p.attempt(() => new TritonAlertRouting(this, 'AlertRouting', { ...alertRouting, namespace: fleet.namespace }));
+      p.attempt(() => new TritonAlertRouting(this, FLEET_CHART_IDS.alertRouting, { ...alertRouting, namespace: fleet.namespace }));
     }
 
     if (monitoring.dashboard && Object.keys(servers).length > 0) {
-      p.attempt(() => new TritonDashboard(this, 'Dashboard', {
+      p.attempt(() => new TritonDashboard(this, FLEET_CHART_IDS.dashboard, {
         name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers),
       }));
     }

@@ -15,7 +15,7 @@ import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from './plan-karpenter';
 import { FleetPlan, planFleetCollecting } from './fleet-plan';
 import { Problems, TritonOpsError } from '../private/errors';
-import { infraInDescriptionWords } from './description-words';
+import { FLEET_INFRA_IDS, infraInDescriptionWords } from './description-words';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
 
@@ -56,10 +56,10 @@ export class FleetInfraStack extends TerraformStack {
     plan.problems.forEach((problem) => p.add(problem));
     fleetAwsProvider(this, fleet);
     const cluster = p.attempt(() => (fleet.cluster.createInSubnets
-      ? new EksCluster(this, 'Cluster', {
+      ? new EksCluster(this, FLEET_INFRA_IDS.cluster, {
         clusterName: fleet.cluster.name, subnetIds: fleet.cluster.createInSubnets, kubernetesVersion: fleet.cluster.kubernetesVersion,
       })
-      : EksCluster.fromName(this, 'Cluster', fleet.cluster.name)));
+      : EksCluster.fromName(this, FLEET_INFRA_IDS.cluster, fleet.cluster.name)));
     // Everything below joins the cluster: without it there is nothing more to check.
     if (cluster === undefined) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));
     this.cluster = cluster!;

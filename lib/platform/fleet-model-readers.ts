@@ -11,6 +11,7 @@ import { ModelBucket } from '../aws/model-bucket';
 import type { IModelBucket } from '../aws/model-bucket-ref';
 import { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetPlan } from './fleet-plan';
+import { FLEET_INFRA_IDS } from './description-words';
 
 /** What addModelReaders made. */
 export interface FleetModelReaders {
@@ -31,15 +32,15 @@ export function addModelReaders(stack: TerraformStack, plan: FleetPlan, cluster:
   if (described === undefined) return { roles };
   const created = described.crossAccount
     ? undefined
-    : new ModelBucket(stack, 'Models', { bucketName: described.name, kmsKeyArn: described.kmsKeyArn });
-  const bucket: IModelBucket = created ?? ModelBucket.fromName(stack, 'Models', described.name, { kmsKeyArn: described.kmsKeyArn });
+    : new ModelBucket(stack, FLEET_INFRA_IDS.bucket, { bucketName: described.name, kmsKeyArn: described.kmsKeyArn });
+  const bucket: IModelBucket = created ?? ModelBucket.fromName(stack, FLEET_INFRA_IDS.bucket, described.name, { kmsKeyArn: described.kmsKeyArn });
   for (const [name, server] of Object.entries(plan.servers)) {
     // A server on the fleet's Lustre file system needs no role (the node mounts it), but its config.pbtxt files go to
     // the prefix the file system imports.
     if (server.lustre !== undefined) created?.addModelConfigs(server.lustre.prefix, plan.fleet.servers[name].models);
     if (server.s3 === undefined) continue;
     // TritonServer names its ServiceAccount after the server.
-    const role = new ModelReaderRole(stack, `${name}-models`, {
+    const role = new ModelReaderRole(stack, FLEET_INFRA_IDS.readerRole(name), {
       cluster, namespace: server.namespace, serviceAccountName: name,
       bucket, prefix: server.s3.prefix, roleName: server.s3.roleName, access: plan.modelAccess,
     });

@@ -16,7 +16,7 @@ import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { Problems, show, TritonOpsError } from '../private/errors';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
-import { checkNamespaceName, DNS_LABEL } from '../private/kubernetes-names';
+import { checkNamespaceName, DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
@@ -165,6 +165,8 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   if (unsupportedVersion !== undefined) p.add(unsupportedVersion);
   if (checkNamespaceName(p, 'namespace', fleet.namespace)) {
     p.check(fleet.namespace !== 'default', 'namespace', fleet.namespace, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
+    p.check(fleet.namespace === 'default' || !RESERVED_NAMESPACES.includes(fleet.namespace), 'namespace', fleet.namespace,
+      `is reserved by Kubernetes (${RESERVED_NAMESPACES.join(', ')})`, "use a dedicated namespace, e.g. 'inference'");
   }
   const serverNames = Object.keys(fleet.servers);
   for (const release of Object.keys(fleet.releases ?? {})) {

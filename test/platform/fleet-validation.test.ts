@@ -217,3 +217,15 @@ describe('every side refuses the same description with the same words, before an
     expect((error as Error).message).toBe("shop: 'cluster' (undefined) is required in a fleet description; give 'cluster'");
   });
 });
+
+test('a fleet-wide value every server would refuse is one problem, named at its key', () => {
+  let error: unknown;
+  try {
+    planFleet({ ...SHOP, namespace: 'kube-system' });
+  } catch (e) {
+    error = e;
+  }
+  expect((error as TritonOpsError).problems).toEqual([
+    "shop: 'namespace' ('kube-system') is reserved by Kubernetes (default, kube-system, kube-public, kube-node-lease); use a dedicated namespace, e.g. 'inference'",
+  ]);
+});
