@@ -5,12 +5,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { outputDirs } from '../cli/output-dirs';
-import { problem, TritonOpsError } from '../private/errors';
+import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
 import { FleetDescription } from './fleet-description';
 import { DEBUG_ENV, failureReport, serverWarnings, summarizeCharts, summarizeStacks } from './synth-report';
 import { carryOverInit, filesUnder, replaceDir } from './synth-staging';
-import { collectProblems } from './synth-problems';
 import { synthYaml } from './synth-yaml';
 
 /** Where synthFleet prints: `process.stderr`, `process.stdout`, or anything with a `write` method. */
@@ -61,36 +60,28 @@ export interface SynthFleetResult {
 /** What a caller sees in the missing-peers error. */
 const TERRAFORM_USER = "synthFleet's 'terraformDir'";
 
-/** The fleets that get Terraform stacks; the problems of `fleets` and of the Terraform options join `problems`. */
-function terraformFleets(fleets: readonly FleetDescription[], options: SynthFleetOptions, problems: string[]): FleetDescription[] {
+/** The fleets that get Terraform stacks; the problems of `fleets` and of the Terraform options go to `p`. */
+function terraformFleets(fleets: readonly FleetDescription[], options: SynthFleetOptions, p: Problems): FleetDescription[] {
   const names = fleets.map((f) => f.name);
   const choose = `give one of ${names.map((n) => `'${n}'`).join(', ')}`;
-  if (fleets.length === 0) problems.push(problem('synthFleet', 'fleets', fleets, 'is empty', 'give at least one fleet description'));
+  p.check(fleets.length > 0, 'fleets', fleets, 'is empty', 'give at least one fleet description');
   if (options.terraformDir === undefined) {
     for (const prop of ['terraformFleets', 'shortStackIds', 'lockFilesDir'] as const) {
-      if (options[prop] !== undefined) {
-        problems.push(problem('synthFleet', prop, options[prop], "is given without 'terraformDir'", `give 'terraformDir' or leave out '${prop}'`));
-      }
+      p.check(options[prop] === undefined, prop, options[prop], "is given without 'terraformDir'", `give 'terraformDir' or leave out '${prop}'`);
     }
     return [];
   }
-  if (options.terraformFleets?.length === 0) {
-    problems.push(problem('synthFleet', 'terraformFleets', [], 'names no fleet, but terraformDir asks for stacks',
-      `${choose}, or leave out 'terraformDir' for YAML only`));
-  }
-  for (const name of options.terraformFleets ?? []) {
-    if (!names.includes(name)) problems.push(problem('synthFleet', 'terraformFleets', name, 'names no fleet given', choose));
-  }
+  p.check(options.terraformFleets?.length !== 0, 'terraformFleets', [], 'names no fleet, but terraformDir asks for stacks',
+    `${choose}, or leave out 'terraformDir' for YAML only`);
+  for (const name of options.terraformFleets ?? []) p.check(names.includes(name), 'terraformFleets', name, 'names no fleet given', choose);
   const chosen = fleets.filter((f) => options.terraformFleets?.includes(f.name) ?? true);
   const chosenNames = chosen.map((f) => f.name);
   for (const name of new Set(chosenNames.filter((n, i) => chosenNames.indexOf(n) !== i))) {
-    problems.push(problem('synthFleet', 'fleets', name, 'names two fleets that get Terraform stacks, whose stack ids would collide',
-      "rename one of them or leave one out of 'terraformFleets'"));
+    p.check(false, 'fleets', name, 'names two fleets that get Terraform stacks, whose stack ids would collide',
+      "rename one of them or leave one out of 'terraformFleets'");
   }
-  if (options.shortStackIds !== undefined && !chosenNames.includes(options.shortStackIds)) {
-    problems.push(problem('synthFleet', 'shortStackIds', options.shortStackIds, 'names no fleet that gets Terraform stacks',
-      `give one of ${chosenNames.map((n) => `'${n}'`).join(', ')}`));
-  }
+  p.check(options.shortStackIds === undefined || chosenNames.includes(options.shortStackIds), 'shortStackIds', options.shortStackIds,
+    'names no fleet that gets Terraform stacks', `give one of ${chosenNames.map((n) => `'${n}'`).join(', ')}`);
   return chosen;
 }
 
@@ -113,9 +104,9 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
     artifacts: options.artifactsDir ?? defaults.artifacts,
     terraform: options.terraformDir,
   };
-  const problems: string[] = [];
-  const withStacks = terraformFleets(all, options, problems);
-  if (problems.length > 0) throw new TritonOpsError(problems);
+  const p = new Problems('synthFleet');
+  const withStacks = terraformFleets(all, options, p);
+  p.throwIfAny();
   if (withStacks.length > 0) {
     const missing = missingPeersError(TERRAFORM_USER, ['cdktf', '@cdktf/provider-aws', '@cdktf/provider-kubernetes', '@cdktf/provider-helm']);
     if (missing) throw missing;
@@ -127,14 +118,14 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
   const staging = mkdtempSync(join(parent, '.triton-ops-synth-'));
   try {
     const staged = { manifests: join(staging, 'manifests'), artifacts: join(staging, 'artifacts'), terraform: join(staging, 'terraform') };
-    const apps = collectProblems(problems, () => synthYaml(staged, all));
+    const apps = p.attempt(() => synthYaml(staged, all));
     // Loaded only now: a YAML-only app has no cdktf.
-    const stacks = withStacks.length === 0 ? [] : collectProblems(problems, () => {
+    const stacks = withStacks.length === 0 ? [] : p.attempt(() => {
       const { synthFleetStacks } = require('./synth-fleet-stacks') as typeof import('./synth-fleet-stacks');
       return synthFleetStacks(staged.terraform, withStacks, { shortStackIds: options.shortStackIds, lockFilesDir: options.lockFilesDir });
     });
     // Both sides plan the same description: a problem of it is reported once.
-    if (problems.length > 0) throw new TritonOpsError([...new Set(problems)]);
+    if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
     const written = (['manifests', 'artifacts', 'terraform'] as const).flatMap((key) => {
       const to = final[key];
       return to === undefined ? [] : filesUnder(staged[key]).map((file) => join(to, file));

@@ -4,5 +4,5 @@ import { join } from 'path';
 /** The config.pbtxt tree (`<server>/<model>/config.pbtxt`), ready to sync into each server's repository. */
 export const modelRepositoryDir = (artifacts: string): string => join(artifacts, 'model-repository');
 
-/** The alert rules and their promtool unit tests (`<namespace>-<server>.{rules,test}.yaml`). */
+/** The alert rules and their promtool unit tests (`<namespace>-<server>.{rules,test,long.test}.yaml`). */
 export const promtoolDir = (artifacts: string): string => join(artifacts, 'promtool');

@@ -8,13 +8,12 @@ import { join } from 'path';
 import { App, YamlOutputType } from 'cdk8s';
 import { writeModelRepositories } from '../k8s/model-repository-files';
 import { writePromtoolFiles } from '../k8s/monitoring/triton-alerts';
-import { TritonOpsError } from '../private/errors';
+import { Problems } from '../private/errors';
 import { CLUSTER_CHART_ID, ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
 import { FleetDescription } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { promtoolDir } from './synth-paths';
-import { collectProblems } from './synth-problems';
 import { inDescriptionWords } from './description-words';
 
 /** The fleets by `cluster.name`, clusters and fleets in the order given (the ClusterChart refuses two clusters of one name). */
@@ -28,11 +27,11 @@ export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string
  * The problems `app.synth()` finds (the validations that need the whole app, such as a route to a Service no chart
  * defines), a fleet's in its description's words as the FleetChart names its own.
  */
-function synthProblems(app: App): string[] {
-  const found: string[] = [];
-  collectProblems(found, () => app.synth());
+function synthProblems(app: App): readonly string[] {
+  const found = new Problems(app.node.path);
+  found.attempt(() => app.synth());
   return app.node.children.filter(FleetChart.isFleetChart)
-    .reduce((lines, chart) => inDescriptionWords(lines, chart.node.path, chart.fleet, chart.plan.gateway?.name), found);
+    .reduce<readonly string[]>((lines, chart) => inDescriptionWords(lines, chart.node.path, chart.fleet, chart.plan.gateway?.name), found.problems);
 }
 
 /**
@@ -42,20 +41,20 @@ function synthProblems(app: App): string[] {
  */
 export function synthYaml(dirs: { readonly manifests: string; readonly artifacts: string }, fleets: readonly FleetDescription[]): App[] {
   for (const dir of [dirs.manifests, dirs.artifacts]) rmSync(dir, { recursive: true, force: true });
-  const problems: string[] = [];
+  const p = new Problems('synthFleet');
   // The shape of every description first: grouping by cluster reads `cluster.name`.
-  for (const fleet of fleets) collectProblems(problems, () => checkFleetShape(fleet));
-  if (problems.length > 0) throw new TritonOpsError(problems);
+  for (const fleet of fleets) p.attempt(() => checkFleetShape(fleet));
+  p.throwIfAny();
   const apps = [...fleetsByCluster(fleets)].map(([cluster, members]) => {
     const app = new App({ outdir: join(dirs.manifests, cluster), outputFileExtension: '.yaml', yamlOutputType: YamlOutputType.FILE_PER_CHART });
-    collectProblems(problems, () => {
+    p.attempt(() => {
       const shared = new ClusterChart(app, CLUSTER_CHART_ID, { fleets: members });
-      for (const fleet of members) collectProblems(problems, () => new FleetChart(app, fleet.name, { fleet, cluster: shared }));
+      for (const fleet of members) p.attempt(() => new FleetChart(app, fleet.name, { fleet, cluster: shared }));
     });
     return app;
   });
-  if (problems.length === 0) for (const app of apps) problems.push(...synthProblems(app));
-  if (problems.length > 0) throw new TritonOpsError(problems);
+  if (p.problems.length === 0) for (const app of apps) synthProblems(app).forEach((line) => p.add(line));
+  p.throwIfAny();
   writeModelRepositories(apps, dirs.artifacts);
   writePromtoolFiles(apps, promtoolDir(dirs.artifacts));
   return apps;

@@ -84,15 +84,17 @@ export class Problems {
   }
 
   /**
-   * Runs `build`, which may throw a TritonOpsError; its problems join this list and `undefined` is returned, so that
-   * the caller goes on and reports the problems of every construct together. Any other error is a bug and propagates.
+   * Runs `build`; the problems it reports (a TritonOpsError, or a cdk8s or cdktf validation failure: problemsOf) join
+   * this list and `undefined` is returned, so that the caller goes on and reports every problem together. Any other
+   * error is a bug and propagates.
    */
   public attempt<T>(build: () => T): T | undefined {
     try {
       return build();
     } catch (error) {
-      if (!(error instanceof TritonOpsError)) throw error;
-      this.found.push(...error.problems);
+      const found = problemsOf(error);
+      if (found === undefined) throw error;
+      this.found.push(...found);
       return undefined;
     }
   }
