@@ -11,7 +11,7 @@ import {
   TRITON_RECORDS,
 } from './alert-rules';
 import { AlertLabelMap, AlertLabels, resolveAlertLabels } from './alert-labels';
-import { AlertThresholds, minutesToPromDuration, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
+import { AlertThresholds, minutesToPromDuration, promDurationToMinutes, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
 import { expandAnnotation } from './alert-template';
 import { LLM_BACKEND_NAMES, TRTLLM_KV_CACHE_BLOCK_TYPES, TRTLLM_METRICS } from './llm-metrics';
 import { backendsExporting, labelMatchers, LLM_SIGNAL_SOURCES } from './promql';
@@ -97,15 +97,9 @@ export const LONG_TEST_MINUTES = 60;
 /** The evaluation interval of that file: below the 10 minutes by which a firing case passes the alert's `for`. */
 const LONG_STEP = '5m';
 
-/** Minutes of a duration as minutesToPromDuration writes it (`6h10m`, `90s`). */
-function durationMinutes(duration: string): number {
-  const unit: Record<string, number> = { h: 60, m: 1, s: 1 / 60, ms: 1 / 60_000 };
-  return [...duration.matchAll(/(\d+)(ms|h|m|s)/g)].reduce((sum, [, n, u]) => sum + Number(n) * unit[u], 0);
-}
-
 /** The last evaluation time of a test group, in minutes. */
 const horizon = (g: PromtoolTestGroup): number => Math.max(0,
-  ...[...(g.alert_rule_test ?? []), ...(g.promql_expr_test ?? [])].map((x) => durationMinutes(x.eval_time)));
+  ...[...(g.alert_rule_test ?? []), ...(g.promql_expr_test ?? [])].map((x) => promDurationToMinutes(x.eval_time)));
 
 /**
  * `file` as the files `promtool test rules` runs: the groups that end within LONG_TEST_MINUTES, evaluated every minute,

@@ -164,3 +164,9 @@ export function minutesToPromDuration(minutes: number): string {
   }
   return parts.length > 0 ? parts.join('') : '0s';
 }
+
+/** The minutes of a duration minutesToPromDuration wrote (`6h10m`, `90s`): its inverse. */
+export function promDurationToMinutes(duration: string): number {
+  const minutesPer: Record<string, number> = { h: 60, m: 1, s: 1 / 60, ms: 1 / 60_000 };
+  return [...duration.matchAll(/(\d+)(ms|h|m|s)/g)].reduce((sum, [, n, unit]) => sum + Number(n) * minutesPer[unit], 0);
+}

@@ -3,7 +3,7 @@ import {
   AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, MODEL_GROUPING, RecordingRule, RuleGroup, SERVER_GROUPING,
   TRITON_ALERT_NAMES, TRITON_RECORDS,
 } from '../../lib/triton/alert-rules';
-import { ALERT_DEFAULTS, AlertThresholds, minutesToPromDuration } from '../../lib/triton/alert-thresholds';
+import { ALERT_DEFAULTS, AlertThresholds, minutesToPromDuration, promDurationToMinutes } from '../../lib/triton/alert-thresholds';
 import { expandAnnotation, formatG4, humanizeDuration } from '../../lib/triton/alert-template';
 import { promql, serverMatchers } from '../../lib/triton/promql';
 import { SERVER_LABEL } from '../../lib/triton/triton-metrics';
@@ -38,6 +38,8 @@ describe('alert thresholds', () => {
   test.each([[5, '5m'], [10, '10m'], [360, '6h'], [90, '1h30m'], [0.5, '30s'], [2.5, '2m30s'], [0.0001, '6ms'], [0, '0s']])(
     '%p minutes is the Prometheus duration %p', (minutes, text) => {
       expect(minutesToPromDuration(minutes)).toBe(text);
+      // And back: the promtool files are split by the minutes of their cases' eval_time.
+      expect(promDurationToMinutes(text)).toBeCloseTo(minutes, 4);
     });
 
   test.each<[string, AlertThresholds, string]>([
