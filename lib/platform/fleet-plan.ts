@@ -4,7 +4,6 @@
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
 import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../triton/autoscaler-options';
-import { resolveServerRequests, ServerRequests } from '../triton/server-requests';
 import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
@@ -73,8 +72,6 @@ export interface ServerPlan {
   readonly gpuMemoryGiB?: number;
   /** Replicas at rest and at peak: the autoscaler's range (resolveAutoscalerOptions), or the fixed count twice. */
   readonly replicas: ReplicaRange;
-  /** The requests of the pod's containers, as TritonServer sets them (resolveServerRequests): what R08 checks. */
-  readonly requests: ServerRequests;
   /** What scales the server. @default - none: a fixed replica count */
   readonly autoscaleEngine?: AutoscalingEngine;
   /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
@@ -238,10 +235,11 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   const demands: GpuDemand[] = [];
   const drafts: Omit<ServerPlan, 'pool'>[] = [];
   const poolOf = new Map<string, string>();
+  // Each server's settings resolved once, in the description's words; a refused server's problems are the plan's `problems`.
+  const refused = new Problems(fleet.name);
   for (const [name, s] of Object.entries(fleet.servers)) {
     const at = `servers.${name}`;
     const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
-    const requests = resolveServerRequests(s, gpus);
     if (gpus > 0) {
       const pool = s.nodePool ?? (poolNames.length === 1 ? poolNames[0] : undefined);
       if (s.nodePool !== undefined && !(s.nodePool in poolDescriptions)) {
@@ -252,8 +250,6 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
         poolNames.length === 0 ? 'describe a GPU pool in nodePools' : `name one of ${show(poolNames)}`);
       } else {
         poolOf.set(name, pool);
-        // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
-        if (basePools.some((b) => b.name === pool)) checkServerPodFits(p, fleet, name, s, requests, poolDescriptions[pool].instanceTypes);
       }
     } else {
       p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',
@@ -274,7 +270,6 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     const replicas: ReplicaRange = autoscale
       ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
       : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
-    const path = `${fleet.name}/${name}`;
     const pool = poolOf.get(name);
     if (pool !== undefined) {
       demands.push({ server: at, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica });
@@ -306,8 +301,13 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
       clientNamespaces,
       monitoringNamespace,
     };
+    const settings = refused.attempt(() => resolveSettings({ owner: fleet.name, at }, name, fleet.namespace, props));
+    // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
+    if (settings !== undefined && pool !== undefined && basePools.some((b) => b.name === pool)) {
+      checkServerPodFits(p, fleet, name, s, settings.requests, poolDescriptions[pool].instanceTypes);
+    }
     drafts.push({
-      name, namespace: fleet.namespace, path, props, replicas, requests, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+      name, namespace: fleet.namespace, path: `${fleet.name}/${name}`, props, settings, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
       autoscaleEngine: autoscale?.engine,
       callers: {
         namespaces: sorted([fleet.namespace, ...callerNamespaces]),
@@ -328,17 +328,12 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   const lustre = planLustre(fleet, prefix, p);
   p.throwIfAny();
 
-  // Each server resolved once, in the description's words; a refused server is left out of the plan's settings.
-  const refused = new Problems(fleet.name);
-  const settings = new Map(drafts.map((d) => [d.name,
-    refused.attempt(() => resolveSettings({ owner: fleet.name, at: `servers.${d.name}` }, d.name, fleet.namespace, d.props))]));
   const capacity = planGpuCapacity(basePools, demands, fleet.name);
   const pools = Object.fromEntries(basePools.map((pool) => [pool.name,
     { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
   const servers = Object.fromEntries(drafts.map((d) => {
     const pool = poolOf.get(d.name);
-    const planned = { ...d, settings: settings.get(d.name) };
-    return [d.name, pool === undefined ? planned : { ...planned, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
+    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
   }));
 
   return {

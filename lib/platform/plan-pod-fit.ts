@@ -10,8 +10,8 @@ import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS } from '../
 import type { FleetDescription, ServerDescription } from './fleet-description';
 
 /**
- * Records a problem at `servers.<name>` when the server's pod, with the `requests` TritonServer gives its containers
- * (resolveServerRequests, one rule for both), does not fit a node of `instanceTypes` (its pool's
+ * Records a problem at `servers.<name>` when the server's pod, with the `requests` of its resolved settings (what
+ * TritonServer gives its containers), does not fit a node of `instanceTypes` (its pool's
  * types, all in the catalog) beside the sidecar (mesh on) and the daemonsets: the NVIDIA device plugin with the
  * fleet's requests (its defaults also when the fleet sets `devicePlugin: false`, as the cluster's own plugin runs
  * there instead), aws-node, kube-proxy and, with `modelAccess: 'pod-identity'`, the EKS Pod Identity agent.
@@ -19,8 +19,6 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
 export function checkServerPodFits(p: Problems, fleet: FleetDescription, name: string, s: ServerDescription,
   requests: ServerRequests, instanceTypes: readonly string[]): void {
   const { pod, relay = { cpuMillis: 0, memoryMiB: 0 } } = requests;
-  // A value that is not a positive number is TritonServer's to report.
-  if (![pod.cpuMillis, pod.memoryMiB].every((n) => Number.isFinite(n) && n > 0)) return;
   const cacheMiB = s.responseCache?.kind === 'local' ? s.responseCache.memoryMiB : 0;
   // The fix names the server's own props, so the relay's share is taken off the most they may ask.
   const plugin = resolveNvidiaDevicePluginProps(fleet.devicePlugin === false ? {} : (fleet.devicePlugin ?? {}));

@@ -45,7 +45,7 @@ describe.each(EXAMPLES)('the %s example: the plan and the chart read one resolut
   const plan = planFleet(described);
 
   test.each(Object.keys(fleet.servers))("server %s: the plan's pod requests are the synthesized containers' requests", (server) => {
-    const requests = plan.servers[server].requests;
+    const requests = plan.servers[server].settings!.requests;
     for (const spec of podSpecs(objects, server)) expect(podRequests(spec)).toEqual(requests.pod);
     // And they are resolveServerRequests' of the description, the Triton container's being its own share.
     const s = fleet.servers[server];
