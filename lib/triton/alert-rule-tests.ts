@@ -93,7 +93,7 @@ export function buildPromtoolTests(ruleFile: string, groups: readonly RuleGroup[
 }
 
 /** Test groups that evaluate this far or further go to a file of their own (promtoolTestFiles). */
-export const LONG_TEST_MINUTES = 60;
+const LONG_TEST_MINUTES = 60;
 /** The evaluation interval of that file: below the 10 minutes by which a firing case passes the alert's `for`. */
 const LONG_STEP = '5m';
 
