@@ -10,6 +10,7 @@ import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../k8s/mesh/triton-authorization';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
+import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import type { TritonLoadTestOptions } from '../k8s/load-test/load-test-props';
@@ -141,6 +142,14 @@ export interface MonitoringDescription {
 export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gateway'> {
   /** Route through the fleet gateway (its hosts by default). @default false: callers inside the mesh only */
   readonly exposed?: boolean;
+  /**
+   * Route an LLM server behind the OpenAI frontend through an InferencePool and an endpoint picker that scores each pod
+   * on queue depth, KV-cache use and prompt-prefix affinity (a Gateway API HTTPRoute on the fleet gateway's pods) instead
+   * of a VirtualService that spreads requests by weight. Needs `exposed: true`; takes no `protocol`, `retries`,
+   * `connectionPool`, `outlierDetection`, `streaming` or `externalHosts` (the picker, not Istio, chooses the pod).
+   * @default - none: a VirtualService
+   */
+  readonly inferencePool?: InferencePoolOptions;
 }
 
 /**

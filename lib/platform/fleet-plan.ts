@@ -3,6 +3,7 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
+import type { ResolvedInferencePool } from '../triton/inference-pool-options';
 import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../triton/autoscaler-options';
 import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
@@ -84,6 +85,8 @@ export interface ServerPlan {
   readonly exposed: boolean;
   /** The release the server is a version of. @default - none */
   readonly release?: string;
+  /** Its route's InferencePool, resolved against the server's backend (`route.inferencePool`). @default - none: no pool */
+  readonly inferencePool?: ResolvedInferencePool;
   /** Callers its AuthorizationPolicy admits: its own namespace, the fleet's and its own callers. */
   readonly callers: MeshCallers;
 }

@@ -27,6 +27,7 @@ import { ALERT_SEVERITIES, ALERT_TIERS } from '../triton/alert-labels';
 import { LLM_BACKENDS } from '../triton/llm-backends';
 import { OPENAI_LOG_LEVELS, TOOL_CALL_PARSERS } from '../triton/openai-frontend';
 import { ROUTE_PROTOCOLS } from '../k8s/mesh/route-builders';
+import { FAILURE_MODES } from '../triton/inference-pool-options';
 import { WEIGHT_BYTES } from '../triton/llm-engine';
 import type { WeightDtype } from '../triton/llm-engine';
 import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../aws/gpu-node-types';
@@ -271,8 +272,20 @@ const routeOptions = {
     baseEjectionTimeSeconds: o(seconds(1)), maxEjectionPercent: o(whole(0, 100, 'a percentage')),
   })),
 } as const;
+type Pool = NonNullable<S<'route'>['inferencePool']>;
+const inferencePool = strict<Pool>('an inference pool', {
+  failureMode: oneOf(FAILURE_MODES),
+  // The scheduling profile's weight is an int (llm-d/llm-d-router:apix/config/v1alpha1/endpointpickerconfig_types.go@v0.10.0).
+  scorers: o(strict<NonNullable<Pool['scorers']>>('scorer weights', { queue: o(int32(1)), kvCache: o(int32(1)), prefixCache: o(int32(1)) })),
+  // InferenceObjective spec.priority is an optional int32 and may be negative (inferenceobjective_types.go@v1.5.0 lines 60-73).
+  objectives: o(v.record(dnsLabel('an objective name'), strict<NonNullable<Pool['objectives']>[string]>('an objective', {
+    priority: o(whole(-INT32_MAX - 1, INT32_MAX, 'an int32 priority')),
+  }), m('must be an object of objectives by name', 'write it as { <objective>: { priority: 10 } }'))),
+  flowControl: o(bool()),
+});
 const route = strict<S<'route'>>('a route', {
   ...routeOptions, name: o(serviceName('a route name')), hosts: o(strings()), externalHosts: o(strings()), exposed: o(bool()),
+  inferencePool: o(inferencePool),
 });
 const alertThresholds = strict<S<'alerts'>>('alert thresholds', {
   failureRatio: o(fraction()), minRequestRate: o(real(0, Number.MAX_VALUE, 'requests per second')),

@@ -1,0 +1,99 @@
+/**
+ * What a fleet says about LLM-aware routing of one server (issue 21): the options of its InferencePool and endpoint
+ * picker (EPP), and the names and pins every part of the routing shares. Pure: no cdk8s. The facts and their sources are
+ * in docs/design/inference-routing.md; the checks against the server's backend are in inference-routing.ts.
+ */
+
+/**
+ * What the gateway does when the endpoint picker cannot answer (`endpointPickerRef.failureMode`): `FailClose` drops the
+ * request, `FailOpen` forwards it to a pod of the gateway's own picking (the route still works, unscored). The API
+ * defaults to FailClose and the upstream charts to FailOpen, so the fleet always states it.
+ * kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 168-189
+ */
+export type FailureMode = 'FailOpen' | 'FailClose';
+export const FAILURE_MODES: readonly FailureMode[] = Object.freeze(['FailOpen', 'FailClose'] as const);
+
+/**
+ * Weights of the endpoint picker's scorers (its scheduling profile): a pod's score is the weighted sum. A scorer left
+ * out is not configured. Weights are positive whole numbers.
+ */
+export interface InferencePoolScorers {
+  /** `queue-scorer`: prefers pods with fewer waiting requests. Needs the backend's waiting-requests gauge. */
+  readonly queue?: number;
+  /** `kv-cache-utilization-scorer`: prefers pods with free KV cache. Needs the backend's KV-cache usage gauge. */
+  readonly kvCache?: number;
+  /** `prefix-cache-scorer`: prefers the pod that served the same prompt prefix. Reads no metric: works on any backend. */
+  readonly prefixCache?: number;
+}
+
+/** An InferenceObjective: a named priority callers pick with the header `x-gateway-inference-objective`. */
+export interface InferenceObjectiveOptions {
+  /**
+   * Higher is served first under flow control; a negative priority marks requests the picker may shed when the pool is
+   * saturated. @default 0
+   */
+  readonly priority?: number;
+}
+
+/** LLM-aware routing of one server: an InferencePool behind a Gateway API HTTPRoute, scored by an endpoint picker. */
+export interface InferencePoolOptions {
+  /** What the gateway does when the endpoint picker is down or slow (see FailureMode). Required: no silent default. */
+  readonly failureMode: FailureMode;
+  /**
+   * The scorers and their weights.
+   * @default - per backend: TensorRT-LLM `{ queue: 2, kvCache: 2, prefixCache: 3 }` (the upstream charts' profile),
+   * vLLM `{ prefixCache: 1 }` (Triton's vLLM backend exports no queue or KV-cache gauge)
+   */
+  readonly scorers?: InferencePoolScorers;
+  /**
+   * InferenceObjectives by name (a DNS-1123 label): callers name one in the `x-gateway-inference-objective` header.
+   * @default - none: every request has priority 0
+   */
+  readonly objectives?: Record<string, InferenceObjectiveOptions>;
+  /**
+   * The endpoint picker's flow control (`featureGates: [flowControl]`): requests queue in the picker by priority while
+   * the pool is saturated, instead of going to a pod at once. Needed for priorities to order requests.
+   * @default false
+   */
+  readonly flowControl?: boolean;
+}
+
+/** An InferencePool's options with the server's facts applied once (resolveInferencePool): what the objects are built from. */
+export interface ResolvedInferencePool {
+  readonly failureMode: FailureMode;
+  /** The LLM backend the pool's pods run (one per pooled server). */
+  readonly backend: 'tensorrtllm' | 'vllm';
+  /** The configured scorers with their weights: the given ones, or the backend's defaults. */
+  readonly scorers: Readonly<InferencePoolScorers>;
+  /** The objectives, sorted by name, each with its priority (0 when not given). */
+  readonly objectives: readonly { readonly name: string; readonly priority: number }[];
+  readonly flowControl: boolean;
+}
+
+/** API versions of the objects the routing writes (each cited where it is checked: test/triton/inference-routing.test.ts). */
+export const INFERENCE_APIS = {
+  /** kubernetes-sigs/gateway-api-inference-extension:api/v1/doc.go@v1.5.0 line 22 */
+  inferencePool: 'inference.networking.k8s.io/v1',
+  /** llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22 */
+  inferenceObjective: 'llm-d.ai/v1alpha2',
+  /** llm-d/llm-d-router:pkg/epp/config/loader/configloader.go@v0.10.0 lines 53-64 */
+  endpointPickerConfig: 'llm-d.ai/v1alpha1',
+  /** Gateway API v1.5.1 standard channel: Gateway and HTTPRoute. */
+  gateway: 'gateway.networking.k8s.io/v1',
+} as const;
+
+/** The endpoint picker's ports (llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0) and their Service port names. */
+export const ENDPOINT_PICKER_PORTS = {
+  /** The gateway's ext_proc gRPC stream. */
+  grpc: { number: 9002, name: 'grpc-ext-proc' },
+  /** gRPC health, probed by the kubelet. */
+  health: { number: 9003, name: 'grpc-health' },
+  /** Prometheus metrics. */
+  metrics: { number: 9090, name: 'http-metrics' },
+} as const;
+
+/** Name of a pooled server's endpoint picker: its Deployment, Service, ServiceAccount, Role and ConfigMap (the charts' `<release>-epp`). */
+export const endpointPickerName = (server: string): string => `${server}-epp`;
+
+/** The request header that names an InferenceObjective (llm-d/llm-d-router:pkg/epp/metadata/consts.go@v0.10.0). */
+export const OBJECTIVE_HEADER = 'x-gateway-inference-objective';
