@@ -20,3 +20,11 @@ export function serverLabels(serverName: string): Record<string, string> {
 
 /** Label that Kubernetes puts on every namespace, used to select namespaces by name. */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** `app.kubernetes.io/name` of every endpoint-picker pod (the EPP of a server's InferencePool). */
+export const ENDPOINT_PICKER_APP_NAME = 'endpoint-picker';
+
+/** Labels that select the pods of endpoint picker `pickerName` (endpointPickerName of its server). */
+export function endpointPickerSelectorLabels(pickerName: string): Record<string, string> {
+  return { 'app.kubernetes.io/name': ENDPOINT_PICKER_APP_NAME, 'app.kubernetes.io/instance': pickerName };
+}
