@@ -27,6 +27,7 @@ import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
+import { planInferencePool } from './plan-inference-pool';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -305,6 +306,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
       monitoringNamespace,
     };
     const settings = refused.attempt(() => resolveSettings({ owner: fleet.name, at }, name, fleet.namespace, props));
+    const inferencePool = planInferencePool(p, name, s, props.image);
     // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
     if (settings !== undefined && pool !== undefined && basePools.some((b) => b.name === pool)) {
       checkServerPodFits(p, fleet, name, s, settings.requests, poolDescriptions[pool].instanceTypes);
@@ -321,6 +323,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
         roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
       },
       ...(lustre ? { lustre } : {}),
+      ...(inferencePool ? { inferencePool } : {}),
     });
   }
   checkAlertOptions(fleet, p);

@@ -275,7 +275,8 @@ const routeOptions = {
 type Pool = NonNullable<S<'route'>['inferencePool']>;
 const inferencePool = strict<Pool>('an inference pool', {
   failureMode: oneOf(FAILURE_MODES),
-  // The scheduling profile's weight is an int (llm-d/llm-d-router:apix/config/v1alpha1/endpointpickerconfig_types.go@v0.10.0).
+  // Whole weights: the profile's weight is a float64 (llm-d/llm-d-router:apix/config/v1alpha1/endpointpickerconfig_types.go@v0.10.0
+  // line 178), and whole ones say every ratio a fleet needs without float formatting in the output.
   scorers: o(strict<NonNullable<Pool['scorers']>>('scorer weights', { queue: o(int32(1)), kvCache: o(int32(1)), prefixCache: o(int32(1)) })),
   // InferenceObjective spec.priority is an optional int32 and may be negative (inferenceobjective_types.go@v1.5.0 lines 60-73).
   objectives: o(v.record(dnsLabel('an objective name'), strict<NonNullable<Pool['objectives']>[string]>('an objective', {

@@ -26,7 +26,7 @@ export interface InferencePoolScorers {
   readonly prefixCache?: number;
 }
 
-/** An InferenceObjective: a named priority callers pick with the header `x-gateway-inference-objective`. */
+/** An InferenceObjective: a named priority callers pick with the header OBJECTIVE_HEADER. */
 export interface InferenceObjectiveOptions {
   /**
    * Higher is served first under flow control; a negative priority marks requests the picker may shed when the pool is
@@ -46,7 +46,7 @@ export interface InferencePoolOptions {
    */
   readonly scorers?: InferencePoolScorers;
   /**
-   * InferenceObjectives by name (a DNS-1123 label): callers name one in the `x-gateway-inference-objective` header.
+   * InferenceObjectives by name (a DNS-1123 label): callers name one in the OBJECTIVE_HEADER header.
    * @default - none: every request has priority 0
    */
   readonly objectives?: Record<string, InferenceObjectiveOptions>;
@@ -76,13 +76,14 @@ export const INFERENCE_APIS = {
   inferencePool: 'inference.networking.k8s.io/v1',
   /** llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22 */
   inferenceObjective: 'llm-d.ai/v1alpha2',
-  /** llm-d/llm-d-router:pkg/epp/config/loader/configloader.go@v0.10.0 lines 53-64 */
+  /** llm-d/llm-d-router:apix/config/v1alpha1/zz_generated.register.go@v0.10.0 lines 15-18 (the loader still accepts the old group) */
   endpointPickerConfig: 'llm-d.ai/v1alpha1',
-  /** Gateway API v1.5.1 standard channel: Gateway and HTTPRoute. */
+  /** Gateway and HTTPRoute, standard channel: kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.5.1 lines 31-34 */
   gateway: 'gateway.networking.k8s.io/v1',
 } as const;
 
-/** The endpoint picker's ports (llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0) and their Service port names. */
+/** The endpoint picker's ports (llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0 lines 41, 150-151) and
+ * their Service port names (config/charts/routerlib/templates/_service.yaml@v0.10.0 lines 56, 60). */
 export const ENDPOINT_PICKER_PORTS = {
   /** The gateway's ext_proc gRPC stream. */
   grpc: { number: 9002, name: 'grpc-ext-proc' },
@@ -92,8 +93,12 @@ export const ENDPOINT_PICKER_PORTS = {
   metrics: { number: 9090, name: 'http-metrics' },
 } as const;
 
-/** Name of a pooled server's endpoint picker: its Deployment, Service, ServiceAccount, Role and ConfigMap (the charts' `<release>-epp`). */
+/** Name of a pooled server's endpoint picker: its Deployment, Service, ServiceAccount, Role and ConfigMap (the charts' `<release>-epp`,
+ * llm-d/llm-d-router:config/charts/routerlib/templates/_helpers.tpl@v0.10.0 lines 14-17). */
 export const endpointPickerName = (server: string): string => `${server}-epp`;
 
-/** The request header that names an InferenceObjective (llm-d/llm-d-router:pkg/epp/metadata/consts.go@v0.10.0). */
-export const OBJECTIVE_HEADER = 'x-gateway-inference-objective';
+/**
+ * The request header that names an InferenceObjective: the current name, not its deprecated alias
+ * `x-gateway-inference-objective` (llm-d/llm-d-router:pkg/epp/metadata/consts.go@v0.10.0 lines 42-44).
+ */
+export const OBJECTIVE_HEADER = 'x-llm-d-inference-objective';

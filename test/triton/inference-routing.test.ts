@@ -201,10 +201,10 @@ describeCitedFacts('the routing\'s facts, each read at its pinned ref', [
     source: CHART('templates/_helpers.tpl', 'lines 14-17'),
   },
   {
-    // x-llm-d-inference-objective (line 42) is the current name; the old one is still read (lines 73, 88-97).
-    fact: 'the objective header: x-gateway-inference-objective, a deprecated alias of x-llm-d-inference-objective the picker still reads',
-    value: OBJECTIVE_HEADER, upstream: 'x-gateway-inference-objective',
-    source: LDR('pkg/epp/metadata/consts.go', 'lines 42-44, 73'),
+    // The current name (line 42); x-gateway-inference-objective is its deprecated alias (line 44).
+    fact: 'the objective header: x-llm-d-inference-objective',
+    value: OBJECTIVE_HEADER, upstream: 'x-llm-d-inference-objective',
+    source: LDR('pkg/epp/metadata/consts.go', 'line 42'),
   },
   {
     fact: 'the image: ghcr.io/llm-d + llm-d-router-endpoint-picker, tagged with the release tag by the release script',
