@@ -100,13 +100,18 @@ export function closestKey(key: string, known: readonly string[]): string | unde
  */
 const UNKNOWN_KEY = 'unknown key';
 
-/** An object with exactly the keys of `T`; `what` names it in messages ("a server"). */
-function strict<T>(what: string, entries: Entries<T>): v.GenericSchema<unknown, T> {
+/**
+ * An object with exactly the keys of `T`; `what` names it in messages ("a server"). `whyRequired` says why a required key
+ * has no default, where that is worth more than "is required".
+ */
+function strict<T>(what: string, entries: Entries<T>, whyRequired: Partial<Record<keyof T, string>> = {}): v.GenericSchema<unknown, T> {
   const keys = Object.keys(entries);
   const schema = v.strictObject(entries as v.ObjectEntries, (issue) => {
     if (issue.expected === 'never') return `${UNKNOWN_KEY}${SEP}${JSON.stringify(keys)}`;
     if (issue.input === undefined && issue.path !== undefined) {
-      return m(`is required in ${what}`, `give '${issue.path[issue.path.length - 1].key as string}'`);
+      const key = issue.path[issue.path.length - 1].key as string;
+      const why = whyRequired[key as keyof T];
+      return m(`is required in ${what}${why === undefined ? '' : `: ${why}`}`, `give '${key}'`);
     }
     return m(`must be ${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
   });
@@ -283,6 +288,9 @@ const inferencePool = strict<Pool>('an inference pool', {
     priority: o(whole(-INT32_MAX - 1, INT32_MAX, 'an int32 priority')),
   }), m('must be an object of objectives by name', 'write it as { <objective>: { priority: 10 } }'))),
   flowControl: o(bool()),
+}, {
+  failureMode: "what the gateway does when the endpoint picker fails has no safe default (the API's is 'FailClose', dropping requests; "
+    + "the upstream charts' 'FailOpen', routing them unscored)",
 });
 const route = strict<S<'route'>>('a route', {
   ...routeOptions, name: o(serviceName('a route name')), hosts: o(strings()), externalHosts: o(strings()), exposed: o(bool()),
