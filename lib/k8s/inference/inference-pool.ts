@@ -13,7 +13,8 @@ import { INFERENCE_POOL_GROUP, InferenceObjectiveSpec, InferencePoolSpec } from 
 
 /**
  * The pods of `server` the pool routes to: all of them, or on a server of several nodes the leader of each group
- * (`worker-index: "0"`), the only pod of a group that runs the OpenAI frontend; a worker has no port 9000.
+ * (`worker-index: "0"`), the only pod of a group that would run the OpenAI frontend (TritonServer refuses openAi on
+ * such a server today); a worker has no port 9000.
  */
 export function inferencePoolSelector(server: ITritonServer): Record<string, string> {
   return { ...server.selectorLabels, ...(server.nodesPerReplica > 1 ? { [LWS_POD_LABELS.workerIndex]: LWS_LEADER_WORKER_INDEX } : {}) };

@@ -18,6 +18,8 @@ export type HostClaimKind = 'VirtualService' | 'HTTPRoute' | 'DestinationRule';
 /** The claim an object of `kind` takes: the two kinds of route take the same one. */
 const slotOf = (kind: HostClaimKind): string => (kind === 'DestinationRule' ? kind : 'route');
 
+const article = (kind: HostClaimKind): string => (kind === 'HTTPRoute' ? 'an' : 'a');
+
 interface Claim {
   readonly path: string;
   readonly prop: string;
@@ -54,7 +56,7 @@ export function claimHost(scope: Construct, host: string, prop: string = 'hosts'
       const first = list[0];
       if (first === claim) return [];
       const both = first.kind === kind ? `two ${kind}s for one host conflict in Istio`
-        : `a ${kind} and a ${first.kind} for one host conflict in Istio, which turns the HTTPRoute into a VirtualService,`;
+        : `${article(kind)} ${kind} and ${article(first.kind)} ${first.kind} for one host conflict in Istio, which turns the HTTPRoute into a VirtualService,`;
       return [`${claim.path}: '${claim.prop}' (${show(host)}) is already the host of the ${first.kind} of ${first.path}; `
         + `${both} and only one applies; give each its own host, or route both through one construct`];
     },

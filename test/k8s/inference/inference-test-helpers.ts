@@ -31,18 +31,21 @@ export const OPENAI_SERVER: Partial<TritonServerProps> = {
   longestRequestSeconds: 600,
 };
 
-/** The MeshGateway `public` of HOST in istio-system and its Gateway API Gateway, in `scope`'s chart. */
-export function gateways(scope: Construct, props: Partial<GatewayApiGatewayProps> = {}) {
-  const meshGateway = new MeshGateway(scope, 'public', { hosts: [HOST], credentialName: TLS, namespace: GATEWAY_NAMESPACE });
+/** The MeshGateway `public` of `hosts` in istio-system and its Gateway API Gateway, in `scope`'s chart. */
+export function gateways(scope: Construct, props: Partial<GatewayApiGatewayProps> = {}, hosts = [HOST]) {
+  const meshGateway = new MeshGateway(scope, 'public', { hosts, credentialName: TLS, namespace: GATEWAY_NAMESPACE });
   const gateway = new GatewayApiGateway(scope, 'GatewayApi', { meshGateway, routeNamespaces: ['inference'], ...props });
   return { meshGateway, gateway };
 }
 
-/** A chart in namespace `inference` with server `chat` (props over OPENAI_SERVER) and the gateways; no route yet. */
-export function servingChart(props: Partial<TritonServerProps> = {}) {
+/** Server `id` of `scope` with props over OPENAI_SERVER. */
+export const openAiServer = (scope: Construct, id: string, props: Partial<TritonServerProps> = {}) =>
+  new TritonServer(scope, id, { repository: ModelRepository.fromClaim('models'), ...OPENAI_SERVER, ...props } as TritonServerProps);
+
+/** A chart in namespace `inference` with server `chat` (props over OPENAI_SERVER) and the gateways of `hosts`; no route yet. */
+export function servingChart(props: Partial<TritonServerProps> = {}, hosts = [HOST]) {
   const chart = new Chart(Testing.app(), 'test', { namespace: 'inference' });
-  const server = new TritonServer(chart, 'chat', { repository: ModelRepository.fromClaim('models'), ...OPENAI_SERVER, ...props } as TritonServerProps);
-  return { chart, server, ...gateways(chart) };
+  return { chart, server: openAiServer(chart, 'chat', props), ...gateways(chart, {}, hosts) };
 }
 
 /** servingChart with `server.inferenceRoute()` over POOL and PICKER_CONFIG. */
