@@ -124,7 +124,9 @@ export {
 } from './k8s/mesh/gateway-api-gateway';
 export { InferenceRoute, InferenceRouteOptions, InferenceRouteProps } from './k8s/inference/inference-route';
 export { EndpointPicker, EndpointPickerProps, ENDPOINT_PICKER_DEFAULTS } from './k8s/inference/endpoint-picker';
-export { FailureMode, InferencePoolScorers, ResolvedInferencePool } from './triton/inference-pool-options';
+export {
+  FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool,
+} from './triton/inference-pool-options';
 
 export { TritonOpsError, problemsOf } from './private/errors';
 export { OutputDirs, outputDirs } from './cli/output-dirs';
