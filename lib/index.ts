@@ -48,7 +48,7 @@ export { GpuPool } from './triton/gpu-capacity';
 export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps } from './k8s/triton-server-props';
 export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
-export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
+export { ITritonServer, MetricsReader, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
   ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
@@ -117,6 +117,16 @@ export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } 
 export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
 export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps, MeshCallers } from './k8s/mesh/triton-authorization';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './triton/mesh-identity';
+
+// LLM-aware routing: an InferencePool scored by an endpoint picker, behind a Gateway API HTTPRoute.
+export {
+  GatewayApiGateway, GatewayApiGatewayProps, GATEWAY_NAME_LABEL, ISTIO_GATEWAY_CLASS, ISTIO_INGRESS_GATEWAY_SERVICE,
+} from './k8s/mesh/gateway-api-gateway';
+export { InferenceRoute, InferenceRouteOptions, InferenceRouteProps } from './k8s/inference/inference-route';
+export { EndpointPicker, EndpointPickerProps, ENDPOINT_PICKER_DEFAULTS } from './k8s/inference/endpoint-picker';
+export {
+  FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool,
+} from './triton/inference-pool-options';
 
 export { TritonOpsError, problemsOf } from './private/errors';
 export { OutputDirs, outputDirs } from './cli/output-dirs';

@@ -28,7 +28,8 @@ export interface TritonNetworkPolicyOptions {
 
 /** A TCP port of a NetworkPolicy rule. */
 export const tcp = (port: number): k8s.NetworkPolicyPort => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) });
-const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
+/** Every pod of namespace `name`, as a NetworkPolicy peer. */
+export const inNamespace = (name: string): k8s.NetworkPolicyPeer => ({
   namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: name } },
 });
 

@@ -11,7 +11,10 @@ export const SERVER_INTENT_IDS = {
   authorize: 'Authorization',
 } as const;
 
-/** The ids of a server's routes start with this; a server may have several, one VirtualService each. */
+/**
+ * The ids of a server's routes start with this; a server may have several, one VirtualService (route()) or one
+ * HTTPRoute to its InferencePool (inferenceRoute()) each, so a fleet names the problems of both `servers.<s>.route`.
+ */
 export const ROUTE_ID_PREFIX = 'Route-';
 /** The id of the route named `name`. */
 export const routeId = (name: string): string => `${ROUTE_ID_PREFIX}${name}`;

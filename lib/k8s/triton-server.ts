@@ -27,11 +27,12 @@ import { MODEL_MOUNT_PATH } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
-import { tritonNetworkPolicy } from './triton-network-policy';
+import { tcp, tritonNetworkPolicy } from './triton-network-policy';
+import { InferenceRoute, InferenceRouteOptions } from './inference/inference-route';
 import { routeId, SERVER_INTENT_IDS } from './triton-server-ids';
 import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
-import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
+import { ITritonServer, MetricsReader, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { plannedSettings, resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
 
@@ -99,6 +100,7 @@ export class TritonServer extends Construct implements ITritonServer {
   private readonly defaultReplicas: number;
   private membership?: ReleaseMembership;
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
+  private readonly readers: MetricsReader[] = [];
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
     super(scope, id);
@@ -329,6 +331,17 @@ export class TritonServer extends Construct implements ITritonServer {
   }
 
   /**
+   * Routes the OpenAI API to the server through an InferencePool scored by an endpoint picker, behind a Gateway API
+   * HTTPRoute; see InferenceRoute. The HTTPRoute is named `options.name`, by default the server's name. Refused on a
+   * server without the OpenAI frontend.
+   */
+  public inferenceRoute(options: InferenceRouteOptions): InferenceRoute {
+    const name = options.name ?? this.name;
+    return new InferenceRoute(this, this.onceId(routeId(name), 'inferenceRoute', `route named '${name}'; give the next route another name`),
+      { ...options, name, server: this });
+  }
+
+  /**
    * Load-tests one model with a Job created suspended (perf_analyzer, or genai-perf for an LLM); see TritonLoadTest.
    * Its service account (`<server>-load-test`) must be one of the server's `modelConfigReaders`, unless the server
    * runs the OpenAI-compatible frontend (genai-perf then reads no model config).
@@ -350,6 +363,18 @@ export class TritonServer extends Construct implements ITritonServer {
         + `(${existing.node.path}); a server has one ${what}`);
     }
     return id;
+  }
+
+  public get metricsReaders(): readonly MetricsReader[] {
+    return [...this.readers];
+  }
+
+  public admitMetricsReader(reader: MetricsReader): void {
+    this.readers.push(reader);
+    // Typed port values: the NetworkPolicy's serializer reads them after the patch (bare numbers would synthesize null).
+    this.networkPolicy.addJsonPatch(JsonPatch.add('/spec/ingress/-', {
+      from: [{ podSelector: { matchLabels: { ...reader.podSelector } } }], ports: [tcp(METRICS_PORT.port)],
+    }));
   }
 
   public excludeMetricsFromMesh(): void {

@@ -1,18 +1,29 @@
 /**
  * One owner per host in an app. Two VirtualServices for the same host conflict in Istio: only one of them is
  * applied and which one is not obvious (`istioctl analyze` IST0109); two DestinationRules for the same host are
- * merged or dropped the same way. Every construct that writes one of those objects claims its hosts here, so the
- * conflict is an error at synth naming both constructs instead of traffic that silently ignores one of them.
+ * merged or dropped the same way. An HTTPRoute is one more VirtualService to Istio, which converts it into one
+ * (istio/istio:pilot/pkg/config/kube/gateway/route_collections.go@1.30.3 line 193), so it shares the host's claim with
+ * the VirtualServices. Every construct that writes one of those objects claims its hosts here, so the conflict is an
+ * error at synth naming both constructs instead of traffic that silently ignores one of them.
  */
 import { Construct, IConstruct } from 'constructs';
 import { show } from '../../private/errors';
 
-/** The Istio object a host is claimed for: a host may have one VirtualService and one DestinationRule. */
-export type HostClaimKind = 'VirtualService' | 'DestinationRule';
+/**
+ * The object a host is claimed for: a host may have one route (a VirtualService or an HTTPRoute) and one
+ * DestinationRule.
+ */
+export type HostClaimKind = 'VirtualService' | 'HTTPRoute' | 'DestinationRule';
+
+/** The claim an object of `kind` takes: the two kinds of route take the same one. */
+const slotOf = (kind: HostClaimKind): string => (kind === 'DestinationRule' ? kind : 'route');
+
+const article = (kind: HostClaimKind): string => (kind === 'HTTPRoute' ? 'an' : 'a');
 
 interface Claim {
   readonly path: string;
   readonly prop: string;
+  readonly kind: HostClaimKind;
 }
 
 /**
@@ -34,23 +45,25 @@ export function claimHost(scope: Construct, host: string, prop: string = 'hosts'
     claims = new Map();
     claimsByRoot.set(root, claims);
   }
-  const key = `${kind} ${host}`;
+  const key = `${slotOf(kind)} ${host}`;
   const list = claims.get(key) ?? [];
   claims.set(key, list);
-  const claim: Claim = { path: scope.node.path, prop };
+  const claim: Claim = { path: scope.node.path, prop, kind };
   list.push(claim);
   // Checked at synth, when every construct of the app has claimed its hosts.
   scope.node.addValidation({
     validate: () => {
       const first = list[0];
       if (first === claim) return [];
-      return [`${claim.path}: '${claim.prop}' (${show(host)}) is already the host of the ${kind} of ${first.path}; `
-        + `two ${kind}s for one host conflict in Istio and only one applies; give each its own host, or route both through one construct`];
+      const both = first.kind === kind ? `two ${kind}s for one host conflict in Istio`
+        : `${article(kind)} ${kind} and ${article(first.kind)} ${first.kind} for one host conflict in Istio, which turns the HTTPRoute into a VirtualService,`;
+      return [`${claim.path}: '${claim.prop}' (${show(host)}) is already the host of the ${first.kind} of ${first.path}; `
+        + `${both} and only one applies; give each its own host, or route both through one construct`];
     },
   });
 }
 
-/** The constructs that claimed `host` for `kind` in the app of `scope`, in claim order. */
+/** The constructs that claimed `host` for `kind` (for a route: either kind of route) in the app of `scope`, in claim order. */
 export function hostClaimants(scope: IConstruct, host: string, kind: HostClaimKind = 'VirtualService'): string[] {
-  return (claimsByRoot.get(scope.node.root)?.get(`${kind} ${host}`) ?? []).map((c) => c.path);
+  return (claimsByRoot.get(scope.node.root)?.get(`${slotOf(kind)} ${host}`) ?? []).map((c) => c.path);
 }

@@ -101,10 +101,7 @@ export class MeshSecurity extends Construct {
         // The pods whose own NetworkPolicies restrict egress: Triton servers and their load tests.
         podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [TRITON_SERVER_APP_NAME, LOAD_TEST_APP_NAME] }] },
         policyTypes: ['Egress'],
-        egress: [{
-          to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: istiodNamespace } }, podSelector: { matchLabels: { app: 'istiod' } } }],
-          ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromNumber(MESH_SECURITY_DEFAULTS.istiodPort) }],
-        }],
+        egress: [istiodEgress(istiodNamespace)],
       },
     });
 
@@ -115,4 +112,12 @@ export class MeshSecurity extends Construct {
         + `already has its namespace-wide PeerAuthentication from ${first.node.path}; keep one MeshSecurity per namespace`];
     } });
   }
+}
+
+/** Egress of a sidecar to istiod (xDS and certificates, MESH_SECURITY_DEFAULTS.istiodPort) in `istiodNamespace`. */
+export function istiodEgress(istiodNamespace: string): k8s.NetworkPolicyEgressRule {
+  return {
+    to: [{ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: istiodNamespace } }, podSelector: { matchLabels: { app: 'istiod' } } }],
+    ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromNumber(MESH_SECURITY_DEFAULTS.istiodPort) }],
+  };
 }
