@@ -67,7 +67,7 @@ export interface InferenceRouteProps extends InferenceRouteOptions {
  * endpoint picker scores best (queue, KV cache, prefix), instead of the Service's round robin.
  *
  * - An InferencePool named after the server, selecting its pods (a group's leaders) on port 9000, with the failure
- *   mode written; an InferenceObjective per objective of `pool` (callers name one in `x-gateway-inference-objective`).
+ *   mode written; an InferenceObjective per objective of `pool` (callers name one in the OBJECTIVE_HEADER header).
  * - The endpoint picker (EndpointPicker) `<server>-epp`, its AuthorizationPolicy and NetworkPolicy.
  * - An HTTPRoute attached to the Gateway API Gateway for `hosts`, matching only the OpenAI paths a TritonRoute routes
  *   (ROUTED_OPENAI_MATCHES: never the frontend's /metrics or model load/unload), to the InferencePool, with

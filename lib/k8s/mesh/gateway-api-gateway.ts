@@ -1,14 +1,14 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
-import { checkNamespaceName, DNS_1035_LABEL } from '../../private/kubernetes-names';
+import { checkDedicatedNamespace, checkNamespaceName, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { checkServiceAccount, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
 import { INFERENCE_APIS } from '../../triton/inference-pool-options';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
-import { MeshGateway, MESH_GATEWAY_DEFAULTS } from './gateway';
-import { AllowedRoutes, GATEWAY_API_GROUP, GatewayApiGatewaySpec, GatewayListener } from './gateway-api-types';
-import { serviceHost } from './mesh-hosts';
+import { MESH_GATEWAY_DEFAULTS } from './gateway';
+import { AllowedRoutes, GATEWAY_API_GROUP, GatewayApiGatewaySpec, GatewayListener, HttpRouteRedirectSpec } from './gateway-api-types';
+import { checkHosts, hostWithin, serviceHost } from './mesh-hosts';
 
 /** The GatewayClass of Istio's Gateway API controller (`istio.io/gateway-controller`). */
 export const ISTIO_GATEWAY_CLASS = 'istio';
@@ -31,12 +31,29 @@ export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
 const MAX_LISTENERS = 64;
 
 export interface GatewayApiGatewayProps {
-  /** The Istio Gateway of the same ingress pods: the Gateway API Gateway takes its name, namespace, hosts and TLS Secret. */
-  readonly meshGateway: MeshGateway;
-  /** Namespaces whose HTTPRoutes may attach to the Gateway: the serving namespaces of the pooled servers. */
+  /**
+   * Host names of the listeners: specific names or `*.domain` wildcards, as MeshGateway's. Leave them out of the
+   * MeshGateway of the same pods: Envoy refuses two filter chains for one server name on a port.
+   */
+  readonly hosts: string[];
+  /** Namespace of the ingress gateway pods, where the Gateway lives. */
+  readonly namespace: string;
+  /**
+   * Name of the TLS Secret (`tls.crt`/`tls.key`) of the HTTPS listeners, in `namespace`. Required unless
+   * `allowPlainHttp`.
+   * @default - none: no HTTPS listener, refused unless allowPlainHttp is true
+   */
+  readonly credentialName?: string;
+  /**
+   * Plain-HTTP listeners on port 80 that serve traffic (TLS ends in front of the gateway). Without it, port 80 only
+   * redirects to HTTPS (an HTTPRoute with a RequestRedirect filter), as MeshGateway's httpsRedirect does.
+   * @default false
+   */
+  readonly allowPlainHttp?: boolean;
+  /** Namespaces whose HTTPRoutes may attach to the HTTPS listeners: the serving namespaces of the pooled servers. */
   readonly routeNamespaces: string[];
   /**
-   * Name of the Service of the ingress gateway pods, in the gateway's namespace.
+   * Name of the Service of the ingress gateway pods, in `namespace`.
    * @default ISTIO_INGRESS_GATEWAY_SERVICE (`istio-ingressgateway`)
    */
   readonly ingressService?: string;
@@ -48,11 +65,11 @@ export interface GatewayApiGatewayProps {
 }
 
 /**
- * A Gateway API `Gateway` (class `istio`) bound to the ingress gateway pods that already serve a MeshGateway, so that
- * HTTPRoutes to InferencePools enter through the same load balancer. It is named like the MeshGateway, lives in its
- * namespace, and has one listener per host of it (a listener has one hostname): HTTPS on the Service's port 443 with the
- * MeshGateway's TLS Secret, or plain HTTP on 80 where the MeshGateway allows plain HTTP. Only HTTPRoutes of the
- * `routeNamespaces` may attach.
+ * A Gateway API `Gateway` (class `istio`) bound to the existing ingress gateway pods, so that HTTPRoutes to
+ * InferencePools enter through the same load balancer as the MeshGateway's VirtualServices. The construct id names it.
+ * It has one listener per host (a listener has one hostname): HTTPS on the Service's port 443 with the TLS Secret, and
+ * on port 80 either a redirect to HTTPS (an HTTPRoute `<name>-https-redirect` of its own, answering 301) or, with
+ * `allowPlainHttp`, plain HTTP. Only HTTPRoutes of the `routeNamespaces` may attach.
  *
  * Binding: one `spec.addresses` entry of type Hostname, the FQDN of the ingress pods' Service, makes the Gateway
  * "unmanaged": Istio deploys nothing for it (istio/istio:pilot/pkg/config/kube/gatewaycommon/gateway_utils.go@1.30.3
@@ -62,12 +79,11 @@ export interface GatewayApiGatewayProps {
  * `podLabels` (GATEWAY_NAME_LABEL) for istiod to give their listeners the endpoint picker's ext_proc filter.
  */
 export class GatewayApiGateway extends Construct {
-  /** Name of the Gateway object: the MeshGateway's. */
+  /** Name of the Gateway object (the construct id). */
   public readonly name: string;
-  /** Namespace of the Gateway object: the MeshGateway's, where the ingress pods run. */
+  /** Namespace of the Gateway object, where the ingress pods run. */
   public readonly namespace: string;
-  public readonly meshGateway: MeshGateway;
-  /** Host names of the listeners: the MeshGateway's. */
+  /** Host names of the listeners. */
   public readonly hosts: readonly string[];
   /** Namespaces whose HTTPRoutes may attach, sorted. */
   public readonly routeNamespaces: readonly string[];
@@ -82,49 +98,67 @@ export class GatewayApiGateway extends Construct {
 
   public constructor(scope: Construct, id: string, props: GatewayApiGatewayProps) {
     super(scope, id);
-    const mesh = props.meshGateway;
+    const { namespace, credentialName } = props;
+    const hosts = [...new Set(props.hosts)];
+    const https = credentialName !== undefined;
+    const plainHttp = props.allowPlainHttp ?? MESH_GATEWAY_DEFAULTS.allowPlainHttp;
     const service = props.ingressService ?? ISTIO_INGRESS_GATEWAY_SERVICE;
     const account = props.serviceAccount ?? ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT;
     const routeNamespaces = [...new Set(props.routeNamespaces)].sort();
     const p = new Problems(this.node.path);
+    p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid Gateway name (it names the Gateway object)',
+      'use at most 63 lowercase letters, digits and -, starting with a letter');
+    checkDedicatedNamespace(p, 'namespace', namespace, 'must name a dedicated namespace, normally the one the ingress gateway pods run in',
+      "set `namespace`, e.g. 'istio-system'");
+    checkHosts(p, 'hosts', hosts);
+    if (credentialName !== undefined) {
+      p.check(DNS_SUBDOMAIN.test(credentialName) && credentialName.length <= 253, 'credentialName', credentialName,
+        'is not a valid Secret name', 'give the name of the TLS Secret of the HTTPS listeners');
+    }
+    p.check(https || plainHttp, 'credentialName', credentialName,
+      'leaves the gateway with only plain-HTTP listeners, so inference requests and responses would cross the network unencrypted',
+      'give the TLS Secret of the HTTPS listeners, or set allowPlainHttp: true if TLS ends in front of the gateway');
     p.check(routeNamespaces.length > 0, 'routeNamespaces', props.routeNamespaces, 'is empty, so no HTTPRoute could attach to the Gateway',
       'name the serving namespaces of the pooled servers');
     routeNamespaces.forEach((ns) => checkNamespaceName(p, 'routeNamespaces', ns));
     p.check(DNS_1035_LABEL.test(service), 'ingressService', service, 'is not a valid Service name',
       'give the name of the Service of the ingress gateway pods, e.g. ' + `'${ISTIO_INGRESS_GATEWAY_SERVICE}'`);
     if (checkServiceAccount(p, 'serviceAccount', account)) {
-      p.check(account.namespace === mesh.namespace, 'serviceAccount.namespace', account.namespace,
-        `is not the namespace of the ingress gateway pods ('${mesh.namespace}', the namespace of gateway '${mesh.gatewayName}'), `
-        + 'but a pod runs as a service account of its own namespace', `set serviceAccount.namespace to '${mesh.namespace}'`);
+      p.check(account.namespace === namespace, 'serviceAccount.namespace', account.namespace,
+        `is not the namespace of the ingress gateway pods ('${namespace}'), but a pod runs as a service account of its own namespace`,
+        `set serviceAccount.namespace to '${namespace}'`);
     }
-    const listenersPerHost = (mesh.https ? 1 : 0) + (mesh.plainHttp ? 1 : 0);
-    p.check(mesh.hosts.length * listenersPerHost <= MAX_LISTENERS, 'meshGateway', mesh.gatewayName,
-      `has ${mesh.hosts.length} hosts, which need ${mesh.hosts.length * listenersPerHost} listeners (one hostname each), `
-      + `more than the ${MAX_LISTENERS} a Gateway may have`, `cover the hosts with fewer names (a '*.domain' wildcard)`);
+    p.check(hosts.length * 2 <= MAX_LISTENERS, 'hosts', hosts,
+      `need ${hosts.length * 2} listeners (one hostname each, on ports 443 and 80), more than the ${MAX_LISTENERS} a Gateway may have`,
+      "cover the hosts with fewer names (a '*.domain' wildcard)");
     p.throwIfAny();
 
-    this.meshGateway = mesh;
-    this.name = mesh.name;
-    this.namespace = mesh.namespace;
-    this.hosts = mesh.hosts;
+    this.name = id;
+    this.namespace = namespace;
+    this.hosts = Object.freeze(hosts);
     this.routeNamespaces = Object.freeze(routeNamespaces);
-    this.address = serviceHost(service, mesh.namespace);
+    this.address = serviceHost(service, namespace);
     this.principal = principalOf(account);
-    this.podLabels = Object.freeze({ [GATEWAY_NAME_LABEL]: this.name });
+    this.podLabels = Object.freeze({ [GATEWAY_NAME_LABEL]: id });
 
-    const allowedRoutes: AllowedRoutes = {
-      namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...routeNamespaces] }] } },
+    const selected = (namespaces: string[]): AllowedRoutes => ({
+      namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: namespaces }] } },
       kinds: [{ group: GATEWAY_API_GROUP, kind: 'HTTPRoute' }],
-    };
+    });
+    const served = selected([...routeNamespaces]);
     const listeners: GatewayListener[] = [];
-    mesh.hosts.forEach((hostname, i) => {
-      if (mesh.https) {
+    hosts.forEach((hostname, i) => {
+      if (https) {
         listeners.push({
           name: `https-${i}`, hostname, port: MESH_GATEWAY_DEFAULTS.httpsPort, protocol: 'HTTPS',
-          tls: { mode: 'Terminate', certificateRefs: [{ group: '', kind: 'Secret', name: mesh.credentialName! }] }, allowedRoutes,
+          tls: { mode: 'Terminate', certificateRefs: [{ group: '', kind: 'Secret', name: credentialName }] }, allowedRoutes: served,
         });
       }
-      if (mesh.plainHttp) listeners.push({ name: `http-${i}`, hostname, port: MESH_GATEWAY_DEFAULTS.httpPort, protocol: 'HTTP', allowedRoutes });
+      // Port 80 serves the pool's routes only when asked; otherwise only this Gateway's own redirect attaches there.
+      listeners.push({
+        name: `http-${i}`, hostname, port: MESH_GATEWAY_DEFAULTS.httpPort, protocol: 'HTTP',
+        allowedRoutes: plainHttp ? served : selected([namespace]),
+      });
     });
     const spec: GatewayApiGatewaySpec = {
       gatewayClassName: ISTIO_GATEWAY_CLASS,
@@ -134,22 +168,44 @@ export class GatewayApiGateway extends Construct {
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: INFERENCE_APIS.gateway,
       kind: 'Gateway',
-      metadata: { name: this.name, namespace: this.namespace, labels: { ...MANAGED_BY } },
+      metadata: { name: id, namespace, labels: { ...MANAGED_BY } },
       spec,
     });
+    if (!plainHttp) {
+      // Every request on port 80 gets a 301 to https: nothing is routed in clear text (standard-channel RequestRedirect,
+      // kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.5.1 lines 1220-1221, 1283-1284).
+      const redirect: HttpRouteRedirectSpec = {
+        parentRefs: hosts.map((_, i) => ({ group: GATEWAY_API_GROUP, kind: 'Gateway', name: id, namespace, sectionName: `http-${i}` })),
+        rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }] }],
+      };
+      new ApiObject(this, 'HttpsRedirect', {
+        apiVersion: INFERENCE_APIS.gateway,
+        kind: 'HTTPRoute',
+        metadata: { name: `${id}-https-redirect`, namespace, labels: { ...MANAGED_BY } },
+        spec: redirect,
+      });
+    }
   }
 
   /**
-   * Problems of an HTTPRoute (`user`) of `hosts` to `server` through this Gateway: those of the MeshGateway (hosts within
-   * its hosts, the server admits the gateway's namespace, the same app), and the server's namespace among routeNamespaces.
+   * Problems of an HTTPRoute (`user`) of `hosts` to `server` through this Gateway: each host within the Gateway's hosts,
+   * the server's NetworkPolicy admits the gateway's namespace, its namespace is among routeNamespaces, the same app.
    * @internal InferenceRoute calls it with its own problem list.
    */
   public checkUse(p: Problems, user: Construct, hosts: readonly string[], server: ITritonServer): void {
-    this.meshGateway.checkUse(p, user, 'route', hosts, [server]);
-    p.check(this.routeNamespaces.includes(server.namespace), 'gateway', `${this.namespace}/${this.name}`,
+    const gateway = `${this.namespace}/${this.name}`;
+    for (const host of hosts) {
+      p.check(this.hosts.some((g) => hostWithin(host, g)), 'hosts', host,
+        `is not within the hosts of Gateway API gateway '${gateway}' (${show(this.hosts)}), so no listener accepts it`,
+        "use a host within the gateway's hosts, or add it to them");
+    }
+    p.check(server.admittedNamespaces.includes(this.namespace), 'gateway', gateway,
+      `runs in namespace '${this.namespace}', which the NetworkPolicy of server '${server.name}' does not admit, so the gateway's requests would be dropped`,
+      `add '${this.namespace}' to clientNamespaces of server '${server.name}'`);
+    p.check(this.routeNamespaces.includes(server.namespace), 'gateway', gateway,
       `admits HTTPRoutes of ${show(this.routeNamespaces)} only, so an HTTPRoute in namespace '${server.namespace}' of server `
       + `'${server.name}' would never attach`, `add '${server.namespace}' to routeNamespaces of the Gateway`);
-    p.check(this.node.root === user.node.root, 'gateway', `${this.namespace}/${this.name}`,
+    p.check(this.node.root === user.node.root, 'gateway', gateway,
       'belongs to another app, so its Gateway object is not part of this output', 'create the Gateway in the same app as the route');
   }
 }

@@ -38,6 +38,13 @@ export interface ParentReference {
   readonly kind: 'Gateway';
   readonly name: string;
   readonly namespace: string;
+  /** The listener the route attaches to. @default - every listener that admits it */
+  readonly sectionName?: string;
+}
+/** An HTTPRoute that answers every request with a redirect (no backend). */
+export interface HttpRouteRedirectSpec {
+  readonly parentRefs: ParentReference[];
+  readonly rules: { readonly filters: { readonly type: 'RequestRedirect'; readonly requestRedirect: { readonly scheme: 'https'; readonly statusCode: 301 } }[] }[];
 }
 export interface HttpPathMatch {
   readonly type: 'Exact' | 'RegularExpression';

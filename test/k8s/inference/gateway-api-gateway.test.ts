@@ -2,7 +2,6 @@ import { Chart, Testing } from 'cdk8s';
 import {
   GATEWAY_NAME_LABEL, GatewayApiGateway, ISTIO_GATEWAY_CLASS, ISTIO_INGRESS_GATEWAY_SERVICE,
 } from '../../../lib/k8s/mesh/gateway-api-gateway';
-import { MeshGateway } from '../../../lib/k8s/mesh/gateway';
 import { messageOf } from '../../helpers';
 import { GATEWAY_NAMESPACE, gateways, HOST, TLS } from './inference-test-helpers';
 
@@ -15,14 +14,12 @@ describe('GatewayApiGateway', () => {
   const m = Testing.synth(c);
   const object = gatewayApi(m);
 
-  test('a gateway.networking.k8s.io/v1 Gateway of class istio, named and placed like the MeshGateway', () => {
+  test('a gateway.networking.k8s.io/v1 Gateway of class istio, in the namespace of the ingress pods, named by its id', () => {
     // Gateway API v1.5.1 is the version Istio 1.30.3 builds against (istio/istio:go.mod@1.30.3 line 112).
     expect(object.apiVersion).toBe('gateway.networking.k8s.io/v1');
     expect(ISTIO_GATEWAY_CLASS).toBe('istio');
-    expect(object.metadata).toEqual({ name: 'public', namespace: GATEWAY_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'triton-ops' } });
+    expect(object.metadata).toEqual({ name: 'inference', namespace: GATEWAY_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'triton-ops' } });
     expect(object.spec.gatewayClassName).toBe('istio');
-    // Both Gateways are written: the Istio one keeps serving the VirtualServices of the fleet.
-    expect(m.filter((o) => o.kind === 'Gateway').map((o) => o.apiVersion).sort()).toEqual(['gateway.networking.k8s.io/v1', 'networking.istio.io/v1']);
   });
 
   test('bound to the existing ingress pods by the FQDN of their Service, so Istio deploys nothing', () => {
@@ -34,51 +31,67 @@ describe('GatewayApiGateway', () => {
     expect(gateway.address).toBe('istio-ingressgateway.istio-system.svc.cluster.local');
   });
 
-  test('one HTTPS listener per host on the Service port 443, terminating TLS with the MeshGateway Secret, HTTPRoutes of the serving namespaces only', () => {
+  test('per host: HTTPS on the Service port 443 with the TLS Secret for the serving namespaces, port 80 for its own redirect only', () => {
     // A listener port of an unmanaged Gateway is a Service port, translated to its target port
-    // (istio/istio:pilot/pkg/model/gateway.go@1.30.3 lines 476-510); the chart's Service has https 443
-    // (manifests/charts/gateway/values.yaml@1.30.3 lines 58-61).
-    expect(object.spec.listeners).toEqual([{
-      name: 'https-0', hostname: HOST, port: 443, protocol: 'HTTPS',
-      tls: { mode: 'Terminate', certificateRefs: [{ group: '', kind: 'Secret', name: TLS }] },
-      allowedRoutes: {
-        namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['inference'] }] } },
-        kinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+    // (istio/istio:pilot/pkg/model/gateway.go@1.30.3 lines 476-510); the chart's Service has http2 80 and https 443
+    // (manifests/charts/gateway/values.yaml@1.30.3 lines 54-61).
+    const only = (ns: string) => ({
+      namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [ns] }] } },
+      kinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }],
+    });
+    expect(object.spec.listeners).toEqual([
+      {
+        name: 'https-0', hostname: HOST, port: 443, protocol: 'HTTPS',
+        tls: { mode: 'Terminate', certificateRefs: [{ group: '', kind: 'Secret', name: TLS }] }, allowedRoutes: only('inference'),
       },
-    }]);
+      { name: 'http-0', hostname: HOST, port: 80, protocol: 'HTTP', allowedRoutes: only(GATEWAY_NAMESPACE) },
+    ]);
+  });
+
+  test('port 80 answers every request with a 301 to https: an HTTPRoute of the gateway\'s namespace on its HTTP listeners', () => {
+    const redirect = m.find((o) => o.kind === 'HTTPRoute');
+    expect(redirect.metadata).toEqual({ name: 'inference-https-redirect', namespace: GATEWAY_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'triton-ops' } });
+    // RequestRedirect scheme and statusCode: kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.5.1 lines 1220-1221, 1283-1284.
+    expect(redirect.spec).toEqual({
+      parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'inference', namespace: GATEWAY_NAMESPACE, sectionName: 'http-0' }],
+      rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }] }],
+    });
   });
 
   test('states the principal of the ingress pods and the label istiod needs on them for ext_proc', () => {
     expect(gateway.principal).toBe('cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account');
     // istio/istio:pilot/pkg/networking/core/listener_builder.go@1.30.3 lines 414-419
     expect(GATEWAY_NAME_LABEL).toBe('gateway.networking.k8s.io/gateway-name');
-    expect(gateway.podLabels).toEqual({ 'gateway.networking.k8s.io/gateway-name': 'public' });
+    expect(gateway.podLabels).toEqual({ 'gateway.networking.k8s.io/gateway-name': 'inference' });
   });
 
-  test('several hosts: a listener each (a listener has one hostname); plain HTTP where the MeshGateway serves it', () => {
+  test('several hosts: listeners each (a listener has one hostname); with allowPlainHttp port 80 serves the routes, no redirect', () => {
     const c2 = chart();
-    const meshGateway = new MeshGateway(c2, 'public', {
+    new GatewayApiGateway(c2, 'inference', {
       hosts: ['a.example.com', '*.llm.example.com'], credentialName: TLS, allowPlainHttp: true, namespace: GATEWAY_NAMESPACE,
+      routeNamespaces: ['llm', 'inference', 'llm'],
     });
-    new GatewayApiGateway(c2, 'GatewayApi', { meshGateway, routeNamespaces: ['llm', 'inference', 'llm'] });
-    const listeners = gatewayApi(Testing.synth(c2)).spec.listeners;
+    const m2 = Testing.synth(c2);
+    const listeners = gatewayApi(m2).spec.listeners;
     expect(listeners.map((l: any) => [l.name, l.hostname, l.port, l.protocol, l.tls !== undefined])).toEqual([
       ['https-0', 'a.example.com', 443, 'HTTPS', true], ['http-0', 'a.example.com', 80, 'HTTP', false],
       ['https-1', '*.llm.example.com', 443, 'HTTPS', true], ['http-1', '*.llm.example.com', 80, 'HTTP', false],
     ]);
-    expect(listeners[0].allowedRoutes.namespaces.selector.matchExpressions[0].values).toEqual(['inference', 'llm']);
+    expect(listeners.map((l: any) => l.allowedRoutes.namespaces.selector.matchExpressions[0].values)).toEqual(Array(4).fill(['inference', 'llm']));
+    expect(m2.filter((o) => o.kind === 'HTTPRoute')).toEqual([]);
   });
 
-  test('refuses no route namespace, a bad Service name and a service account outside the gateway namespace', () => {
+  test('refuses no route namespace, a bad Service name, a service account outside the gateway namespace, no TLS without allowPlainHttp', () => {
     const c2 = chart();
-    const meshGateway = new MeshGateway(c2, 'public', { hosts: [HOST], credentialName: TLS, namespace: GATEWAY_NAMESPACE });
-    expect(messageOf(() => new GatewayApiGateway(c2, 'GatewayApi', {
-      meshGateway, routeNamespaces: [], ingressService: 'Ingress', serviceAccount: { namespace: 'gateways', name: 'ingress' },
-    }))).toBe(['3 problems:',
-      "test/GatewayApi: 'routeNamespaces' ([]) is empty, so no HTTPRoute could attach to the Gateway; name the serving namespaces of the pooled servers",
-      "test/GatewayApi: 'ingressService' ('Ingress') is not a valid Service name; give the name of the Service of the ingress gateway pods, e.g. 'istio-ingressgateway'",
-      "test/GatewayApi: 'serviceAccount.namespace' ('gateways') is not the namespace of the ingress gateway pods ('istio-system', the "
-        + "namespace of gateway 'istio-system/public'), but a pod runs as a service account of its own namespace; set serviceAccount.namespace to 'istio-system'",
+    expect(messageOf(() => new GatewayApiGateway(c2, 'inference', {
+      hosts: [HOST], namespace: GATEWAY_NAMESPACE, routeNamespaces: [], ingressService: 'Ingress', serviceAccount: { namespace: 'gateways', name: 'ingress' },
+    }))).toBe(['4 problems:',
+      "test/inference: 'credentialName' (undefined) leaves the gateway with only plain-HTTP listeners, so inference requests and responses would "
+        + 'cross the network unencrypted; give the TLS Secret of the HTTPS listeners, or set allowPlainHttp: true if TLS ends in front of the gateway',
+      "test/inference: 'routeNamespaces' ([]) is empty, so no HTTPRoute could attach to the Gateway; name the serving namespaces of the pooled servers",
+      "test/inference: 'ingressService' ('Ingress') is not a valid Service name; give the name of the Service of the ingress gateway pods, e.g. 'istio-ingressgateway'",
+      "test/inference: 'serviceAccount.namespace' ('gateways') is not the namespace of the ingress gateway pods ('istio-system'), but a pod runs "
+        + "as a service account of its own namespace; set serviceAccount.namespace to 'istio-system'",
     ].join('\n- '));
   });
 });

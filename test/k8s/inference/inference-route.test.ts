@@ -5,7 +5,7 @@ import { ROUTED_OPENAI_MATCHES } from '../../../lib/k8s/mesh/route-builders';
 import { MODEL, messageOf } from '../../helpers';
 import { synthError } from '../mesh/mesh-test-helpers';
 import { GatewayApiGateway } from '../../../lib/k8s/mesh/gateway-api-gateway';
-import { HOST, named, openAiServer, POOL, PICKER_CONFIG, routedChart, servingChart } from './inference-test-helpers';
+import { GATEWAY_NAMESPACE, HOST, named, openAiServer, POOL, PICKER_CONFIG, routedChart, servingChart, TLS } from './inference-test-helpers';
 
 const SERVER_SELECTOR = { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': 'chat' };
 const EPP_SELECTOR = { 'app.kubernetes.io/name': 'endpoint-picker', 'app.kubernetes.io/instance': 'chat-epp' };
@@ -55,7 +55,7 @@ describe('InferenceRoute: the HTTPRoute', () => {
 
   test('attached to the Gateway API Gateway in its namespace, for the gateway\'s hosts', () => {
     expect(route.metadata).toMatchObject({ name: 'chat', namespace: 'inference' });
-    expect(route.spec.parentRefs).toEqual([{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'public', namespace: 'istio-system' }]);
+    expect(route.spec.parentRefs).toEqual([{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'inference', namespace: 'istio-system' }]);
     expect(route.spec.hostnames).toEqual([HOST]);
   });
 
@@ -193,8 +193,8 @@ describe('InferenceRoute: refusals', () => {
       gateway, pool: { ...POOL, failureMode: 'FailSometimes' as any, objectives: [{ name: 'Batch', priority: 0 }] },
       endpointPickerConfig: PICKER_CONFIG, hosts: ['other.example.org'], timeoutSeconds: 60,
     }))).toBe(['4 problems:',
-      "test/chat/Route-chat: 'hosts' ('other.example.org') is not within the hosts of gateway 'istio-system/public' ([\"chat.example.com\"]), "
-        + "so the gateway never routes it (IST0132); use a host within the gateway's hosts, or add it to them",
+      "test/chat/Route-chat: 'hosts' ('other.example.org') is not within the hosts of Gateway API gateway 'istio-system/inference' ([\"chat.example.com\"]), "
+        + "so no listener accepts it; use a host within the gateway's hosts, or add it to them",
       "test/chat/Route-chat: 'pool.failureMode' ('FailSometimes') is not a failure mode of the InferencePool API; use one of [\"FailOpen\",\"FailClose\"]",
       "test/chat/Route-chat: 'pool.objectives' ('Batch') is not a valid InferenceObjective name (it names the object); use lowercase letters, "
         + 'digits, - and ., starting and ending with a letter or digit',
@@ -205,9 +205,9 @@ describe('InferenceRoute: refusals', () => {
 
   test('a server whose namespace the Gateway does not admit HTTPRoutes from', () => {
     const built = servingChart();
-    const other = new GatewayApiGateway(built.chart, 'Other', { meshGateway: built.meshGateway, routeNamespaces: ['llm'] });
+    const other = new GatewayApiGateway(built.chart, 'other', { hosts: [HOST], credentialName: TLS, namespace: GATEWAY_NAMESPACE, routeNamespaces: ['llm'] });
     expect(messageOf(() => built.server.inferenceRoute({ gateway: other, pool: POOL, endpointPickerConfig: PICKER_CONFIG }))).toBe(
-      "test/chat/Route-chat: 'gateway' ('istio-system/public') admits HTTPRoutes of [\"llm\"] only, so an HTTPRoute in namespace 'inference' "
+      "test/chat/Route-chat: 'gateway' ('istio-system/other') admits HTTPRoutes of [\"llm\"] only, so an HTTPRoute in namespace 'inference' "
       + "of server 'chat' would never attach; add 'inference' to routeNamespaces of the Gateway");
   });
 

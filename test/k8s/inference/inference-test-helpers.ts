@@ -31,10 +31,15 @@ export const OPENAI_SERVER: Partial<TritonServerProps> = {
   longestRequestSeconds: 600,
 };
 
-/** The MeshGateway `public` of `hosts` in istio-system and its Gateway API Gateway, in `scope`'s chart. */
+/**
+ * The MeshGateway `public` and the Gateway API Gateway `inference` of the same pods in istio-system, each of `hosts`, in
+ * `scope`'s chart (a fleet gives each its own hosts; both here, to test what one route may use).
+ */
 export function gateways(scope: Construct, props: Partial<GatewayApiGatewayProps> = {}, hosts = [HOST]) {
   const meshGateway = new MeshGateway(scope, 'public', { hosts, credentialName: TLS, namespace: GATEWAY_NAMESPACE });
-  const gateway = new GatewayApiGateway(scope, 'GatewayApi', { meshGateway, routeNamespaces: ['inference'], ...props });
+  const gateway = new GatewayApiGateway(scope, 'inference', {
+    hosts, credentialName: TLS, namespace: GATEWAY_NAMESPACE, routeNamespaces: ['inference'], ...props,
+  });
   return { meshGateway, gateway };
 }
 
