@@ -9,7 +9,9 @@
 import { Yaml } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/endpoint-picker-config';
 import { ENDPOINT_PICKER_PORTS } from '../../triton/inference-pool-options';
+import { ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
 import { principalOf } from '../../triton/mesh-identity';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
@@ -17,15 +19,15 @@ import { INFERENCE_POOL_GROUP } from './inference-types';
 
 /** Defaults of the endpoint picker, one named constant each (asserted by the tests). */
 export const ENDPOINT_PICKER_DEFAULTS = {
-  /** The LDR v0.10.0 release image (llm-d/llm-d-router:hack/push-chart.sh@v0.10.0 lines 25-45). */
-  image: 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
+  /** The LDR v0.10.0 release image (ENDPOINT_PICKER_IMAGE). */
+  image: ENDPOINT_PICKER_IMAGE,
   /** One replica: the prefix-cache scorer's index lives in the picker's memory (the chart's default and comment). */
   replicas: 1,
   /** The chart's value (whether the picker drains open ext_proc streams on SIGTERM is not read from its source). */
   terminationGracePeriodSeconds: 130,
   /** The ConfigMap key and the directory it is mounted at (the chart's `--config-file /config/default-plugins.yaml`). */
-  configFile: 'default-plugins.yaml',
-  configDirectory: '/config',
+  configFile: ENDPOINT_PICKER_CONFIG_FILE.fileName,
+  configDirectory: ENDPOINT_PICKER_CONFIG_FILE.mountPath,
   /** The gRPC health service the probes ask, with one replica (no leader election). */
   healthService: 'inference-extension',
   /**
@@ -124,7 +126,7 @@ export class EndpointPicker extends Construct {
                 '--pool-namespace', namespace,
                 '--pool-group', INFERENCE_POOL_GROUP,
                 '--zap-encoder', 'json',
-                '--config-file', `${D.configDirectory}/${D.configFile}`,
+                '--config-file', ENDPOINT_PICKER_CONFIG_FILE.path,
                 '--grpc-health-port', String(P.health.number),
                 '--secure-serving=false',
                 '--tracing=false',

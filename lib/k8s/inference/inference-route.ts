@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import { DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { endpointPickerConfig } from '../../triton/endpoint-picker-config';
 import { endpointPickerName, FAILURE_MODES, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { GatewayApiGateway } from '../mesh/gateway-api-gateway';
 import { GATEWAY_API_GROUP, HttpPathMatch, HttpRouteSpec } from '../mesh/gateway-api-types';
@@ -46,8 +47,6 @@ export interface InferenceRouteOptions {
   readonly timeoutSeconds?: number;
   /** The pool's options, resolved against the server (failure mode, scorers, objectives). */
   readonly pool: ResolvedInferencePool;
-  /** The endpoint picker's EndpointPickerConfig document (rendered from `pool`), written to its ConfigMap. */
-  readonly endpointPickerConfig: object;
   /** @default ENDPOINT_PICKER_DEFAULTS.image */
   readonly endpointPickerImage?: string;
   /**
@@ -139,7 +138,7 @@ export class InferenceRoute extends Construct {
 
     const pickerName = endpointPickerName(server.name);
     const picker = new EndpointPicker(this, 'EndpointPicker', {
-      name: pickerName, namespace: server.namespace, poolName: this.poolName, config: props.endpointPickerConfig, image: props.endpointPickerImage,
+      name: pickerName, namespace: server.namespace, poolName: this.poolName, config: endpointPickerConfig(pool), image: props.endpointPickerImage,
     });
     this.endpointPicker = picker;
     const poolSelector = inferencePoolSelector(server);

@@ -1,6 +1,7 @@
 import { Testing, Yaml } from 'cdk8s';
 import { ENDPOINT_PICKER_DEFAULTS } from '../../../lib/k8s/inference/endpoint-picker';
-import { named, PICKER_CONFIG, routedChart } from './inference-test-helpers';
+import { endpointPickerConfig } from '../../../lib/triton/endpoint-picker-config';
+import { named, POOL, routedChart } from './inference-test-helpers';
 
 // Sources (llm-d/llm-d-router @v0.10.0): config/charts/routerlib/templates/_deployment.yaml (DEP),
 // config/charts/routerlib/templates/_service.yaml (SVC), config/charts/routerlib/values.yaml (VALUES).
@@ -75,7 +76,7 @@ describe('EndpointPicker', () => {
 
   test('the configuration document as YAML in its ConfigMap, mounted read-only at /config', () => {
     // _config.yaml@v0.10.0 line 8 (key default-plugins.yaml); DEP lines 203-205 and 280-282 (the mount and the volume).
-    expect(named(m, 'ConfigMap', EPP).data).toEqual({ 'default-plugins.yaml': Yaml.stringify(PICKER_CONFIG) });
+    expect(named(m, 'ConfigMap', EPP).data).toEqual({ 'default-plugins.yaml': Yaml.stringify(endpointPickerConfig(POOL)) });
     expect(epp.volumeMounts).toEqual([{ name: 'config', mountPath: '/config', readOnly: true }]);
     expect(pod.volumes).toEqual([{ name: 'config', configMap: { name: EPP } }]);
   });

@@ -5,7 +5,7 @@ import { ROUTED_OPENAI_MATCHES } from '../../../lib/k8s/mesh/route-builders';
 import { MODEL, messageOf } from '../../helpers';
 import { synthError } from '../mesh/mesh-test-helpers';
 import { GatewayApiGateway } from '../../../lib/k8s/mesh/gateway-api-gateway';
-import { GATEWAY_NAMESPACE, HOST, named, openAiServer, POOL, PICKER_CONFIG, routedChart, servingChart, TLS } from './inference-test-helpers';
+import { GATEWAY_NAMESPACE, HOST, named, openAiServer, POOL, routedChart, servingChart, TLS } from './inference-test-helpers';
 
 const SERVER_SELECTOR = { 'app.kubernetes.io/name': 'triton-server', 'app.kubernetes.io/instance': 'chat' };
 const EPP_SELECTOR = { 'app.kubernetes.io/name': 'endpoint-picker', 'app.kubernetes.io/instance': 'chat-epp' };
@@ -166,7 +166,7 @@ describe('InferenceRoute: policies', () => {
 describe('InferenceRoute: refusals', () => {
   test('R1: a server without the OpenAI frontend', () => {
     const { server, gateway } = servingChart({ openAi: undefined, models: [MODEL], gpus: 0 });
-    expect(messageOf(() => server.inferenceRoute({ gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG }))).toBe(
+    expect(messageOf(() => server.inferenceRoute({ gateway, pool: POOL }))).toBe(
       "test/chat/Route-chat: 'server' ('chat') serves the KServe v2 API (ports 8000/8001), but the endpoint picker's parsers read OpenAI "
       + 'request bodies (prefix scoring needs the prompt) and the pool routes to the OpenAI port 9000; set openAi on server \'chat\', or route it with server.route()');
   });
@@ -174,13 +174,13 @@ describe('InferenceRoute: refusals', () => {
   test('R11: a TritonRoute and an InferenceRoute cannot share a host, whichever comes first', () => {
     const vsFirst = servingChart();
     vsFirst.server.route({ name: 'chat-vs', gateway: vsFirst.meshGateway });
-    vsFirst.server.inferenceRoute({ gateway: vsFirst.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG });
+    vsFirst.server.inferenceRoute({ gateway: vsFirst.gateway, pool: POOL });
     expect(messageOf(() => Testing.synth(vsFirst.chart))).toBe(synthError('test/chat/Route-chat',
       `test/chat/Route-chat: 'hosts' ('${HOST}') is already the host of the VirtualService of test/chat/Route-chat-vs; an HTTPRoute and a `
       + 'VirtualService for one host conflict in Istio, which turns the HTTPRoute into a VirtualService, and only one applies; give each its '
       + 'own host, or route both through one construct'));
     const routeFirst = servingChart();
-    routeFirst.server.inferenceRoute({ gateway: routeFirst.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG });
+    routeFirst.server.inferenceRoute({ gateway: routeFirst.gateway, pool: POOL });
     routeFirst.server.route({ name: 'chat-vs', gateway: routeFirst.meshGateway });
     expect(messageOf(() => Testing.synth(routeFirst.chart))).toContain(
       `test/chat/Route-chat-vs: 'hosts' ('${HOST}') is already the host of the HTTPRoute of test/chat/Route-chat; a VirtualService and an HTTPRoute`);
@@ -191,7 +191,7 @@ describe('InferenceRoute: refusals', () => {
     const { gateway } = built;
     expect(messageOf(() => built.server.inferenceRoute({
       gateway, pool: { ...POOL, failureMode: 'FailSometimes' as any, objectives: [{ name: 'Batch', priority: 0 }] },
-      endpointPickerConfig: PICKER_CONFIG, hosts: ['other.example.org'], timeoutSeconds: 60,
+      hosts: ['other.example.org'], timeoutSeconds: 60,
     }))).toBe(['4 problems:',
       "test/chat/Route-chat: 'hosts' ('other.example.org') is not within the hosts of Gateway API gateway 'istio-system/inference' ([\"chat.example.com\"]), "
         + "so no listener accepts it; use a host within the gateway's hosts, or add it to them",
@@ -206,17 +206,17 @@ describe('InferenceRoute: refusals', () => {
   test('a server whose namespace the Gateway does not admit HTTPRoutes from', () => {
     const built = servingChart();
     const other = new GatewayApiGateway(built.chart, 'other', { hosts: [HOST], credentialName: TLS, namespace: GATEWAY_NAMESPACE, routeNamespaces: ['llm'] });
-    expect(messageOf(() => built.server.inferenceRoute({ gateway: other, pool: POOL, endpointPickerConfig: PICKER_CONFIG }))).toBe(
+    expect(messageOf(() => built.server.inferenceRoute({ gateway: other, pool: POOL }))).toBe(
       "test/chat/Route-chat: 'gateway' ('istio-system/other') admits HTTPRoutes of [\"llm\"] only, so an HTTPRoute in namespace 'inference' "
       + "of server 'chat' would never attach; add 'inference' to routeNamespaces of the Gateway");
   });
 
   test('a second route of the same name, a second pool of the server, an objective name another pool of the namespace has', () => {
     const built = routedChart();
-    expect(messageOf(() => built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG }))).toBe(
+    expect(messageOf(() => built.server.inferenceRoute({ gateway: built.gateway, pool: POOL }))).toBe(
       "test/chat: 'inferenceRoute()' was already called for server 'chat' (test/chat/Route-chat); a server has one route named 'chat'; "
       + 'give the next route another name');
-    built.server.inferenceRoute({ name: 'chat-2', gateway: built.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG });
+    built.server.inferenceRoute({ name: 'chat-2', gateway: built.gateway, pool: POOL });
     expect(messageOf(() => Testing.synth(built.chart))).toContain(
       "[test/chat/Route-chat-2] test/chat/Route-chat-2: 'server' ('inference/chat') already has its InferencePool and endpoint picker from "
       + 'test/chat/Route-chat; keep one InferenceRoute per server');
@@ -224,9 +224,9 @@ describe('InferenceRoute: refusals', () => {
 
   test('two pooled servers of a namespace cannot both have an objective of one name', () => {
     const built = servingChart({}, ['*.example.com']);
-    built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG, hosts: [HOST] });
+    built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, hosts: [HOST] });
     const second = openAiServer(built.chart, 'chat2');
-    second.inferenceRoute({ gateway: built.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG, hosts: ['chat2.example.com'] });
+    second.inferenceRoute({ gateway: built.gateway, pool: POOL, hosts: ['chat2.example.com'] });
     expect(messageOf(() => Testing.synth(built.chart))).toBe(synthError('test/chat2/Route-chat2',
       "test/chat2/Route-chat2: 'pool.objectives' ('batch') is already an InferenceObjective of test/chat/Route-chat in namespace "
       + "'inference', and objects of one name replace each other; give each objective a name of its own")

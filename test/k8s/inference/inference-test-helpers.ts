@@ -18,8 +18,6 @@ export const POOL: ResolvedInferencePool = {
   objectives: [{ name: 'batch', priority: -1 }, { name: 'interactive', priority: 10 }], flowControl: true,
 };
 
-/** A stand-in for the EndpointPickerConfig another module renders: the constructs only write it as YAML. */
-export const PICKER_CONFIG = { apiVersion: 'llm-d.ai/v1alpha1', kind: 'EndpointPickerConfig', plugins: [{ type: 'queue-scorer' }] };
 
 /** Server props of one streaming vLLM model on one GPU through the OpenAI frontend, admitting the gateway's namespace. */
 export const OPENAI_SERVER: Partial<TritonServerProps> = {
@@ -53,10 +51,10 @@ export function servingChart(props: Partial<TritonServerProps> = {}, hosts = [HO
   return { chart, server: openAiServer(chart, 'chat', props), ...gateways(chart, {}, hosts) };
 }
 
-/** servingChart with `server.inferenceRoute()` over POOL and PICKER_CONFIG. */
+/** servingChart with `server.inferenceRoute()` over POOL. */
 export function routedChart(options: Partial<InferenceRouteOptions> = {}, props: Partial<TritonServerProps> = {}) {
   const built = servingChart(props);
-  const route = built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, endpointPickerConfig: PICKER_CONFIG, ...options });
+  const route = built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, ...options });
   return { ...built, route };
 }
 
