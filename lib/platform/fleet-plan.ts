@@ -27,7 +27,7 @@ import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
-import { planInferencePool } from './plan-inference-pool';
+import { GatewayHosts, planGatewayHosts, planInferencePool } from './plan-inference-pool';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -92,7 +92,7 @@ export interface ServerPlan {
   readonly callers: MeshCallers;
 }
 
-export interface GatewayPlan extends GatewayDescription {
+export interface GatewayPlan extends GatewayDescription, GatewayHosts {
   readonly name: string;
   readonly namespace: string;
   readonly serviceAccount: ServiceAccountRef;
@@ -228,7 +228,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     p.check(meshOn, 'gateway', fleet.gateway.hosts, 'is an Istio Gateway, but the fleet sets mesh: false', 'remove the gateway or turn the mesh on');
   }
 
-  const gateway: GatewayPlan | undefined = fleet.gateway && {
+  const baseGateway = fleet.gateway && {
     ...fleet.gateway,
     name: fleet.gateway.name ?? fleet.name,
     namespace: fleet.gateway.namespace ?? FLEET_DEFAULTS.gatewayNamespace,
@@ -285,7 +285,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     const isExposed = exposed.has(name);
     const clientNamespaces = sorted([
       ...callerNamespaces, ...serviceAccounts.map((a) => a.namespace),
-      ...(isExposed && gateway ? [gateway.namespace, gateway.serviceAccount.namespace] : []),
+      ...(isExposed && baseGateway ? [baseGateway.namespace, baseGateway.serviceAccount.namespace] : []),
     ]).filter((ns) => ns !== fleet.namespace);
     const roleName = `${fleet.name}-${name}-models`;
     const lustre = planServerWeights(fleet, name, s, prefix, p);
@@ -332,6 +332,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   const karpenter = planKarpenter(fleet, p);
   const modelAccess = planModelAccess(fleet, p);
   const lustre = planLustre(fleet, prefix, p);
+  const gateway: GatewayPlan | undefined = baseGateway && { ...baseGateway, ...planGatewayHosts(p, fleet, new Set(drafts.filter((d) => d.inferencePool !== undefined).map((d) => d.name))) };
   p.throwIfAny();
 
   const capacity = planGpuCapacity(basePools, demands, fleet.name);
