@@ -38,12 +38,12 @@ type Importer = (specifier: string) => Promise<Record<string, unknown>>;
 interface ValidationContext { instancePath: string; parentData?: unknown; parentDataProperty?: string | number; rootData?: unknown }
 type ValidateFunction = ((data: unknown, context?: ValidationContext) => boolean) & { errors?: unknown[] | null };
 /** The part of Ajv (v8) this file uses. */
-type AjvClass = new (options: object) => Ajv;
 interface Ajv {
   addFormat(name: string, format: unknown): Ajv;
   addKeyword(definition: object): Ajv;
   compile(schema: object): ValidateFunction;
 }
+type AjvClass = new (options: object) => Ajv;
 
 /**
  * A model as check-schema.ts uses one, like kubernetes-models' models: its prototype's `validate()` validates `this`
