@@ -1,7 +1,8 @@
 /**
- * The registry of cluster add-ons, in install order: the CRDs of LLM-aware routing, the mesh, Prometheus, the metrics adapter of each autoscaling
- * engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the EFS and FSx for Lustre CSI drivers. planAddons loops
- * over it; adding an add-on (e.g. the DCGM exporter) is one module and one line here. Pure: no cdk8s, no cdktf.
+ * The registry of cluster add-ons, in install order: the CRDs of LLM-aware routing (Gateway API, inference), the mesh,
+ * Prometheus, the metrics adapter of each autoscaling engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the
+ * EFS and FSx for Lustre CSI drivers. planAddons loops over it; adding an add-on (e.g. the DCGM exporter) is one module
+ * and one line here. Pure: no cdk8s, no cdktf.
  */
 import type { Pin } from '../../triton/pin';
 import type { AddonProvides } from './addon-catalog';
