@@ -72,7 +72,7 @@ export {
 } from './triton/eks-versions';
 export { Pin } from './triton/pin';
 export { pins } from './platform/pins';
-export { AddonPin } from './platform/addons/addon-registry';
+export { AddonPin, CrdPin } from './platform/addons/addon-registry';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {

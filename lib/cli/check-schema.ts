@@ -3,7 +3,8 @@
  * @kubernetes-models packages of the custom resources triton-ops writes), then the structural rules a schema cannot
  * express. The schema packages are ESM-only optional peer dependencies of triton-ops, needed only by
  * `triton-ops check`: they are loaded with `import()`, and a missing one skips the schema check of the objects it
- * covers (the structural rules still run) with the command that installs it. Kinds no package covers (LeaderWorkerSet)
+ * covers (the structural rules still run) with the command that installs it. Kinds no package covers (LeaderWorkerSet,
+ * InferencePool, InferenceObjective, the Gateway API Gateway and HTTPRoute)
  * are validated against a schema vendored in this package with kubernetes-models' validator (check-vendored-schemas.ts).
  * The same validator run tells the fields no schema declares, which kubectl refuses (check-unknown-fields.ts).
  */

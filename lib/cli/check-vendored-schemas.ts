@@ -18,6 +18,10 @@ import { packageFile } from './package-files';
 /** `<apiVersion> <kind>` -> its schema file under `schemas/`. */
 export const VENDORED_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   'leaderworkerset.x-k8s.io/v1 LeaderWorkerSet': 'leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json',
+  'inference.networking.k8s.io/v1 InferencePool': 'inference.networking.k8s.io_v1_InferencePool.json',
+  'llm-d.ai/v1alpha2 InferenceObjective': 'llm-d.ai_v1alpha2_InferenceObjective.json',
+  'gateway.networking.k8s.io/v1 Gateway': 'gateway.networking.k8s.io_v1_Gateway.json',
+  'gateway.networking.k8s.io/v1 HTTPRoute': 'gateway.networking.k8s.io_v1_HTTPRoute.json',
 });
 
 /** The keyword that stands for an embedded Kubernetes type: its value names the kubernetes-models schema. */
@@ -39,6 +43,7 @@ interface Ajv {
   addKeyword(definition: object): Ajv;
   compile(schema: object): ValidateFunction;
 }
+type AjvClass = new (options: object) => Ajv;
 
 /**
  * A model as check-schema.ts uses one, like kubernetes-models' models: its prototype's `validate()` validates `this`
@@ -93,12 +98,14 @@ function besideKubernetesModels(name: string): string {
 /**
  * Ajv as kubernetes-models' validator loads it: resolved from @kubernetes-models/validate, itself resolved from
  * kubernetes-models (a project's top-level `ajv` may be another major, e.g. ESLint's v6), with that package's formats;
- * and the package's runner, which throws the errors worded as for every kubernetes-models model.
+ * and the package's runner, which throws the errors worded as for every kubernetes-models model. Ajv is loaded through
+ * `importer` like the formats: Ajv tells a RegExp format (`ipv4`, `ipv6` of the Gateway API schemas) by `instanceof
+ * RegExp`, which fails for a RegExp of another module loader's realm (jest's sandbox beside Node's own `import()`).
  */
 async function kubernetesModelsAjv(importer: Importer): Promise<{ ajv: Ajv; run: ValidatePackage['runValidateFunc'] }> {
   const validate = besideKubernetesModels(VALIDATE_PACKAGE);
-  const ajvModule = createRequire(validate)('ajv') as { default?: new (options: object) => Ajv } & (new (options: object) => Ajv);
-  const AjvClass = ajvModule.default ?? ajvModule;
+  const ajvModule = await importer(pathToFileURL(createRequire(validate).resolve('ajv')).href) as { default: { default?: AjvClass } & AjvClass };
+  const AjvClass = ajvModule.default.default ?? ajvModule.default;
   const entry = (JSON.parse(readFileSync(validate, 'utf8')) as { exports: { '.': { import: string } } }).exports['.'].import;
   const { formats, runValidateFunc } = await importer(pathToFileURL(join(dirname(validate), entry)).href) as unknown as ValidatePackage;
   // allErrors: every problem of an object at once, as kubernetes-models reports them; strict: false accepts the

@@ -1,4 +1,4 @@
-/** Data files shipped in the triton-ops package beside build/ (package.json `files`): proto/, schemas/. */
+/** Data files shipped in the triton-ops package beside build/ (package.json `files`): proto/, schemas/, crds/. */
 import { existsSync } from 'fs';
 import { dirname, join } from 'path';
 

@@ -1,6 +1,6 @@
 /**
  * `triton-ops pins`: every pinned upstream release the synthesized output depends on (the EKS Kubernetes version, the
- * add-ons' Helm charts, the EKS add-ons, the default images), each with its version, the Kubernetes versions (or other
+ * add-ons' Helm charts and vendored CRDs, the EKS add-ons, the default images), each with its version, the Kubernetes versions (or other
  * range) it supports and where that was read: the list to start from when the pins are refreshed (docs/fleets.md,
  * "Refreshing the pins"). Reads no files and loads no cdktf.
  */

@@ -4,6 +4,17 @@
  * it in `assumes` and its `assumes` output, and the serving stack relies on it).
  */
 export interface AddonsDescription {
+  /**
+   * The Gateway API v1.5.1 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
+   * istiod. While a server routes through an InferencePool, `false` is refused: the serving stack's Gateway and
+   * HTTPRoute need them. @default - installed when a server has `route.inferencePool`
+   */
+  readonly gatewayApiCrds?: false;
+  /**
+   * The InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs.
+   * While a server routes through an InferencePool, `false` is refused. @default - installed when a server has `route.inferencePool`
+   */
+  readonly inferenceCrds?: false;
   /** Istio base (CRDs), istiod and the ingress gateway of the fleet's Gateway. @default - installed when the mesh is on */
   readonly istio?: false;
   /** The Prometheus Operator with Prometheus, Alertmanager and Grafana (kube-prometheus-stack). @default - installed when the fleet is scraped, alerted on or has a dashboard */

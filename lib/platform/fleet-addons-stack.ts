@@ -5,6 +5,7 @@
  */
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
 import { EksAddon } from '@cdktf/provider-aws/lib/eks-addon';
+import type { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
@@ -14,6 +15,7 @@ import { StorageClassV1 } from '@cdktf/provider-kubernetes/lib/storage-class-v1'
 import { DataResource, Fn, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { eksAddonDefaultVersion } from '../aws/eks-addon-version';
+import { ChartManifest } from '../bridge/chart-manifest';
 import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
@@ -24,6 +26,7 @@ import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
+import { vendoredCrdManifest } from './vendored-crd';
 
 export interface FleetAddonsStackProps {
   /** The fleet. */
@@ -38,17 +41,22 @@ export interface FleetAddonsStackProps {
  * prometheus-adapter (engine hpa) or KEDA (engine keda); the EFS CSI driver with a StorageClass when a server reads a
  * claim; the FSx for Lustre CSI driver with its IAM role when the fleet bucket has a Lustre file system
  * (`modelBucket.lustre`); the EKS Pod Identity agent and the Karpenter controller when the plan uses them; the LeaderWorkerSet controller
- * (`lws` in `lws-system`) when a server spans several nodes (`nodesPerReplica` > 1). Each Helm release is pinned
- * (the add-on modules' pins, ADDON_CHARTS) and refused at synth when its chart does not support `cluster.kubernetesVersion`.
+ * (`lws` in `lws-system`) when a server spans several nodes (`nodesPerReplica` > 1); the Gateway API and inference CRDs
+ * (vendored under `crds/`, one `kubernetes_manifest` each, applied before istiod) when a server routes through an
+ * InferencePool. Each Helm release is pinned (the add-on modules' pins, ADDON_CHARTS) and refused at synth when its
+ * chart does not support `cluster.kubernetesVersion`.
  *
  * An add-on the fleet needs but switches off is listed in `assumes` and in the Terraform output `assumes`: the serving
  * stack's objects of that add-on (e.g. the ServiceMonitors with `prometheus: false`) rely on the cluster having it.
- * Construct ids are Terraform addresses: `helm_release.<id>` with the ids of `plan.releases`.
+ * Construct ids are Terraform addresses: `helm_release.<id>` with the ids of `plan.releases`, `kubernetes_manifest.<id>`
+ * with the ids of `plan.crds`.
  */
 export class FleetAddonsStack extends TerraformStack {
   public readonly plan: FleetPlan;
   /** What is installed and assumed, with every release's chart and values. */
   public readonly addons: AddonsPlan;
+  /** The vendored CRDs' `kubernetes_manifest` resources by id. */
+  public readonly crds: Readonly<Record<string, Manifest>>;
   /** The Helm releases by id. */
   public readonly releases: Readonly<Record<string, Release>>;
   /** The EKS add-ons by id. */
@@ -88,6 +96,11 @@ export class FleetAddonsStack extends TerraformStack {
     }
     this.eksAddons = eksAddons;
 
+    const crds: Record<string, Manifest> = {};
+    // Bodies without tokens: handed to Terraform whole (ChartManifest), not walked by cdktf's token resolution.
+    for (const c of addons.crds) crds[c.id] = new ChartManifest(this, c.id, { manifest: vendoredCrdManifest(c.file) }, false);
+    this.crds = crds;
+
     const releases: Record<string, Release> = {};
     for (const r of addons.releases) {
       releases[r.id] = new Release(this, r.id, {
@@ -97,7 +110,7 @@ export class FleetAddonsStack extends TerraformStack {
         setSensitive: r.grafanaAdmin ? [{ name: 'grafana.adminPassword', value: this.grafanaAdminPassword() }] : undefined,
         // Wait (and roll back on failure) unless the pods need an object of the serving stack to start.
         atomic: !r.startsWithServing, cleanupOnFail: true, wait: !r.startsWithServing,
-        dependsOn: r.after.length > 0 ? r.after.map((after) => releases[after] ?? eksAddons[after]) : undefined,
+        dependsOn: r.after.length > 0 ? r.after.map((after) => releases[after] ?? eksAddons[after] ?? crds[after]) : undefined,
       });
     }
     this.releases = releases;

@@ -1,21 +1,22 @@
 /**
  * Every pinned upstream release the output depends on, as one list with the sources and support ranges (what
- * `triton-ops pins` prints): the EKS Kubernetes version and its range, the Helm charts of the add-ons, how each EKS
- * add-on's version is resolved, and the images the library runs by default. Pure: no cdk8s, no cdktf.
+ * `triton-ops pins` prints): the EKS Kubernetes version and its range, the Helm charts and vendored CRDs of the
+ * add-ons, how each EKS add-on's version is resolved, and the images the library runs by default. Pure: no cdk8s, no cdktf.
  */
 import { AWS_CLI_PIN } from '../k8s/aws-cli-image';
 import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
 import { eksAddonPin } from '../triton/eks-addon-versions';
 import { EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN } from '../triton/eks-versions';
 import type { Pin } from '../triton/pin';
-import { addonPins, ADDON_MODULES } from './addons/addon-registry';
+import { addonPins, ADDON_MODULES, crdPins } from './addons/addon-registry';
 
-/** Every pin, in this order: the cluster, the charts (install order), the EKS add-ons (by name), the images. */
+/** Every pin, in this order: the cluster, the charts (install order), the vendored CRDs (install order), the EKS add-ons (by name), the images. */
 export function pins(kubernetesVersion: string = EKS_DEFAULT_KUBERNETES_VERSION): readonly Pin[] {
   const eksAddons = Object.values(ADDON_MODULES).flatMap((m) => (m.eksAddonName === undefined ? [] : [m.eksAddonName])).sort();
   return [
     EKS_KUBERNETES_PIN,
     ...addonPins(),
+    ...crdPins(),
     ...eksAddons.map((name) => eksAddonPin(name, kubernetesVersion)),
     NVIDIA_DEVICE_PLUGIN_PIN,
     AWS_CLI_PIN,

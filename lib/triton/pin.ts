@@ -6,8 +6,11 @@
 export interface Pin {
   /** What is pinned, e.g. 'nvidia-device-plugin' or the EKS add-on name. */
   readonly component: string;
-  /** A cluster version (`eks`), an EKS add-on (`eks-addon`), a container image (`image`) or a Helm chart (`helm-chart`, as AddonPin). */
-  readonly kind: 'eks' | 'eks-addon' | 'image' | 'helm-chart';
+  /**
+   * A cluster version (`eks`), an EKS add-on (`eks-addon`), a container image (`image`), a Helm chart (`helm-chart`,
+   * as AddonPin) or a CRD vendored under `crds/` (`crd`, as CrdPin).
+   */
+  readonly kind: 'eks' | 'eks-addon' | 'image' | 'helm-chart' | 'crd';
   /** The version, tag or image reference; for an add-on resolved at plan time, how it is resolved. */
   readonly version: string;
   /** Where it was read: `owner/repo:path@tag line N` or a documentation URL. */

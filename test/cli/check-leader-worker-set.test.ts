@@ -81,7 +81,7 @@ describe('the LeaderWorkerSet schema (vendored from kubernetes-sigs/lws, checked
   });
 
   test('the schema is vendored with its source and only the LeaderWorkerSet part: the embedded Kubernetes types are references', () => {
-    expect(VENDORED_SCHEMAS).toEqual({ 'leaderworkerset.x-k8s.io/v1 LeaderWorkerSet': 'leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json' });
+    expect(VENDORED_SCHEMAS['leaderworkerset.x-k8s.io/v1 LeaderWorkerSet']).toBe('leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json');
     const schema = require(join(ROOT, 'schemas', VENDORED_SCHEMAS['leaderworkerset.x-k8s.io/v1 LeaderWorkerSet']));
     expect(schema.$comment).toContain('kubernetes-sigs/lws v0.10.0 (commit 2161f38ff333f9e24d3c44adef7cd5d9787cac00)');
     expect(schema.$comment).toContain('Apache-2.0');

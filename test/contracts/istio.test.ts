@@ -1,4 +1,6 @@
-import { ISTIO_CHARTS, ISTIO_SUPPORT } from '../../lib/platform/addons/istio-addon';
+import { planAddons } from '../../lib/platform/addons/addon-plan';
+import { ISTIO_CHARTS, ISTIO_INFERENCE, ISTIO_SUPPORT } from '../../lib/platform/addons/istio-addon';
+import { pooledPlan } from '../platform/inference-pool-fixtures';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
@@ -30,6 +32,9 @@ function gatewayPodLabels(releaseName: string, values: any): Record<string, stri
     'app.kubernetes.io/name': name, ...others,
   };
 }
+
+/** The values of release `id` for the pooled plan (a server with an InferencePool; test/platform/inference-pool-fixtures.ts). */
+const pooledValues = (id: string): any => JSON.parse(JSON.stringify(planAddons(pooledPlan()).releases.find((r) => r.id === id)!.values));
 
 describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gateway and policies depend on`, { [REPO]: VERSION }, [
   {
@@ -100,5 +105,41 @@ describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gate
       expect(valuesOf(fleet, 'istiod').global.istioNamespace).toBe(istiod.namespace);
       expect(valuesOf(fleet, 'istio-base').global.istioNamespace).toBe(istiod.namespace);
     }),
+  },
+  {
+    fact: 'istiod routes to InferencePools only with ENABLE_GATEWAY_API_INFERENCE_EXTENSION, default false: set with a pool, never without',
+    citation: cite('pilot/pkg/features/experimental.go', 208),
+    holds: () => {
+      expect(pooledValues('istiod').env).toEqual({ ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' });
+      eachFleet((fleet) => expect(valuesOf(fleet, 'istiod').env).toBeUndefined())();
+    },
+  },
+  {
+    fact: 'the istiod chart writes every key of the top-level env value as an env var of the discovery container',
+    citation: cite('manifests/charts/istio-control/istio-discovery/templates/deployment.yaml', 183),
+    holds: () => expect(Object.values(pooledValues('istiod').env).every((v) => typeof v === 'string')).toBe(true),
+  },
+  {
+    fact: 'env is a top-level value of istiod (not pilot.env, the istioctl spelling)',
+    citation: cite('manifests/charts/istio-control/istio-discovery/values.yaml', 37),
+    holds: () => expect(Object.keys(pooledValues('istiod')).sort()).toEqual(['env', 'global', 'meshConfig']),
+  },
+  {
+    fact: 'istiod adds the ext_proc filter to a gateway pod\'s listeners only when the pod\'s gateway-name label names a Gateway with a pool',
+    citation: cite('pilot/pkg/networking/core/listener_builder.go', 415),
+    holds: () => expect(pooledValues('istio-ingressgateway').labels[ISTIO_INFERENCE.gatewayNameLabel]).toBe(pooledPlan().gateway!.name),
+  },
+  {
+    fact: 'that label is gateway.networking.k8s.io/gateway-name (the one Istio gives the pod template of the gateways it deploys)',
+    citation: cite('manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml', 68),
+    holds: () => expect(ISTIO_INFERENCE.gatewayNameLabel).toBe('gateway.networking.k8s.io/gateway-name'),
+  },
+  {
+    fact: 'the gateway chart\'s Deployment selects only app and istio: the added pod label leaves the selector (immutable) as it was',
+    citation: cite(`${GATEWAY}/templates/deployment.yaml`, 27),
+    holds: () => {
+      const { labels } = pooledValues('istio-ingressgateway');
+      expect(Object.keys(labels).filter((k) => k !== 'app' && k !== 'istio')).toEqual([ISTIO_INFERENCE.gatewayNameLabel]);
+    },
   },
 ]);

@@ -1,19 +1,20 @@
 import { pins } from 'triton-ops';
-import { addonPins } from 'triton-ops/bridge';
+import { addonPins, crdPins } from 'triton-ops/bridge';
 
 describe('pins', () => {
-  test('lists the cluster version, every chart, every EKS add-on and the default images, each with its source', () => {
+  test('lists the cluster version, every chart, every vendored CRD, every EKS add-on and the default images, each with its source', () => {
     const list = pins();
     expect(list.map((p) => [p.kind, p.component])).toEqual([
       ['eks', 'eks-kubernetes'],
       ...addonPins().map((p) => ['helm-chart', p.component]),
+      ...crdPins().map((p) => ['crd', p.component]),
       ['eks-addon', 'aws-efs-csi-driver'],
       ['eks-addon', 'aws-fsx-csi-driver'],
       ['eks-addon', 'eks-pod-identity-agent'],
       ['image', 'nvidia-device-plugin'],
       ['image', 'aws-cli'],
     ]);
-    expect(list.filter((p) => p.kind !== 'helm-chart').map((p) => p.version)).toEqual([
+    expect(list.filter((p) => p.kind !== 'helm-chart' && p.kind !== 'crd').map((p) => p.version)).toEqual([
       '1.36',
       ...Array(3).fill('EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'),
       'nvcr.io/nvidia/k8s-device-plugin:v0.20.0',

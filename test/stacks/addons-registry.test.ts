@@ -1,7 +1,7 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetDescription } from 'triton-ops';
-import { addonPins, ADDON_CHARTS, FleetAddonsStack } from 'triton-ops/bridge';
+import { addonPins, ADDON_CHARTS, crdPins, FleetAddonsStack } from 'triton-ops/bridge';
 import { ADDON_MODULES, ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
 import { chartSupportProblem } from '../../lib/platform/addons/chart-support';
@@ -18,15 +18,16 @@ const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAdd
 const KEDA = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
 
 describe('the registry of add-on modules', () => {
-  test('install order: mesh, Prometheus, the metrics adapters, Pod Identity, Karpenter, LeaderWorkerSet, the CSI drivers', () => {
+  test('install order: the routing CRDs, mesh, Prometheus, the metrics adapters, Pod Identity, Karpenter, LeaderWorkerSet, the CSI drivers', () => {
     expect(Object.keys(ADDON_MODULES)).toEqual([
-      'istio', 'prometheus', 'metricsAdapter', 'metricsAdapterKeda', 'podIdentityAgent', 'karpenter', 'leaderWorkerSet', 'efsCsi', 'fsxLustreCsi',
+      'gatewayApiCrds', 'inferenceCrds', 'istio', 'prometheus', 'metricsAdapter', 'metricsAdapterKeda', 'podIdentityAgent', 'karpenter', 'leaderWorkerSet', 'efsCsi', 'fsxLustreCsi',
     ]);
   });
 
-  test('every module pins Helm charts or names an EKS add-on, and declares what it provides', () => {
+  test('every module pins Helm charts, names an EKS add-on or vendors CRDs (one of the three), and declares what it provides', () => {
     for (const [name, m] of Object.entries(ADDON_MODULES)) {
-      expect([name, (m.charts ?? []).length > 0 !== (m.eksAddonName !== undefined)]).toEqual([name, true]);
+      const kinds = [(m.charts ?? []).length > 0, m.eksAddonName !== undefined, (m.crds ?? []).length > 0];
+      expect([name, kinds.filter(Boolean).length]).toEqual([name, 1]);
       expect(ADDON_PROVIDES[name as keyof typeof ADDON_MODULES]).toBe(m.provides);
       expect(m.provides.addon).toBe(m.key);
     }
@@ -65,6 +66,25 @@ describe('the pins: every pinned chart with its version, repository, Kubernetes 
     }
     expect(pins.find((p) => p.chart === 'istiod')!.supports).toBe('1.32 to 1.36');
     expect(pins.find((p) => p.chart === 'kube-prometheus-stack')!.supports).toBe('1.25 and later');
+  });
+});
+
+describe('the pins of the vendored CRDs: each with its release and the file it was copied from', () => {
+  test('one row per CRD, in install order', () => {
+    expect(crdPins().map((p) => [p.addon, p.component, p.kind, p.version, p.file])).toEqual([
+      ['gatewayApiCrds', 'GatewayClass CRD', 'crd', 'v1.5.1', 'gateway.networking.k8s.io_gatewayclasses.yaml'],
+      ['gatewayApiCrds', 'Gateway CRD', 'crd', 'v1.5.1', 'gateway.networking.k8s.io_gateways.yaml'],
+      ['gatewayApiCrds', 'HTTPRoute CRD', 'crd', 'v1.5.1', 'gateway.networking.k8s.io_httproutes.yaml'],
+      ['gatewayApiCrds', 'ReferenceGrant CRD', 'crd', 'v1.5.1', 'gateway.networking.k8s.io_referencegrants.yaml'],
+      ['inferenceCrds', 'InferencePool CRD', 'crd', 'v1.5.0', 'inference.networking.k8s.io_inferencepools.yaml'],
+      ['inferenceCrds', 'InferenceObjective CRD', 'crd', 'v0.10.0', 'llm-d.ai_inferenceobjectives.yaml'],
+    ]);
+  });
+
+  test('each source names the upstream path at the tag and the commit', () => {
+    expect(crdPins().find((p) => p.component === 'HTTPRoute CRD')!.source).toBe(
+      'kubernetes-sigs/gateway-api:config/crd/standard/gateway.networking.k8s.io_httproutes.yaml@v1.5.1 (commit e7677b70ae75d14a4448fba94870e7deea6cf0ad)');
+    for (const p of crdPins()) expect(p.source).toMatch(new RegExp(`:[\\w./-]+/${p.file.replace(/\./g, '\\.')}@${p.version} \\(commit [0-9a-f]{40}\\)$`));
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The shape of one cluster add-on: each add-on is one module (a file of this folder) that holds its pin, its Kubernetes
- * support range with the source, its typed values, when the fleet needs it, what it installs for a plan and what it
- * provides. The registry (addon-registry.ts) lists the modules in install order and planAddons loops over it. Pure: no
+ * support range with the source, its typed values (or its vendored CRDs), when the fleet needs it, what it installs for
+ * a plan and what it provides. The registry (addon-registry.ts) lists the modules in install order and planAddons loops over it. Pure: no
  * cdk8s, no cdktf.
  */
 import type { Problems } from '../../private/errors';
@@ -30,6 +30,18 @@ export interface HelmReleasePlan {
   readonly startsWithServing?: boolean;
 }
 
+/**
+ * One CustomResourceDefinition the add-ons stack applies with a `kubernetes_manifest`: a file vendored byte for byte
+ * under the package's `crds/` folder (crds/README.md), for projects that ship their CRDs as manifests, not as a chart.
+ */
+export interface CrdManifestPlan {
+  /** Construct id, i.e. the Terraform address `kubernetes_manifest.<id>`. */
+  readonly id: string;
+  readonly addon: AddonName;
+  /** The file under `crds/`, holding one CustomResourceDefinition. */
+  readonly file: string;
+}
+
 /** One `aws_eks_addon`. */
 export interface EksAddonPlan {
   /** Construct id, i.e. the Terraform address `aws_eks_addon.<id>`. */
@@ -55,6 +67,8 @@ export interface FsxLustreDriverPlan {
 
 /** What one add-on installs for a plan. */
 export interface AddonInstall {
+  /** CRDs applied before any release that names them in `after`. @default - none */
+  readonly crds?: readonly CrdManifestPlan[];
   /** @default - none */
   readonly releases?: readonly HelmReleasePlan[];
   /** @default - none */
@@ -72,6 +86,20 @@ export interface AddonChartPin {
   readonly chart: SupportedChart;
 }
 
+/** A CRD an add-on vendors under `crds/` (the `pins` list): the upstream release it is copied from. */
+export interface VendoredCrd {
+  /** Construct id of its `kubernetes_manifest`: `crd-<plural>`. */
+  readonly id: string;
+  /** The kind it defines, e.g. 'HTTPRoute'. */
+  readonly kind: string;
+  /** The file under `crds/`. */
+  readonly file: string;
+  /** The upstream release tag. */
+  readonly version: string;
+  /** Where it was copied from: `owner/repo:path@tag (commit ...)`. */
+  readonly source: string;
+}
+
 /** One cluster add-on. */
 export interface AddonModule {
   /** The description key that turns it off (`addons.<key>: false`). */
@@ -82,6 +110,13 @@ export interface AddonModule {
   readonly charts?: readonly AddonChartPin[];
   /** The EKS add-on it installs. @default - none: Helm charts */
   readonly eksAddonName?: string;
+  /** The CRDs it vendors and applies. @default - none */
+  readonly crds?: readonly VendoredCrd[];
+  /**
+   * Why the add-on cannot be switched off while the fleet needs it: `addons.<key>: false` is then refused with this
+   * reason (for `plan`) and fix, instead of being assumed present. @default - none: switched off, it is assumed
+   */
+  refusedOff?(plan: FleetPlan): { readonly why: string; readonly fix: string };
   /** Whether the fleet of `plan` needs it. */
   needed(plan: FleetPlan): boolean;
   /**

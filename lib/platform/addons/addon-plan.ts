@@ -9,7 +9,7 @@ import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { Problems } from '../../private/errors';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
-import type { AddonModule, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
+import type { AddonModule, CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
 import { ADDON_MODULES } from './addon-registry';
 import { chartSupportProblem } from './chart-support';
 import { EFS_CSI_ADDON_DEFAULTS, EFS_CSI_ADDON_NAME } from './efs-csi-addon';
@@ -20,7 +20,7 @@ import { KUBE_PROMETHEUS_STACK_ADDON_DEFAULTS } from './kube-prometheus-stack-ad
 import { POD_IDENTITY_AGENT_ADDON_NAME } from './pod-identity-agent-addon';
 import { PROMETHEUS_ADAPTER_ADDON_DEFAULTS } from './prometheus-adapter-addon';
 
-export type { EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
+export type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
 
 /** Names and namespaces the add-ons stack gives its releases, one named constant each in its add-on's module. */
 export const ADDON_DEFAULTS = {
@@ -42,6 +42,8 @@ export const EKS_ADDON_NAMES = {
 export interface AddonsPlan {
   /** The cluster's Kubernetes version every chart was checked against. */
   readonly kubernetesVersion: string;
+  /** The vendored CRDs, applied before the releases that name them. */
+  readonly crds: readonly CrdManifestPlan[];
   readonly releases: readonly HelmReleasePlan[];
   readonly eksAddons: readonly EksAddonPlan[];
   /** @default - none: no server reads a claim, or efsCsi is off */
@@ -67,14 +69,19 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
 
 /**
  * Derives the add-ons of a fleet from its plan: every needed add-on the description does not switch off, in the
- * registry's order, each release after the releases and EKS add-ons it names that are installed before it. Refuses,
- * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version and the problems
- * each add-on finds in the description.
+ * registry's order, each release after the CRDs, releases and EKS add-ons it names that are installed before it. Refuses,
+ * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version, a needed add-on
+ * switched off that cannot be assumed (AddonModule.refusedOff), and the problems each add-on finds in the description.
  */
 export function planAddons(plan: FleetPlan): AddonsPlan {
   const { fleet } = plan;
   const kubernetesVersion = fleet.cluster.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
   const p = new Problems(fleet.name);
+  for (const m of neededModules(plan).filter((m) => !installedBy(plan)(m) && m.refusedOff !== undefined)) {
+    const { why, fix } = m.refusedOff!(plan);
+    p.check(false, `addons.${m.key}`, false, why, fix);
+  }
+  const crds: CrdManifestPlan[] = [];
   const releases: HelmReleasePlan[] = [];
   const eksAddons: EksAddonPlan[] = [];
   let efsStorageClass: EfsStorageClassPlan | undefined;
@@ -83,6 +90,10 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   const ids = new Set<string>();
   for (const module of installed) {
     const done = module.install(plan, p);
+    for (const c of done.crds ?? []) {
+      crds.push(c);
+      ids.add(c.id);
+    }
     for (const a of done.eksAddons ?? []) {
       eksAddons.push(a);
       ids.add(a.id);
@@ -98,7 +109,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   }
   p.throwIfAny();
   return {
-    kubernetesVersion, releases, eksAddons, efsStorageClass, fsxLustreDriver,
+    kubernetesVersion, crds, releases, eksAddons, efsStorageClass, fsxLustreDriver,
     installed: installed.map((m) => m.provides), assumes: assumedAddons(plan),
   };
 }

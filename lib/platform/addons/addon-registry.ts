@@ -1,7 +1,8 @@
 /**
- * The registry of cluster add-ons, in install order: the mesh, Prometheus, the metrics adapter of each autoscaling
- * engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the EFS and FSx for Lustre CSI drivers. planAddons loops
- * over it; adding an add-on (e.g. the DCGM exporter) is one module and one line here. Pure: no cdk8s, no cdktf.
+ * The registry of cluster add-ons, in install order: the CRDs of LLM-aware routing (Gateway API, inference), the mesh,
+ * Prometheus, the metrics adapter of each autoscaling engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the
+ * EFS and FSx for Lustre CSI drivers. planAddons loops over it; adding an add-on (e.g. the DCGM exporter) is one module
+ * and one line here. Pure: no cdk8s, no cdktf.
  */
 import type { Pin } from '../../triton/pin';
 import type { AddonProvides } from './addon-catalog';
@@ -9,6 +10,8 @@ import type { AddonModule } from './addon-module';
 import { supportRange } from './chart-support';
 import { EFS_CSI_ADDON } from './efs-csi-addon';
 import { FSX_LUSTRE_CSI_ADDON } from './fsx-lustre-csi-addon';
+import { GATEWAY_API_CRDS_ADDON } from './gateway-api-crds-addon';
+import { INFERENCE_CRDS_ADDON } from './inference-crds-addon';
 import { ISTIO_ADDON, ISTIO_CHARTS } from './istio-addon';
 import { KARPENTER_ADDON, KARPENTER_CHART, karpenterChartSupport } from './karpenter-addon';
 import { KEDA_ADDON, KEDA_CHART } from './keda-addon';
@@ -19,6 +22,8 @@ import { PROMETHEUS_ADAPTER_ADDON, PROMETHEUS_ADAPTER_CHART } from './prometheus
 
 /** Every add-on by name, in install order (a release is installed after the ones it names that come before it). */
 export const ADDON_MODULES = Object.freeze({
+  gatewayApiCrds: GATEWAY_API_CRDS_ADDON,
+  inferenceCrds: INFERENCE_CRDS_ADDON,
   istio: ISTIO_ADDON,
   prometheus: KUBE_PROMETHEUS_STACK_ADDON,
   metricsAdapter: PROMETHEUS_ADAPTER_ADDON,
@@ -59,6 +64,24 @@ export interface AddonPin extends Pin {
   /** Chart name in the repository. */
   readonly chart: string;
   readonly supports: string;
+}
+
+/** One vendored CRD of the `pins` list: the release it is copied from and where (crds/README.md). */
+export interface CrdPin extends Pin {
+  /** The add-on's description key (`addons.<addon>`). */
+  readonly addon: string;
+  /** `<Kind> CRD`, e.g. 'HTTPRoute CRD'. */
+  readonly component: string;
+  readonly kind: 'crd';
+  /** The file under the package's `crds/`. */
+  readonly file: string;
+}
+
+/** Every vendored CRD with its release and source, in install order. */
+export function crdPins(): CrdPin[] {
+  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.crds ?? []).map((c) => ({
+    addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file,
+  })));
 }
 
 /** Every pinned chart with its version, repository, Kubernetes range and the range's source, in install order. */

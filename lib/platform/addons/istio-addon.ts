@@ -10,6 +10,8 @@ import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, HelmReleasePlan } from './addon-module';
 import type { KubernetesSupport, SupportedChart } from './chart-support';
+import { GATEWAY_API_CRDS } from './gateway-api-crds-addon';
+import { INFERENCE_CRDS, pooledServers } from './inference-crds-addon';
 
 const ISTIO_REPOSITORY = 'https://istio-release.storage.googleapis.com/charts';
 const ISTIO_VERSION = '1.30.3';
@@ -54,11 +56,27 @@ export interface IstioBaseValues {
 export interface IstiodValues {
   readonly global: { readonly istioNamespace: string };
   readonly meshConfig: { readonly trustDomain: string };
+  /** Environment of the discovery container: every key becomes an env var. @default - none */
+  readonly env?: Readonly<Record<string, string>>;
 }
+
+/**
+ * What a fleet with InferencePools adds to Istio: istiod's switch of the inference extension (default false, istio/istio:
+ * pilot/pkg/features/experimental.go@1.30.3 lines 208-209), and the label by which istiod adds the `ext_proc` filter to
+ * a gateway pod's listeners when the Gateway API Gateway it names has a pool attached
+ * (pilot/pkg/networking/core/listener_builder.go@1.30.3 lines 414-419).
+ */
+export const ISTIO_INFERENCE = {
+  istiodEnv: { ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' },
+  gatewayNameLabel: 'gateway.networking.k8s.io/gateway-name',
+} as const;
 
 /** Values of istio/gateway. */
 export interface IstioGatewayValues {
-  /** Labels of the gateway pods: the Gateway objects select them. */
+  /**
+   * Labels of the gateway pods: the Gateway objects select them; with InferencePools, also the Gateway API Gateway's
+   * name (ISTIO_INFERENCE.gatewayNameLabel). Keys other than `app` and `istio` label the pods but not the Deployment's selector.
+   */
   readonly labels: Readonly<Record<string, string>>;
   readonly serviceAccount: { readonly create: boolean; readonly name: string };
 }
@@ -67,7 +85,9 @@ export interface IstioGatewayValues {
  * Needed when the mesh is on. Installs base -> istiod (in the plan's istiodNamespace, trust domain ISTIO_TRUST_DOMAIN,
  * which the AuthorizationPolicies' principals name) -> the ingress gateway of the fleet's Gateway, whose pods carry the
  * Gateway's selector and run as the service account the policies admit. Refuses a gateway service account outside the
- * gateway's namespace (the gateway chart runs its pods under a ServiceAccount of its own namespace).
+ * gateway's namespace (the gateway chart runs its pods under a ServiceAccount of its own namespace). When a server
+ * routes through an InferencePool, istiod comes after the vendored CRDs and runs the inference extension, and the
+ * gateway pods carry the Gateway API Gateway's name (ISTIO_INFERENCE); without pools, the values are unchanged.
  */
 export const ISTIO_ADDON: AddonModule = {
   key: 'istio',
@@ -86,6 +106,7 @@ export const ISTIO_ADDON: AddonModule = {
   needed: (plan: FleetPlan) => plan.mesh !== undefined,
   install(plan: FleetPlan, p: Problems): AddonInstall {
     const istioNamespace = plan.mesh!.istiodNamespace;
+    const pooled = pooledServers(plan).length > 0;
     const releases: HelmReleasePlan[] = [
       {
         id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ISTIO_CHARTS.base,
@@ -93,7 +114,10 @@ export const ISTIO_ADDON: AddonModule = {
       },
       {
         id: 'istiod', addon: 'istio', releaseName: 'istiod', namespace: istioNamespace, chart: ISTIO_CHARTS.istiod,
-        values: { global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN } } satisfies IstiodValues, after: ['istio-base'],
+        values: {
+          global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN }, ...(pooled ? { env: ISTIO_INFERENCE.istiodEnv } : {}),
+        } satisfies IstiodValues,
+        after: ['istio-base', ...(pooled ? [...GATEWAY_API_CRDS, ...INFERENCE_CRDS].map((c) => c.id) : [])],
       },
     ];
     if (plan.gateway !== undefined) {
@@ -105,7 +129,10 @@ export const ISTIO_ADDON: AddonModule = {
       releases.push({
         id: 'istio-ingressgateway', addon: 'istio', releaseName: ISTIO_ADDON_DEFAULTS.gatewayReleaseName, namespace,
         chart: ISTIO_CHARTS.gateway, after: ['istiod'],
-        values: { labels: { ...selector }, serviceAccount: { create: true, name: serviceAccount.name } } satisfies IstioGatewayValues,
+        values: {
+          labels: { ...selector, ...(pooled ? { [ISTIO_INFERENCE.gatewayNameLabel]: plan.gateway.name } : {}) },
+          serviceAccount: { create: true, name: serviceAccount.name },
+        } satisfies IstioGatewayValues,
       });
     }
     return { releases };

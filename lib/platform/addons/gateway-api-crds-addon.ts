@@ -1,0 +1,49 @@
+/**
+ * The Gateway API CRDs add-on: the standard-channel CRDs of Gateway API v1.5.1 that a fleet with InferencePools needs,
+ * vendored under `crds/` and applied by the add-ons stack before istiod (issue 21; crds/README.md says which kinds and
+ * why). Pure: no cdk8s, no cdktf.
+ */
+import type { FleetPlan } from '../fleet-plan';
+import { kinds } from './addon-catalog';
+import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
+import { pooledServers, refusedOffWithPools } from './inference-crds-addon';
+
+/** The Gateway API release: the one Istio 1.30.3 is built against (istio/istio:go.mod@1.30.3 line 112). */
+const GATEWAY_API_VERSION = 'v1.5.1';
+const GATEWAY_API_COMMIT = 'e7677b70ae75d14a4448fba94870e7deea6cf0ad';
+
+/** One standard-channel CRD of Gateway API, by its plural and kind. */
+const standardCrd = (plural: string, kind: string): VendoredCrd => {
+  const file = `gateway.networking.k8s.io_${plural}.yaml`;
+  return {
+    id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION,
+    source: `kubernetes-sigs/gateway-api:config/crd/standard/${file}@${GATEWAY_API_VERSION} (commit ${GATEWAY_API_COMMIT})`,
+  };
+};
+
+/**
+ * GatewayClass (Istio's class controller writes the `istio` class), Gateway and HTTPRoute (the fleet's), ReferenceGrant
+ * (read by istiod; with the other three, the kinds `istioctl precheck` checks). istiod also watches GRPCRoute, TLSRoute,
+ * ListenerSet and BackendTLSPolicy, each through an informer that waits for its CRD
+ * (istio/istio:pilot/pkg/config/kube/gateway/controller.go@1.30.3 lines 201-209, 483): the fleet writes none, so they
+ * are left out.
+ */
+export const GATEWAY_API_CRDS: readonly VendoredCrd[] = Object.freeze([
+  standardCrd('gatewayclasses', 'GatewayClass'),
+  standardCrd('gateways', 'Gateway'),
+  standardCrd('httproutes', 'HTTPRoute'),
+  standardCrd('referencegrants', 'ReferenceGrant'),
+]);
+
+/** Needed when a server routes through an InferencePool (its HTTPRoute and the fleet's Gateway API Gateway). */
+export const GATEWAY_API_CRDS_ADDON: AddonModule = {
+  key: 'gatewayApiCrds',
+  provides: {
+    addon: 'gatewayApiCrds', summary: `the Gateway API ${GATEWAY_API_VERSION} standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant)`,
+    provides: kinds('gateway.networking.k8s.io', GATEWAY_API_CRDS.map((c) => c.kind)),
+  },
+  crds: GATEWAY_API_CRDS,
+  needed: (plan: FleetPlan) => pooledServers(plan).length > 0,
+  refusedOff: refusedOffWithPools(`the Gateway API ${GATEWAY_API_VERSION} CRDs`, 'gatewayApiCrds'),
+  install: (): AddonInstall => ({ crds: GATEWAY_API_CRDS.map(({ id, file }) => ({ id, addon: 'gatewayApiCrds', file })) }),
+};

@@ -1,0 +1,53 @@
+/**
+ * The inference CRDs add-on: InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d
+ * router v0.10.0), vendored under `crds/` and applied by the add-ons stack, for a fleet whose servers route through an
+ * InferencePool (issue 21; docs/design/inference-routing.md, section 6.6). Pure: no cdk8s, no cdktf.
+ */
+import type { FleetPlan } from '../fleet-plan';
+import { kinds } from './addon-catalog';
+import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
+
+/** The servers of `plan` that route through an InferencePool, in the plan's order. */
+export function pooledServers(plan: FleetPlan): string[] {
+  return Object.values(plan.servers).filter((s) => s.inferencePool !== undefined).map((s) => s.name);
+}
+
+/**
+ * The CRDs the pooled servers' objects need. Neither project publishes a CRD chart at these tags: GAIE installs with
+ * `kubectl apply` of its release manifests (kubernetes-sigs/gateway-api-inference-extension:site-src/guides/index.md@v1.5.0
+ * line 56), llm-d router keeps its CRDs in config/crd/bases.
+ */
+export const INFERENCE_CRDS: readonly VendoredCrd[] = Object.freeze([
+  {
+    id: 'crd-inferencepools', kind: 'InferencePool', file: 'inference.networking.k8s.io_inferencepools.yaml', version: 'v1.5.0',
+    source: 'kubernetes-sigs/gateway-api-inference-extension:config/crd/bases/inference.networking.k8s.io_inferencepools.yaml@v1.5.0 '
+      + '(commit df9f8909fe06fe2dfd4a6fc0bd0c01a0acabf849)',
+  },
+  {
+    id: 'crd-inferenceobjectives', kind: 'InferenceObjective', file: 'llm-d.ai_inferenceobjectives.yaml', version: 'v0.10.0',
+    source: 'llm-d/llm-d-router:config/crd/bases/llm-d.ai_inferenceobjectives.yaml@v0.10.0 (commit 71f4f0999f95b96c49a9d0c4afbd18dfdb943c26)',
+  },
+]);
+
+/**
+ * Why a CRD add-on cannot be switched off while servers route through pools (refusal R12 of the design): the serving
+ * stack writes their objects as `kubernetes_manifest`, which Terraform cannot plan for a kind the cluster does not serve.
+ */
+export const refusedOffWithPools = (what: string, key: string) => (plan: FleetPlan): { why: string; fix: string } => ({
+  why: `switches off ${what}, but server(s) ${pooledServers(plan).join(', ')} route through an InferencePool, `
+    + 'and the API server refuses their objects without these CRDs',
+  fix: `remove addons.${key} so that the add-ons stack applies them, or remove route.inferencePool from those servers`,
+});
+
+/** Needed when a server routes through an InferencePool. Applies the InferencePool and InferenceObjective CRDs. */
+export const INFERENCE_CRDS_ADDON: AddonModule = {
+  key: 'inferenceCrds',
+  provides: {
+    addon: 'inferenceCrds', summary: 'the InferencePool (GAIE v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs',
+    provides: [...kinds('inference.networking.k8s.io', ['InferencePool']), ...kinds('llm-d.ai', ['InferenceObjective'])],
+  },
+  crds: INFERENCE_CRDS,
+  needed: (plan: FleetPlan) => pooledServers(plan).length > 0,
+  refusedOff: refusedOffWithPools('the InferencePool and InferenceObjective CRDs', 'inferenceCrds'),
+  install: (): AddonInstall => ({ crds: INFERENCE_CRDS.map(({ id, file }) => ({ id, addon: 'inferenceCrds', file })) }),
+};

@@ -1,0 +1,52 @@
+/**
+ * The CRDs vendored under crds/ are the upstream files byte for byte (crds/README.md): each file's git blob hash is the
+ * one of its path at the pinned tag (`git -C <clone> rev-parse <tag>:<path>`, read from the clones the pins name).
+ */
+import { createHash } from 'crypto';
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { parse } from 'yaml';
+import { crdPins } from 'triton-ops/bridge';
+import { vendoredCrdManifest } from '../../lib/platform/vendored-crd';
+
+const CRDS = join(__dirname, '..', '..', 'crds');
+/** `git hash-object`: the SHA-1 of `blob <size>\0<content>`. */
+const blobHash = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+
+/** The upstream blob of each file at its tag. */
+const UPSTREAM_BLOBS: Readonly<Record<string, string>> = {
+  'gateway.networking.k8s.io_gatewayclasses.yaml': '699ed71baf0c6551129d599b7e0658bb0b821be1',
+  'gateway.networking.k8s.io_gateways.yaml': 'ebcd948aa2e9dd7d8dd438c9fbdc693306f517eb',
+  'gateway.networking.k8s.io_httproutes.yaml': '9439f4e5855d347a26675839530c57daa5072bbd',
+  'gateway.networking.k8s.io_referencegrants.yaml': '761a65cf7ff51352ab4123a9de59ac4393e1e540',
+  'inference.networking.k8s.io_inferencepools.yaml': '363f7dfad904874cdb4140ff0fb470ad9d248793',
+  'llm-d.ai_inferenceobjectives.yaml': 'e072d4783e4ea629b9f1c4e1e56406dbdccf5d9a',
+};
+
+describe('the vendored CRDs (crds/)', () => {
+  test('every file is a pin of an add-on, and every pin has its file', () => {
+    expect(readdirSync(CRDS).filter((f) => f.endsWith('.yaml')).sort()).toEqual(crdPins().map((p) => p.file).sort());
+  });
+
+  test.each(Object.entries(UPSTREAM_BLOBS))('%s is the upstream file byte for byte (git blob %s)', (file, blob) => {
+    expect(blobHash(readFileSync(join(CRDS, file)))).toBe(blob);
+  });
+
+  test('each file defines the kind its pin names, and its release stamp matches the pin where the project stamps one', () => {
+    for (const pin of crdPins()) {
+      const crd = parse(readFileSync(join(CRDS, pin.file), 'utf8'));
+      expect([pin.file, crd.kind, crd.spec.names.kind]).toEqual([pin.file, 'CustomResourceDefinition', pin.component.replace(/ CRD$/, '')]);
+      const stamp = Object.entries<string>(crd.metadata.annotations).find(([key]) => key.endsWith('/bundle-version'))![1];
+      // llm-d router does not stamp its release into the file (crds/README.md).
+      expect([pin.file, stamp]).toEqual([pin.file, pin.addon === 'inferenceCrds' && pin.version === 'v0.10.0' ? 'main-dev' : pin.version]);
+    }
+  });
+
+  test('the manifest body is the CRD as YAML 1.2 reads it too, less its status', () => {
+    for (const pin of crdPins()) {
+      const { status, ...crd } = parse(readFileSync(join(CRDS, pin.file), 'utf8'));
+      expect([pin.file, status.storedVersions]).toEqual([pin.file, null]);
+      expect(vendoredCrdManifest(pin.file)).toEqual(crd);
+    }
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The add-ons of LLM-aware routing (issue 21): the Gateway API and inference CRDs, istiod's inference extension and the
+ * gateway pods' Gateway API name, for plans with an InferencePool; none of it without one. Plans are built by hand
+ * (test/platform/inference-pool-fixtures.ts): planFleet does not fill `inferencePool` yet.
+ */
+import { apiNeeds, covers } from '../../lib/platform/addons/addon-catalog';
+import { planAddons } from '../../lib/platform/addons/addon-plan';
+import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
+import { ISTIO_INFERENCE } from '../../lib/platform/addons/istio-addon';
+import { planFleet } from '../../lib/platform/fleet-plan';
+import { INFERENCE_APIS } from '../../lib/triton/inference-pool-options';
+import { EXPOSED } from '../platform/fixtures';
+import { pooledPlan, withAddons } from '../platform/inference-pool-fixtures';
+
+const CRD_IDS = ['crd-gatewayclasses', 'crd-gateways', 'crd-httproutes', 'crd-referencegrants', 'crd-inferencepools', 'crd-inferenceobjectives'];
+const release = (plan: ReturnType<typeof planAddons>, id: string) => plan.releases.find((r) => r.id === id)!;
+
+describe('a fleet with an InferencePool', () => {
+  const addons = planAddons(pooledPlan());
+
+  test('applies the six vendored CRDs, Gateway API first, each from its file under crds/', () => {
+    expect(addons.crds).toEqual([
+      { id: 'crd-gatewayclasses', addon: 'gatewayApiCrds', file: 'gateway.networking.k8s.io_gatewayclasses.yaml' },
+      { id: 'crd-gateways', addon: 'gatewayApiCrds', file: 'gateway.networking.k8s.io_gateways.yaml' },
+      { id: 'crd-httproutes', addon: 'gatewayApiCrds', file: 'gateway.networking.k8s.io_httproutes.yaml' },
+      { id: 'crd-referencegrants', addon: 'gatewayApiCrds', file: 'gateway.networking.k8s.io_referencegrants.yaml' },
+      { id: 'crd-inferencepools', addon: 'inferenceCrds', file: 'inference.networking.k8s.io_inferencepools.yaml' },
+      { id: 'crd-inferenceobjectives', addon: 'inferenceCrds', file: 'llm-d.ai_inferenceobjectives.yaml' },
+    ]);
+    expect(addons.installed.map((a) => a.addon).slice(0, 3)).toEqual(['gatewayApiCrds', 'inferenceCrds', 'istio']);
+  });
+
+  test('istiod is installed after istio-base and every CRD, with the inference extension switched on', () => {
+    const istiod = release(addons, 'istiod');
+    expect(istiod.after).toEqual(['istio-base', ...CRD_IDS]);
+    expect(istiod.values).toEqual({
+      global: { istioNamespace: 'istio-system' }, meshConfig: { trustDomain: 'cluster.local' },
+      env: { ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' },
+    });
+  });
+
+  test('the ingress gateway pods carry the Gateway API Gateway\'s name (the fleet gateway\'s) beside the Istio selector', () => {
+    const plan = pooledPlan();
+    expect(plan.gateway!.name).toBe('shop');
+    expect(release(addons, 'istio-ingressgateway').values).toEqual({
+      labels: { istio: 'ingressgateway', 'gateway.networking.k8s.io/gateway-name': 'shop' },
+      serviceAccount: { create: true, name: 'istio-ingressgateway-service-account' },
+    });
+    expect(ISTIO_INFERENCE.gatewayNameLabel).toBe('gateway.networking.k8s.io/gateway-name');
+  });
+
+  test('a custom gateway name is the label\'s value', () => {
+    const named = planAddons(pooledPlan({ ...EXPOSED, gateway: { ...EXPOSED.gateway!, name: 'llm-gw' } }));
+    expect((release(named, 'istio-ingressgateway').values as any).labels['gateway.networking.k8s.io/gateway-name']).toBe('llm-gw');
+  });
+
+  test('the CRD add-ons provide every kind the routing writes', () => {
+    const provided = [...ADDON_PROVIDES.gatewayApiCrds.provides, ...ADDON_PROVIDES.inferenceCrds.provides];
+    for (const [apiVersion, kind] of [
+      [INFERENCE_APIS.inferencePool, 'InferencePool'], [INFERENCE_APIS.inferenceObjective, 'InferenceObjective'],
+      [INFERENCE_APIS.gateway, 'Gateway'], [INFERENCE_APIS.gateway, 'HTTPRoute'],
+    ]) {
+      expect([kind, covers(provided, apiNeeds({ apiVersion, kind })[0])]).toEqual([kind, true]);
+    }
+  });
+});
+
+describe('addons.gatewayApiCrds and addons.inferenceCrds', () => {
+  test('with a pool, false is refused (R12) with the servers and the way out, both switches at once', () => {
+    const plan = withAddons(pooledPlan(EXPOSED, ['gpu', 'cpu']), { gatewayApiCrds: false, inferenceCrds: false });
+    expect(() => planAddons(plan)).toThrow(
+      "shop: 'addons.gatewayApiCrds' (false) switches off the Gateway API v1.5.1 CRDs, but server(s) gpu, cpu route through an "
+      + 'InferencePool, and the API server refuses their objects without these CRDs; remove addons.gatewayApiCrds so that the '
+      + 'add-ons stack applies them, or remove route.inferencePool from those servers');
+    expect(() => planAddons(plan)).toThrow(
+      "shop: 'addons.inferenceCrds' (false) switches off the InferencePool and InferenceObjective CRDs, but server(s) gpu, cpu route "
+      + 'through an InferencePool, and the API server refuses their objects without these CRDs; remove addons.inferenceCrds so '
+      + 'that the add-ons stack applies them, or remove route.inferencePool from those servers');
+  });
+
+  test('without a pool, false changes nothing, like the switch of any add-on the fleet does not need', () => {
+    const off = planAddons(withAddons(planFleet(EXPOSED), { gatewayApiCrds: false, inferenceCrds: false }));
+    expect(off).toEqual(planAddons(planFleet(EXPOSED)));
+    expect(off.crds).toEqual([]);
+    expect(off.assumes).toEqual([]);
+  });
+
+  test('without a pool, istiod and the gateway keep their values and order', () => {
+    const plain = planAddons(planFleet(EXPOSED));
+    expect(release(plain, 'istiod').after).toEqual(['istio-base']);
+    expect(release(plain, 'istiod').values).toEqual({ global: { istioNamespace: 'istio-system' }, meshConfig: { trustDomain: 'cluster.local' } });
+    expect(release(plain, 'istio-ingressgateway').values).toEqual({ labels: { istio: 'ingressgateway' }, serviceAccount: { create: true, name: 'istio-ingressgateway-service-account' } });
+  });
+});
