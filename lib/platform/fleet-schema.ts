@@ -508,6 +508,8 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
     karpenter: o(v.literal(false, m('must be false when given', 'remove it to install the add-on'))),
     podIdentityAgent: o(v.literal(false, m('must be false when given', 'remove it to install the add-on'))),
     leaderWorkerSet: o(v.literal(false, m('must be false when given', 'remove it to install the add-on'))),
+    gatewayApiCrds: o(v.literal(false, m('must be false when given', 'remove it to install the add-on'))),
+    inferenceCrds: o(v.literal(false, m('must be false when given', 'remove it to install the add-on'))),
   })),
   devicePlugin: o(falseOr('device plugin options', devicePlugin)),
 });

@@ -34,6 +34,8 @@ function gatewayPodLabels(releaseName: string, values: any): Record<string, stri
 }
 
 /** The values of release `id` for the pooled plan (a server with an InferencePool; test/platform/inference-pool-fixtures.ts). */
+/** The Istio Gateways (networking.istio.io) among `objects`: a fleet with pools has a Gateway API Gateway too. */
+const istioGateways = (objects: any[]) => objects.filter((o) => o.kind === 'Gateway' && o.apiVersion.startsWith('networking.istio.io/'));
 const pooledValues = (id: string): any => JSON.parse(JSON.stringify(planAddons(pooledPlan()).releases.find((r) => r.id === id)!.values));
 
 describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gateway and policies depend on`, { [REPO]: VERSION }, [
@@ -47,7 +49,7 @@ describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gate
     citation: cite(`${GATEWAY}/templates/_helpers.tpl`, 20),
     holds: eachFleet((fleet, values, objects) => {
       const pods = gatewayPodLabels(releaseOf(fleet, 'istio-ingressgateway').releaseName, values);
-      const gateways = objects.filter((o) => o.kind === 'Gateway');
+      const gateways = istioGateways(objects);
       expect(gateways.length).toBeGreaterThan(0);
       for (const g of gateways) expect([g.metadata.name, selects({ matchLabels: g.spec.selector }, pods)]).toEqual([g.metadata.name, true]);
     }),
@@ -56,7 +58,10 @@ describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gate
     fact: 'the pod template also carries every key of labels other than app and istio',
     citation: cite(`${GATEWAY}/templates/deployment.yaml`, 39),
     holds: eachFleet((_, values, objects) => {
-      for (const g of objects.filter((o) => o.kind === 'Gateway')) expect(values.labels).toEqual(g.spec.selector);
+      // The selector of the Istio Gateway, and with pools the name of the Gateway API Gateway of the same pods.
+      const named = objects.filter((o) => o.apiVersion === 'gateway.networking.k8s.io/v1' && o.kind === 'Gateway')
+        .map((g) => ({ [ISTIO_INFERENCE.gatewayNameLabel]: g.metadata.name }));
+      for (const g of istioGateways(objects)) expect(values.labels).toEqual(Object.assign({}, g.spec.selector, ...named));
     }),
   },
   {
@@ -111,7 +116,10 @@ describeFacts(`Istio ${VERSION}: the facts of the pinned charts the fleet's Gate
     citation: cite('pilot/pkg/features/experimental.go', 208),
     holds: () => {
       expect(pooledValues('istiod').env).toEqual({ ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' });
-      eachFleet((fleet) => expect(valuesOf(fleet, 'istiod').env).toBeUndefined())();
+      eachFleet((fleet) => {
+        const pooled = Object.values(fleet.servers).some((server) => server.route?.inferencePool !== undefined);
+        expect(valuesOf(fleet, 'istiod').env).toEqual(pooled ? { ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' } : undefined);
+      })();
     },
   },
   {

@@ -1,28 +1,27 @@
-/**
- * Plans with InferencePools, for the add-ons of LLM-aware routing. planFleet does not fill `ServerPlan.inferencePool`
- * yet (issue 21: the routing constructs do), so these plans are planFleet's with the pool set on the servers named.
- */
-import type { ResolvedInferencePool } from '../../lib/triton/inference-pool-options';
+/** Fleets with InferencePools, for the add-ons of LLM-aware routing: SHOP's servers made OpenAI LLM servers behind a pool. */
 import { FleetPlan, planFleet } from '../../lib/platform/fleet-plan';
 import type { FleetDescription } from '../../lib';
+import { llmModel } from '../helpers';
 import { EXPOSED } from './fixtures';
 
-/** A TensorRT-LLM pool with the upstream charts' scorer profile. */
-export const POOL: ResolvedInferencePool = {
-  failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false,
+/** One vLLM model on one GPU through the OpenAI frontend, routed through an InferencePool on the fleet gateway. */
+export const POOLED_SERVER = {
+  image: 'nvcr.io/nvidia/tritonserver:26.07-vllm-python-py3',
+  models: [llmModel('vllm', 'llama', { llm: { backend: 'vllm', tensorParallelSize: 1, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9 } })],
+  gpus: 1,
+  autoscale: undefined,
+  replicas: 2,
+  openAi: { tokenizer: '/models/llama/1/weights' },
+  route: { exposed: true, inferencePool: { failureMode: 'FailClose' } },
 };
 
-/** `plan` with POOL on each server of `servers`. */
-export function withInferencePools(plan: FleetPlan, servers: readonly string[]): FleetPlan {
-  return {
-    ...plan,
-    servers: Object.fromEntries(Object.entries(plan.servers).map(([name, s]) => [name, servers.includes(name) ? { ...s, inferencePool: POOL } : s])),
-  };
-}
+/** `fleet` (default EXPOSED: mesh, a gateway named 'shop' in istio-system) with its GPU server pooled. */
+export const pooledFleet = (fleet: FleetDescription = EXPOSED): FleetDescription => ({
+  ...fleet, servers: { ...fleet.servers, gpu: { ...fleet.servers.gpu, ...POOLED_SERVER } },
+});
 
-/** The plan of `fleet` (default EXPOSED: mesh, a gateway named 'shop' in istio-system) with its GPU server pooled. */
-export const pooledPlan = (fleet: FleetDescription = EXPOSED, servers: readonly string[] = ['gpu']): FleetPlan =>
-  withInferencePools(planFleet(fleet), servers);
+/** The plan of pooledFleet(fleet). */
+export const pooledPlan = (fleet: FleetDescription = EXPOSED): FleetPlan => planFleet(pooledFleet(fleet));
 
-/** `plan` with its description's `addons` replaced (the fleet schema does not know the CRD add-ons' keys yet). */
+/** `plan` with its description's `addons` replaced. */
 export const withAddons = (plan: FleetPlan, addons: object): FleetPlan => ({ ...plan, fleet: { ...plan.fleet, addons } });

@@ -10,20 +10,11 @@ import { Testing } from 'cdktf';
 import { parse } from 'yaml';
 import type { FleetDescription } from '../../lib';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
-import { EXPOSED, withServer } from '../platform/fixtures';
-
-jest.mock('../../lib/platform/fleet-plan', () => {
-  const actual = jest.requireActual('../../lib/platform/fleet-plan');
-  const { withInferencePools } = jest.requireActual('../platform/inference-pool-fixtures');
-  return {
-    ...actual,
-    planFleet: (fleet: FleetDescription) => withInferencePools(actual.planFleet(fleet),
-      Object.entries(fleet.servers).filter(([, s]) => s.route?.inferencePool !== undefined).map(([name]) => name)),
-  };
-});
+import { EXPOSED } from '../platform/fixtures';
+import { pooledFleet } from '../platform/inference-pool-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
-const POOLED = withServer('gpu', { route: { exposed: true, inferencePool: { failureMode: 'FailClose' } } }, EXPOSED);
+const POOLED = pooledFleet();
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 
 describe('FleetAddonsStack of a fleet with an InferencePool', () => {

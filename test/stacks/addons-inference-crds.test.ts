@@ -66,16 +66,10 @@ describe('a fleet with an InferencePool', () => {
 });
 
 describe('addons.gatewayApiCrds and addons.inferenceCrds', () => {
-  test('with a pool, false is refused (R12) with the servers and the way out, both switches at once', () => {
-    const plan = withAddons(pooledPlan(EXPOSED, ['gpu', 'cpu']), { gatewayApiCrds: false, inferenceCrds: false });
-    expect(() => planAddons(plan)).toThrow(
-      "shop: 'addons.gatewayApiCrds' (false) switches off the Gateway API v1.5.1 CRDs, but server(s) gpu, cpu route through an "
-      + 'InferencePool, and the API server refuses their objects without these CRDs; remove addons.gatewayApiCrds so that the '
-      + 'add-ons stack applies them, or remove route.inferencePool from those servers');
-    expect(() => planAddons(plan)).toThrow(
-      "shop: 'addons.inferenceCrds' (false) switches off the InferencePool and InferenceObjective CRDs, but server(s) gpu, cpu route "
-      + 'through an InferencePool, and the API server refuses their objects without these CRDs; remove addons.inferenceCrds so '
-      + 'that the add-ons stack applies them, or remove route.inferencePool from those servers');
+  test('with a pool, false means the cluster has the CRDs already: nothing applied, both listed as assumed', () => {
+    const off = planAddons(withAddons(pooledPlan(), { gatewayApiCrds: false, inferenceCrds: false }));
+    expect(off.crds).toEqual([]);
+    expect(off.assumes.map((a) => a.addon)).toEqual(expect.arrayContaining(['gatewayApiCrds', 'inferenceCrds']));
   });
 
   test('without a pool, false changes nothing, like the switch of any add-on the fleet does not need', () => {

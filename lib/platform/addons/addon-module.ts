@@ -112,11 +112,6 @@ export interface AddonModule {
   readonly eksAddonName?: string;
   /** The CRDs it vendors and applies. @default - none */
   readonly crds?: readonly VendoredCrd[];
-  /**
-   * Why the add-on cannot be switched off while the fleet needs it: `addons.<key>: false` is then refused with this
-   * reason (for `plan`) and fix, instead of being assumed present. @default - none: switched off, it is assumed
-   */
-  refusedOff?(plan: FleetPlan): { readonly why: string; readonly fix: string };
   /** Whether the fleet of `plan` needs it. */
   needed(plan: FleetPlan): boolean;
   /**

@@ -71,16 +71,12 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
  * Derives the add-ons of a fleet from its plan: every needed add-on the description does not switch off, in the
  * registry's order, each release after the CRDs, releases and EKS add-ons it names that are installed before it. Refuses,
  * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version, a needed add-on
- * switched off that cannot be assumed (AddonModule.refusedOff), and the problems each add-on finds in the description.
+ * and the problems each add-on finds in the description.
  */
 export function planAddons(plan: FleetPlan): AddonsPlan {
   const { fleet } = plan;
   const kubernetesVersion = fleet.cluster.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
   const p = new Problems(fleet.name);
-  for (const m of neededModules(plan).filter((m) => !installedBy(plan)(m) && m.refusedOff !== undefined)) {
-    const { why, fix } = m.refusedOff!(plan);
-    p.check(false, `addons.${m.key}`, false, why, fix);
-  }
   const crds: CrdManifestPlan[] = [];
   const releases: HelmReleasePlan[] = [];
   const eksAddons: EksAddonPlan[] = [];

@@ -6,7 +6,7 @@
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
-import { pooledServers, refusedOffWithPools } from './inference-crds-addon';
+import { pooledServers } from './inference-crds-addon';
 
 /** The Gateway API release: the one Istio 1.30.3 is built against (istio/istio:go.mod@1.30.3 line 112). */
 const GATEWAY_API_VERSION = 'v1.5.1';
@@ -44,6 +44,5 @@ export const GATEWAY_API_CRDS_ADDON: AddonModule = {
   },
   crds: GATEWAY_API_CRDS,
   needed: (plan: FleetPlan) => pooledServers(plan).length > 0,
-  refusedOff: refusedOffWithPools(`the Gateway API ${GATEWAY_API_VERSION} CRDs`, 'gatewayApiCrds'),
   install: (): AddonInstall => ({ crds: GATEWAY_API_CRDS.map(({ id, file }) => ({ id, addon: 'gatewayApiCrds', file })) }),
 };

@@ -29,16 +29,6 @@ export const INFERENCE_CRDS: readonly VendoredCrd[] = Object.freeze([
   },
 ]);
 
-/**
- * Why a CRD add-on cannot be switched off while servers route through pools (refusal R12 of the design): the serving
- * stack writes their objects as `kubernetes_manifest`, which Terraform cannot plan for a kind the cluster does not serve.
- */
-export const refusedOffWithPools = (what: string, key: string) => (plan: FleetPlan): { why: string; fix: string } => ({
-  why: `switches off ${what}, but server(s) ${pooledServers(plan).join(', ')} route through an InferencePool, `
-    + 'and the API server refuses their objects without these CRDs',
-  fix: `remove addons.${key} so that the add-ons stack applies them, or remove route.inferencePool from those servers`,
-});
-
 /** Needed when a server routes through an InferencePool. Applies the InferencePool and InferenceObjective CRDs. */
 export const INFERENCE_CRDS_ADDON: AddonModule = {
   key: 'inferenceCrds',
@@ -48,6 +38,5 @@ export const INFERENCE_CRDS_ADDON: AddonModule = {
   },
   crds: INFERENCE_CRDS,
   needed: (plan: FleetPlan) => pooledServers(plan).length > 0,
-  refusedOff: refusedOffWithPools('the InferencePool and InferenceObjective CRDs', 'inferenceCrds'),
   install: (): AddonInstall => ({ crds: INFERENCE_CRDS.map(({ id, file }) => ({ id, addon: 'inferenceCrds', file })) }),
 };
