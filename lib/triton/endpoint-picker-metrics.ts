@@ -5,7 +5,8 @@
  * `llm_d_epp_` subsystem, line 28); their `inference_pool_*` / `inference_extension_*` twins in metrics.go are deprecated
  * at that tag, so triton-ops reads none of them. Every citation is asserted in test/triton/endpoint-picker-metrics.test.ts.
  */
-import type { LlmBackend } from './llm-backends';
+import { BACKEND_SIGNALS } from './inference-routing';
+import { LLM_BACKENDS, LlmBackend } from './llm-backends';
 import { labelMatchers } from './promql';
 import type { TritonMetric } from './triton-metrics';
 
@@ -46,12 +47,13 @@ export const SCHEDULER_STATUS = { success: 'success', failure: 'failure' } as co
 export const ENDPOINT_PICKER_LABEL = 'endpoint_picker';
 
 /**
- * Backends whose pods the picker counts as ready. It marks a pod's metrics fresh only when a series of its engine's
- * mapping matched (pkg/epp/framework/plugins/datalayer/extractor/metrics/extractor.go@v0.10.0 lines 186-193); Triton's
- * vLLM backend exports none of them (docs/design/inference-routing.md 3.5), so a vLLM pool always reports 0 ready
- * endpoints and never sets its averages: the alert and panels that read them are left out for it.
+ * Backends whose pods the picker counts as ready: those that give it a signal (BACKEND_SIGNALS). It marks a pod's
+ * metrics fresh only when a series of its engine's mapping matched
+ * (pkg/epp/framework/plugins/datalayer/extractor/metrics/extractor.go@v0.10.0 lines 186-193); a vLLM-backend pool's
+ * engine names none (endpoint-picker-config.ts), so it always reports 0 ready endpoints and never sets its averages:
+ * the alert and panels that read them are left out for it.
  */
-export const BACKENDS_WITH_POOL_GAUGES: readonly LlmBackend[] = Object.freeze(['tensorrtllm'] as const);
+export const BACKENDS_WITH_POOL_GAUGES: readonly LlmBackend[] = Object.freeze(LLM_BACKENDS.filter((b) => BACKEND_SIGNALS[b].length > 0));
 
 /** Matchers of one endpoint picker's series in a namespace. */
 export function endpointPickerMatchers(namespace: string, picker: string): string {

@@ -10,6 +10,7 @@ import { EndpointPickerMonitoring } from '../../lib/k8s/monitoring/endpoint-pick
 import { writePromtoolFiles } from '../../lib/k8s/monitoring/triton-alerts';
 import { endpointPickerSelectorLabels } from '../../lib/k8s/labels';
 import { ENDPOINT_PICKER_PORTS } from '../../lib/triton/inference-pool-options';
+import { ENDPOINT_PICKER_IMAGE } from '../../lib/triton/inference-routing';
 import { llmModel, serverChart } from '../helpers';
 import { runCheck } from './check-helpers';
 
@@ -27,7 +28,7 @@ beforeAll(() => {
   const labels = endpointPickerSelectorLabels('ranker-epp');
   new ApiObject(chart, 'picker', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ranker-epp' }, spec: {
     selector: { matchLabels: labels },
-    template: { metadata: { labels }, spec: { containers: [{ name: 'epp', image: 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
+    template: { metadata: { labels }, spec: { containers: [{ name: 'epp', image: ENDPOINT_PICKER_IMAGE,
       ports: [{ name: ENDPOINT_PICKER_PORTS.metrics.name, containerPort: ENDPOINT_PICKER_PORTS.metrics.number }] }] } },
   } });
   mkdirSync(join(dir, 'dist'));
