@@ -24,6 +24,7 @@ export const ENDPOINT_PICKER_MONITORING_DEFAULTS = {
   intervalSeconds: TRITON_SCRAPE_DEFAULTS.intervalSeconds,
   scrapeTimeoutSeconds: TRITON_SCRAPE_DEFAULTS.scrapeTimeoutSeconds,
   bypassIstioSidecar: true,
+  alerts: true,
   thresholds: ENDPOINT_PICKER_ALERT_DEFAULTS,
   runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL,
   alertLabels: DEFAULT_ENDPOINT_PICKER_ALERT_LABELS,
@@ -56,6 +57,12 @@ export interface EndpointPickerMonitoringOptions {
    * @default true
    */
   readonly bypassIstioSidecar?: boolean;
+  /**
+   * Writes the PrometheusRule (and its promtool files); false scrapes only, as a fleet with `monitoring.alerts: false`
+   * does. The alert props below are then refused.
+   * @default true
+   */
+  readonly alerts?: boolean;
   /** When each alert fires. @default - ENDPOINT_PICKER_ALERT_DEFAULTS for every field */
   readonly thresholds?: EndpointPickerAlertThresholds;
   /**
@@ -84,7 +91,7 @@ export interface EndpointPickerMonitoringProps extends EndpointPickerMonitoringO
 /**
  * Observability of one pooled server's endpoint picker (EPP, llm-d/llm-d-router v0.10.0): a prometheus-operator
  * PodMonitor that scrapes the picker's pods (endpointPickerSelectorLabels) on `http-metrics` (9090) `/metrics` in plain
- * HTTP, giving every sample the target label `endpoint_picker` (ENDPOINT_PICKER_LABEL); and a PrometheusRule with
+ * HTTP, giving every sample the target label `endpoint_picker` (ENDPOINT_PICKER_LABEL); and (unless `alerts: false`) a PrometheusRule with
  * EndpointPickerDown (its failureMode in the description), InferencePoolNoReadyEndpoints (TensorRT-LLM pools: a vLLM
  * pool always reports 0, see BACKENDS_WITH_POOL_GAUGES) and EndpointPickerSchedulingFailures. The promtool tests of the
  * rule are written by writePromtoolFiles with the Triton alerts'.
@@ -97,7 +104,7 @@ export class EndpointPickerMonitoring extends Construct {
 
   /** The picker as the rules see it. */
   public readonly watched: WatchedEndpointPicker;
-  /** The rule groups, as written into the PrometheusRule and the promtool rule file. */
+  /** The rule groups, as written into the PrometheusRule and the promtool rule file; none with `alerts: false`. */
   public readonly groups: RuleGroup[];
   /** Every threshold with its default applied. */
   public readonly thresholds: ResolvedEndpointPickerAlertThresholds;
@@ -105,8 +112,8 @@ export class EndpointPickerMonitoring extends Construct {
   public readonly alertLabels: EndpointPickerAlertLabelMap;
   /** Escape hatch: the PodMonitor. */
   public readonly podMonitor: ApiObject;
-  /** Escape hatch: the PrometheusRule. */
-  public readonly prometheusRule: ApiObject;
+  /** Escape hatch: the PrometheusRule; undefined with `alerts: false`. */
+  public readonly prometheusRule?: ApiObject;
 
   public constructor(scope: Construct, id: string, props: EndpointPickerMonitoringProps) {
     super(scope, id);
@@ -121,13 +128,18 @@ export class EndpointPickerMonitoring extends Construct {
       'is not the name of an InferencePool (a DNS subdomain)', `give the name of the server's InferencePool, e.g. '${props.server.name}'`);
     checkLabels(p, 'prometheusLabels', prometheusLabels);
     this.thresholds = checkEndpointPickerAlertThresholds(p, props.thresholds);
+    const alerts = props.alerts ?? D.alerts;
+    for (const prop of ['thresholds', 'runbookBaseUrl', 'alertLabels'] as const) {
+      p.check(alerts || props[prop] === undefined, prop, props[prop], 'configures alerts, which \'alerts: false\' leaves out',
+        `remove it, or remove 'alerts: false'`);
+    }
     p.throwIfAny();
 
     this.watched = { namespace, picker, poolName: props.poolName, failureMode: props.pool.failureMode, backend: props.pool.backend };
-    this.groups = buildEndpointPickerAlertRules(this.watched, {
+    this.groups = alerts ? buildEndpointPickerAlertRules(this.watched, {
       path: this.node.path, runbookBaseUrl: props.runbookBaseUrl ?? D.runbookBaseUrl, thresholds: props.thresholds,
       alertLabels: this.alertLabels,
-    });
+    }) : [];
 
     const labels = { ...endpointPickerSelectorLabels(picker), ...MANAGED_BY, ...prometheusLabels };
     this.podMonitor = new ApiObject(this, 'PodMonitor', {
@@ -148,13 +160,15 @@ export class EndpointPickerMonitoring extends Construct {
         relabelings: [{ action: 'replace', targetLabel: ENDPOINT_PICKER_LABEL, replacement: picker }],
       }),
     });
-    const spec: PrometheusRuleSpec = { groups: this.groups };
-    this.prometheusRule = new ApiObject(this, 'PrometheusRule', {
-      apiVersion: MONITORING_API_VERSION,
-      kind: 'PrometheusRule',
-      metadata: { name: picker, namespace, labels },
-      spec,
-    });
+    if (alerts) {
+      const spec: PrometheusRuleSpec = { groups: this.groups };
+      this.prometheusRule = new ApiObject(this, 'PrometheusRule', {
+        apiVersion: MONITORING_API_VERSION,
+        kind: 'PrometheusRule',
+        metadata: { name: picker, namespace, labels },
+        spec,
+      });
+    }
     if (props.bypassIstioSidecar ?? D.bypassIstioSidecar) props.picker.excludeMetricsFromMesh();
     // Two for one picker would be two objects of the same name: the second apply replaces the first.
     this.node.addValidation({ validate: () => EndpointPickerMonitoring.all(this.node.root)

@@ -133,7 +133,7 @@ function promtoolSources(scope: Construct): PromtoolSource[] {
     ...TritonAlerts.all(scope).map((a) => ({ path: a.node.path, fileBaseName: a.fileBaseName, groups: a.groups,
       tests: (rules: string) => promtoolTestFiles(buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels)),
       fix: 'keep one TritonAlerts per server' })),
-    ...EndpointPickerMonitoring.all(scope).map((m) => ({ path: m.node.path, fileBaseName: m.fileBaseName, groups: m.groups,
+    ...EndpointPickerMonitoring.all(scope).filter((m) => m.groups.length > 0).map((m) => ({ path: m.node.path, fileBaseName: m.fileBaseName, groups: m.groups,
       tests: (rules: string) => [buildEndpointPickerPromtoolTests(rules, m.groups, m.watched, m.thresholds, m.alertLabels)],
       fix: 'keep one EndpointPickerMonitoring per pooled server, and no Triton server named like another server\'s endpoint picker' })),
   ];

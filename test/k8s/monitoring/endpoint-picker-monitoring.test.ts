@@ -44,6 +44,7 @@ describe('EndpointPickerMonitoring defaults', () => {
   test('the default constants', () => {
     expect(ENDPOINT_PICKER_MONITORING_DEFAULTS).toEqual({
       prometheusLabels: { release: 'kube-prometheus-stack' }, intervalSeconds: 30, scrapeTimeoutSeconds: 10, bypassIstioSidecar: true,
+      alerts: true,
       thresholds: { downForMinutes: 5, noReadyEndpointsForMinutes: 5, schedulingFailuresForMinutes: 5 },
       runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, alertLabels: DEFAULT_ENDPOINT_PICKER_ALERT_LABELS,
     });
@@ -106,6 +107,8 @@ describe('EndpointPickerMonitoring defaults', () => {
 });
 
 describe('EndpointPickerMonitoring props reach the output', () => {
+  const tempDir = tempDirs('promtool-epp-props-');
+
   test('a vLLM pool that fails open: no InferencePoolNoReadyEndpoints (its pods never have fresh metrics), FailOpen said', () => {
     const { chart, server } = serverChart({ gpus: 1, models: [llmModel('vllm')] });
     const m = new EndpointPickerMonitoring(chart, 'm', { server, poolName: 'ranker', pool: VLLM, picker: fakePicker().picker });
@@ -131,6 +134,14 @@ describe('EndpointPickerMonitoring props reach the output', () => {
     }
   });
 
+  test('alerts: false scrapes only: no PrometheusRule, no promtool files', () => {
+    const { chart, server } = serverChart({ gpus: 1, models: [llmModel('tensorrtllm')] });
+    const m = new EndpointPickerMonitoring(chart, 'm', { server, poolName: 'ranker', pool: TRTLLM, picker: fakePicker().picker, alerts: false });
+    expect(Testing.synth(chart).map((o) => o.kind).filter((k) => ['PodMonitor', 'ServiceMonitor', 'PrometheusRule'].includes(k))).toEqual(['PodMonitor']);
+    expect([m.groups, m.prometheusRule]).toEqual([[], undefined]);
+    expect(writePromtoolFiles(chart, tempDir())).toEqual([]);
+  });
+
   test('bypassIstioSidecar: false leaves the picker\'s sidecar alone', () => {
     expect(monitored({ bypassIstioSidecar: false }).intents).toEqual([]);
   });
@@ -138,7 +149,7 @@ describe('EndpointPickerMonitoring props reach the output', () => {
   test('a JSON patch through the escape hatches reaches the output', () => {
     const { chart, monitoring } = monitored();
     monitoring.podMonitor.addJsonPatch(JsonPatch.add('/spec/podMetricsEndpoints/0/honorLabels', false));
-    monitoring.prometheusRule.addJsonPatch(JsonPatch.add('/spec/groups/0/interval', '30s'));
+    monitoring.prometheusRule!.addJsonPatch(JsonPatch.add('/spec/groups/0/interval', '30s'));
     const manifest = Testing.synth(chart);
     expect(byKind(manifest, 'PodMonitor').spec.podMetricsEndpoints[0].honorLabels).toBe(false);
     expect(byKind(manifest, 'PrometheusRule').spec.groups[0].interval).toBe('30s');
@@ -157,6 +168,8 @@ describe('EndpointPickerMonitoring refuses bad input with the path, prop, value 
       "test/epp-monitoring: 'alertLabels.schedulingFailures.labels' ('endpoint_picker') is a label the alert takes from its series; a rule label would overwrite it (and break routing by namespace); use another name"],
     ['a runbook URL with a fragment', { runbookBaseUrl: 'https://wiki.example.com/epp#alerts' },
       "test/epp-monitoring: 'runbookBaseUrl' ('https://wiki.example.com/epp#alerts') must be an http(s) URL without a #fragment (the alert name is appended as the fragment); give the page of your runbooks, e.g. https://example.com/runbooks.md"],
+    ['alert thresholds without alerts', { alerts: false, thresholds: { downForMinutes: 10 } },
+      "test/epp-monitoring: 'thresholds' ({\"downForMinutes\":10}) configures alerts, which 'alerts: false' leaves out; remove it, or remove 'alerts: false'"],
     ['a Prometheus label that is no label', { prometheusLabels: { 'release!': 'x' } },
       "test/epp-monitoring: 'prometheusLabels' ('release!') is not a valid label key; use an optional DNS prefix/ and up to 63 letters, digits, -, _ and ."],
   ])('%s', (_name, props, message) => {
