@@ -14,6 +14,7 @@ import {
 import { isAlertingRule } from '../../../lib/triton/alert-rules';
 import { ResolvedInferencePool } from '../../../lib/triton/inference-pool-options';
 import { byKind, IMAGE, llmModel, messageOf, MODEL, serverChart } from '../../helpers';
+import { named, POOL, routedChart } from '../inference/inference-test-helpers';
 import { promtool, tempDirs } from './alert-helpers';
 
 const N = ENDPOINT_PICKER_ALERT_NAMES;
@@ -104,6 +105,17 @@ describe('EndpointPickerMonitoring defaults', () => {
       runbook_url: `${DEFAULT_RUNBOOK_BASE_URL}#endpointpickerdown`,
     });
   });
+});
+
+test('the PodMonitor finds the real endpoint picker of server.inferenceRoute(): its pods\' labels and container port', () => {
+  const { chart, server, route } = routedChart();
+  new EndpointPickerMonitoring(chart, 'epp-monitoring', { server, poolName: route.poolName, pool: POOL, picker: fakePicker().picker });
+  const m = Testing.synth(chart);
+  const monitor = byKind(m, 'PodMonitor');
+  const template = named(m, 'Deployment', 'chat-epp').spec.template;
+  expect(template.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+  expect(template.spec.containers[0].ports).toContainEqual({ name: monitor.spec.podMetricsEndpoints[0].port, containerPort: 9090 });
+  expect(monitor.metadata.namespace).toBe(named(m, 'Deployment', 'chat-epp').metadata.namespace);
 });
 
 describe('EndpointPickerMonitoring props reach the output', () => {
