@@ -101,7 +101,7 @@ export {
 } from './k8s/monitoring/endpoint-picker-monitoring';
 export {
   ENDPOINT_PICKER_ALERT_NAMES, EndpointPickerAlertKey, EndpointPickerAlertLabelMap, EndpointPickerAlertThresholds,
-  DEFAULT_ENDPOINT_PICKER_ALERT_LABELS,
+  ResolvedEndpointPickerAlertThresholds, WatchedEndpointPicker, DEFAULT_ENDPOINT_PICKER_ALERT_LABELS, ENDPOINT_PICKER_ALERT_DEFAULTS,
 } from './triton/endpoint-picker-alerts';
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
