@@ -94,7 +94,15 @@ export { TRITON_ALERT_NAMES, AlertedServer } from './triton/alert-rules';
 export {
   AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
-export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS } from './k8s/monitoring/triton-dashboard';
+export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS, DashboardInferencePool } from './k8s/monitoring/triton-dashboard';
+export {
+  EndpointPickerMonitoring, EndpointPickerMonitoringOptions, EndpointPickerMonitoringProps, IScrapedEndpointPicker,
+  ENDPOINT_PICKER_MONITORING_DEFAULTS,
+} from './k8s/monitoring/endpoint-picker-monitoring';
+export {
+  ENDPOINT_PICKER_ALERT_NAMES, EndpointPickerAlertKey, EndpointPickerAlertLabelMap, EndpointPickerAlertThresholds,
+  ResolvedEndpointPickerAlertThresholds, WatchedEndpointPicker, DEFAULT_ENDPOINT_PICKER_ALERT_LABELS, ENDPOINT_PICKER_ALERT_DEFAULTS,
+} from './triton/endpoint-picker-alerts';
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
   PrometheusAdapterRule, KedaMetricType,

@@ -58,7 +58,7 @@ export const DEFAULT_ALERT_LABELS = {
   slowTimeToFirstToken: { severity: 'warning', tier: 'P2' },
 } as const satisfies Record<TritonAlertKey, AlertLabels>;
 
-/** Labels every alert takes from its series (or Prometheus sets): a rule label would overwrite them. */
+/** Labels every Triton alert takes from its series (or Prometheus sets): a rule label would overwrite them. */
 const SERIES_LABELS = ['alertname', 'namespace', SERVER_LABEL, 'model', 'version', 'instance', 'job', 'pod'];
 /** A Prometheus label name: letters, digits and `_`, not starting with a digit. */
 export const PROMETHEUS_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -67,13 +67,29 @@ export const PROMETHEUS_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
  * The labels of every alert, by key, defaults applied; records every problem of `given` in `p`.
  */
 export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record<TritonAlertKey, AlertLabels> {
-  const keys = Object.keys(DEFAULT_ALERT_LABELS) as TritonAlertKey[];
+  return checkAlertLabelsOf(p, given, { defaults: DEFAULT_ALERT_LABELS, kind: 'a Triton alert', seriesLabels: SERIES_LABELS });
+}
+
+/** The alerts of one family (the Triton alerts, the endpoint picker's): their defaults and what their series carry. */
+export interface AlertFamily<K extends string> {
+  /** Severity and tier of each alert, by key. */
+  readonly defaults: Readonly<Record<K, AlertLabels>>;
+  /** What the family's alerts are called in a message: 'a Triton alert'. */
+  readonly kind: string;
+  /** Labels the family's alerts take from their series: a rule label of that name is refused. */
+  readonly seriesLabels: readonly string[];
+}
+
+/** checkAlertLabels for the alerts of `family`. */
+export function checkAlertLabelsOf<K extends string>(p: Problems, given: Partial<Record<K, AlertLabelOptions>>,
+  family: AlertFamily<K>): Record<K, AlertLabels> {
+  const keys = Object.keys(family.defaults) as K[];
   for (const key of Object.keys(given)) {
-    p.check(keys.includes(key as TritonAlertKey), 'alertLabels', key, 'is not a Triton alert', `use one of ${show(keys)}`);
+    p.check(keys.includes(key as K), 'alertLabels', key, `is not ${family.kind}`, `use one of ${show(keys)}`);
   }
-  const resolved = {} as Record<TritonAlertKey, AlertLabels>;
+  const resolved = {} as Record<K, AlertLabels>;
   for (const key of keys) {
-    const o = given[key] ?? {};
+    const o: AlertLabelOptions = given[key] ?? {};
     const at = `alertLabels.${key}`;
     if (o.severity !== undefined) {
       p.check(ALERT_SEVERITIES.includes(o.severity), `${at}.severity`, o.severity, 'is not a severity', `use one of ${show(ALERT_SEVERITIES)}`);
@@ -86,7 +102,7 @@ export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record
         p.check(false, `${at}.labels`, name, 'is not a Prometheus label name (letters, digits, _; not starting with a digit or __)',
           'rename it, e.g. team_name');
       } else {
-        p.check(!SERIES_LABELS.includes(name), `${at}.labels`, name,
+        p.check(!family.seriesLabels.includes(name), `${at}.labels`, name,
           'is a label the alert takes from its series; a rule label would overwrite it (and break routing by namespace)', 'use another name');
       }
       if (typeof value !== 'string' || value === '') {
@@ -96,7 +112,7 @@ export function checkAlertLabels(p: Problems, given: AlertLabelMap = {}): Record
           'give a literal value');
       }
     }
-    resolved[key] = { ...DEFAULT_ALERT_LABELS[key], ...definedOnly({ severity: o.severity, tier: o.tier }), ...o.labels } as AlertLabels;
+    resolved[key] = { ...family.defaults[key], ...definedOnly({ severity: o.severity, tier: o.tier }), ...o.labels } as AlertLabels;
   }
   return resolved;
 }

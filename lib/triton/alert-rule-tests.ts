@@ -47,7 +47,7 @@ export interface PromtoolTestFile {
 }
 
 /** Samples are one minute apart: the expanding notation `0+60x20` then reads "+60 per minute". */
-const STEP = '1m';
+export const STEP = '1m';
 const MODEL = { model: 'model-a', version: '1' };
 /** Round values a reader can check by eye, and that Prometheus' %.4g formatting renders exactly. */
 const RATIOS = [0.01, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 1];
@@ -66,6 +66,8 @@ interface Context {
   readonly labels: AlertLabels;
 }
 type Labels = Record<string, string>;
+/** What a firing or silent case needs of its alert: the rule, and the labels it must carry. */
+export type AlertCase = Pick<Context, 'rule' | 'labels'>;
 
 /**
  * The promtool unit tests of `groups` (built by buildAlertRules for `server` with `thresholds`), reading the rules
@@ -123,11 +125,11 @@ export function promtoolTestFiles(file: PromtoolTestFile): PromtoolTestFile[] {
 function targetLabels(server: AlertedServer, name = server.name): Labels {
   return { namespace: server.namespace, [SERVER_LABEL]: name, job: name, instance: '10.0.0.1:8002', pod: `${name}-0` };
 }
-const series = (metric: string, labels: Labels, values: string): PromtoolSeries =>
+export const series = (metric: string, labels: Labels, values: string): PromtoolSeries =>
   ({ series: `${metric}{${labelMatchers(labels)}}`, values });
 /** A counter growing by `perSecond`, over `minutes` one-minute samples. */
-const counter = (perSecond: number, minutes: number) => `0+${num(perSecond * 60)}x${minutes}`;
-const gauge = (value: number, minutes: number) => `${num(value)}+0x${minutes}`;
+export const counter = (perSecond: number, minutes: number) => `0+${num(perSecond * 60)}x${minutes}`;
+export const gauge = (value: number, minutes: number) => `${num(value)}+0x${minutes}`;
 
 /** The same series for a neighbour server (same namespace, same breach): no alert of ours may fire for it. */
 function withNeighbour(server: AlertedServer, build: (labels: Labels) => PromtoolSeries[]): PromtoolSeries[] {
@@ -151,7 +153,7 @@ function gpus(server: AlertedServer, labels: Labels, utilization: number, minute
 // ---- expectations ------------------------------------------------------------------------------------------------
 
 /** Evaluation times: the alert must be silent halfway through its `for`, and firing well after it. */
-function timing(forMinutes: number) {
+export function timing(forMinutes: number) {
   const fire = Math.ceil(forMinutes) + 10;
   return {
     half: minutesToPromDuration(Math.floor(forMinutes / 2)),
@@ -161,7 +163,7 @@ function timing(forMinutes: number) {
   };
 }
 
-function expected(c: Context, labels: Labels, value: number): PromtoolExpectedAlert {
+function expected(c: AlertCase, labels: Labels, value: number): PromtoolExpectedAlert {
   const exp_labels = { ...labels, ...c.labels };
   // $labels in an annotation are the series' labels; the rule's own labels (severity, tier) are not among them.
   const exp_annotations = Object.fromEntries(Object.entries(c.rule.annotations).sort(([a], [b]) => a.localeCompare(b))
@@ -169,7 +171,7 @@ function expected(c: Context, labels: Labels, value: number): PromtoolExpectedAl
   return { exp_labels, exp_annotations };
 }
 
-function fires(c: Context, name: string, input: PromtoolSeries[], forMinutes: number, labels: Labels,
+export function fires(c: AlertCase, name: string, input: PromtoolSeries[], forMinutes: number, labels: Labels,
   value: number): PromtoolTestGroup {
   const time = timing(forMinutes);
   return {
@@ -181,7 +183,7 @@ function fires(c: Context, name: string, input: PromtoolSeries[], forMinutes: nu
   };
 }
 
-function silent(c: Context, name: string, input: PromtoolSeries[], forMinutes: number): PromtoolTestGroup {
+export function silent(c: AlertCase, name: string, input: PromtoolSeries[], forMinutes: number): PromtoolTestGroup {
   return {
     name: `${c.rule.alert} stays silent: ${name}`, interval: STEP, input_series: input,
     alert_rule_test: [{ eval_time: timing(forMinutes).fire, alertname: c.rule.alert, exp_alerts: [] }],

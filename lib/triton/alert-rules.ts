@@ -110,7 +110,17 @@ export const MODEL_GROUPING = ['model', 'version', 'namespace', SERVER_LABEL] as
 /** GPUs belong to the pod, not to a model: GPU rules are per server. */
 export const SERVER_GROUPING = ['namespace', SERVER_LABEL] as const;
 
+/** Where the `runbook_url` annotations point by default: one section per alert, named after it. */
+export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md';
+
 const RUNBOOK_URL = /^https?:\/\/[^\s#]+$/;
+
+/** Records a problem unless `url` can take an alert name as its `#fragment`. */
+export function checkRunbookBaseUrl(p: Problems, url: string): void {
+  p.check(RUNBOOK_URL.test(url), 'runbookBaseUrl', url,
+    'must be an http(s) URL without a #fragment (the alert name is appended as the fragment)',
+    'give the page of your runbooks, e.g. https://example.com/runbooks.md');
+}
 
 /**
  * The recording group and the alert group of one server. Every problem (thresholds, labels and runbook URL) is
@@ -122,9 +132,7 @@ export function buildAlertRules(server: AlertedServer, thresholds: AlertThreshol
   const t = checkAlertThresholds(p, thresholds);
   checkTimeToFirstTokenCeiling(p, server, t.timeToFirstTokenP95Seconds);
   const labels = checkAlertLabels(p, options.alertLabels);
-  p.check(RUNBOOK_URL.test(options.runbookBaseUrl), 'runbookBaseUrl', options.runbookBaseUrl,
-    'must be an http(s) URL without a #fragment (the alert name is appended as the fragment)',
-    'give the page of your runbooks, e.g. https://example.com/runbooks.md');
+  checkRunbookBaseUrl(p, options.runbookBaseUrl);
   p.throwIfAny();
 
   const matchers = serverMatchers(server.namespace, server.name);

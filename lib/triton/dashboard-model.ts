@@ -7,6 +7,8 @@ import {
   QueryVariable, TimeseriesPanel, VariableOption,
 } from './grafana-model';
 import { LLM_BACKENDS, LlmBackend } from './llm-backends';
+import { BACKENDS_WITH_POOL_GAUGES, ENDPOINT_PICKER_LABEL, ENDPOINT_PICKER_METRICS, pickerPromql } from './endpoint-picker-metrics';
+import { endpointPickerName } from './inference-pool-options';
 import { LlmExports, llmPromql, LlmQueryScope, promql, QueryScope } from './promql';
 import { SERVER_LABEL, TRITON_METRICS } from './triton-metrics';
 
@@ -28,6 +30,12 @@ export interface TritonDashboardOptions {
   readonly llmBackends: readonly LlmBackend[];
   /** Some server of the dashboard exports Triton's first-response histogram (ITritonServer.firstResponseHistogram). */
   readonly firstResponseHistogram: boolean;
+  /**
+   * Backends of the InferencePools of the dashboard's pooled servers, in any order and repeated at will: adds the rows of
+   * their endpoint pickers (poolLayout).
+   * @default - none: no pool row
+   */
+  readonly poolBackends?: readonly LlmBackend[];
 }
 
 /** Every target and variable query reads the data source the viewer picked in the `datasource` variable. */
@@ -155,6 +163,46 @@ function llmLayout(exported: LlmExports): PanelSpec[][] {
   return rows.map((row) => row.filter((panel) => panel.targets.length > 0)).filter((row) => row.length > 0);
 }
 
+/**
+ * The endpoint pickers of the pooled servers the `server` variable selects: a picker is named after its server
+ * (endpointPickerName), so `$server` (a regex of the selected servers) selects their pickers by the target label their
+ * PodMonitor adds.
+ */
+export const POOL_PANEL_MATCHERS = `${NAMESPACE},${ENDPOINT_PICKER_LABEL}=~"${endpointPickerName('$server')}"`;
+const POOL_LEGEND = '{{namespace}}/{{name}}';
+
+/** The rows of the pools' endpoint pickers (endpoint-picker-metrics.ts): none without a pool. */
+function poolLayout(backends: readonly LlmBackend[]): PanelSpec[][] {
+  if (backends.length === 0) return [];
+  const M = ENDPOINT_PICKER_METRICS;
+  const scope = { matchers: POOL_PANEL_MATCHERS, window: DASHBOARD_RATE_WINDOW };
+  // A vLLM pool's pods never have fresh metrics: it reports 0 ready endpoints and no averages (BACKENDS_WITH_POOL_GAUGES).
+  const gauges = backends.some((b) => BACKENDS_WITH_POOL_GAUGES.includes(b));
+  const attempts: PanelSpec = { title: 'Scheduling attempts', unit: 'reqps',
+    description: `Scheduling attempts per second of each pool's endpoint picker, by status (${M.schedulerAttempts.name}).`,
+    targets: [{ expr: pickerPromql.attemptRateByStatus(scope), legend: `{{${ENDPOINT_PICKER_LABEL}}} {{status}}` }] };
+  if (!gauges) return [[attempts]];
+  return [
+    [
+      { title: 'Pool ready endpoints', unit: 'short', whole: true,
+        description: `Pods of each InferencePool whose metrics its endpoint picker read within 2 s (${M.readyEndpoints.name}); `
+          + 'TensorRT-LLM pools only: a vLLM pool\'s pods export no series the picker reads.',
+        targets: [{ expr: pickerPromql.readyEndpoints(scope), legend: POOL_LEGEND }] },
+      attempts,
+    ],
+    [
+      { title: 'Pool KV-cache utilization', unit: 'percentunit', max: 1,
+        description: `Mean KV-cache utilization of each pool's pods, as its endpoint picker reads them (${M.averageKvCacheUtilization.name}); `
+          + 'it keeps its last value while no pod has fresh metrics.',
+        targets: [{ expr: pickerPromql.averageKvCacheUtilization(scope), legend: POOL_LEGEND }] },
+      { title: 'Pool queue size', unit: 'short',
+        description: `Mean number of requests waiting in each pool's model servers (${M.averageQueueSize.name}); `
+          + 'it keeps its last value while no pod has fresh metrics.',
+        targets: [{ expr: pickerPromql.averageQueueSize(scope), legend: POOL_LEGEND }] },
+    ],
+  ];
+}
+
 const GRID_COLUMNS = 24;
 const PANEL_HEIGHT = 8;
 
@@ -163,7 +211,9 @@ export function buildTritonDashboard(options: TritonDashboardOptions): GrafanaDa
   let id = 0;
   // LLM rows after the others, so that the ids and positions of the other panels never move; none without an LLM.
   const backends = LLM_BACKENDS.filter((b) => options.llmBackends.includes(b));
-  const layout = [...LAYOUT, ...llmLayout({ backends, firstResponseHistogram: options.firstResponseHistogram })];
+  // The pool rows last, for the same reason: a fleet without pools gets the same panels as before they existed.
+  const layout = [...LAYOUT, ...llmLayout({ backends, firstResponseHistogram: options.firstResponseHistogram }),
+    ...poolLayout(options.poolBackends ?? [])];
   const panels = layout.flatMap((row, r) => row.map((spec, i) => {
     const w = GRID_COLUMNS / row.length;
     return panel(++id, spec, { x: i * w, y: r * PANEL_HEIGHT, w, h: PANEL_HEIGHT });

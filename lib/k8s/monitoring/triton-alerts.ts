@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../../private/errors';
-import { buildPromtoolTests, promtoolTestFiles } from '../../triton/alert-rule-tests';
+import { buildPromtoolTests, PromtoolTestFile, promtoolTestFiles } from '../../triton/alert-rule-tests';
+import { buildEndpointPickerPromtoolTests } from '../../triton/endpoint-picker-alert-tests';
 import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
-import { AlertedServer, buildAlertRules, RuleGroup } from '../../triton/alert-rules';
+import { AlertedServer, buildAlertRules, DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
+import { EndpointPickerMonitoring } from './endpoint-picker-monitoring';
 import { MONITORING_API_VERSION } from './prometheus-monitor';
 import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
 
-/** Where the `runbook_url` annotations point by default: one section per alert, named after it. */
-export const DEFAULT_RUNBOOK_BASE_URL = 'https://github.com/triton-ops/triton-ops/blob/main/docs/runbooks.md';
+export { DEFAULT_RUNBOOK_BASE_URL };
 
 /** Defaults of TritonAlertsProps, one named constant each (asserted by the tests). */
 export const TRITON_ALERTS_DEFAULTS = {
@@ -116,29 +117,51 @@ export class TritonAlerts extends Construct {
   }
 }
 
+/** One rule file and its promtool test files, from a TritonAlerts or an EndpointPickerMonitoring. */
+interface PromtoolSource {
+  readonly path: string;
+  readonly fileBaseName: string;
+  readonly groups: readonly RuleGroup[];
+  /** The test documents, reading the rules from `ruleFile`. */
+  readonly tests: (ruleFile: string) => PromtoolTestFile[];
+  /** How to fix two sources writing the same files. */
+  readonly fix: string;
+}
+
+function promtoolSources(scope: Construct): PromtoolSource[] {
+  return [
+    ...TritonAlerts.all(scope).map((a) => ({ path: a.node.path, fileBaseName: a.fileBaseName, groups: a.groups,
+      tests: (rules: string) => promtoolTestFiles(buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels)),
+      fix: 'keep one TritonAlerts per server' })),
+    ...EndpointPickerMonitoring.all(scope).filter((m) => m.groups.length > 0).map((m) => ({ path: m.node.path, fileBaseName: m.fileBaseName, groups: m.groups,
+      tests: (rules: string) => [buildEndpointPickerPromtoolTests(rules, m.groups, m.watched, m.thresholds, m.alertLabels)],
+      fix: 'keep one EndpointPickerMonitoring per pooled server, and no Triton server named like another server\'s endpoint picker' })),
+  ];
+}
+
 /**
  * Writes, for every TritonAlerts under `scope` (or under each of several scopes), `<dir>/<namespace>-<server>.rules.yaml` (the rule groups as a plain
  * Prometheus rule file) and `<dir>/<namespace>-<server>.test.yaml` (its promtool unit tests, reading the rule file
  * by relative name; the tests of alerts that wait an hour or more in `<namespace>-<server>.long.test.yaml`, see
- * promtoolTestFiles), for `promtool check rules` and `promtool test rules` (`triton-ops check`, lib/cli/check-tools.ts).
+ * promtoolTestFiles), for `promtool check rules` and `promtool test rules` (`triton-ops check`, lib/cli/check-tools.ts);
+ * and the same two files for every EndpointPickerMonitoring, named `<namespace>-<picker>`.
  * Returns the paths written, sorted. The YAML is deterministic: same input, same bytes.
  */
 export function writePromtoolFiles(scope: Construct | readonly Construct[], dir: string): string[] {
-  const all = [scope].flat().flatMap((s) => TritonAlerts.all(s));
+  const all = [scope].flat().flatMap((s) => promtoolSources(s));
   const seen = new Map<string, string>();
   for (const a of all) {
     const other = seen.get(a.fileBaseName);
     if (other !== undefined) {
-      throw new TritonOpsError(`${a.node.path}: writes the promtool files '${a.fileBaseName}.*', as ${other} does; `
-        + 'keep one TritonAlerts per server');
+      throw new TritonOpsError(`${a.path}: writes the promtool files '${a.fileBaseName}.*', as ${other} does; ${a.fix}`);
     }
-    seen.set(a.fileBaseName, a.node.path);
+    seen.set(a.fileBaseName, a.path);
   }
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const a of all) {
     const rules = `${a.fileBaseName}.rules.yaml`;
-    const tests = promtoolTestFiles(buildPromtoolTests(rules, a.groups, a.alertedServer, a.thresholds, a.alertLabels));
+    const tests = a.tests(rules);
     const files: [string, object][] = [[rules, { groups: a.groups }], [`${a.fileBaseName}.test.yaml`, tests[0]]];
     if (tests.length > 1) files.push([`${a.fileBaseName}.long.test.yaml`, tests[1]]);
     for (const [file, doc] of files) {

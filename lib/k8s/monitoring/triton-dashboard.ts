@@ -6,6 +6,7 @@ import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
+import type { ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
 import { checkNamespaceName, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 
@@ -55,6 +56,21 @@ export interface TritonDashboardProps {
    * `servers` is unset
    */
   readonly llmBackends?: readonly LlmBackend[];
+  /**
+   * The pooled servers (routed through an InferencePool and its endpoint picker) with their pools: adds the rows of their
+   * pickers, scraped by EndpointPickerMonitoring: scheduling attempts by status, and for TensorRT-LLM pools ready
+   * endpoints, mean KV-cache utilization and queue size (a vLLM pool reports none of them). They follow the `server`
+   * variable, selecting each picker by its server's name; legends name each pool as its picker reports it.
+   * @default - none: no pool row
+   */
+  readonly inferencePools?: readonly DashboardInferencePool[];
+}
+
+/** A pooled server of the dashboard and its InferencePool. */
+export interface DashboardInferencePool {
+  readonly server: ITritonServer;
+  /** The pool as resolved: its backend says which panels its picker feeds. */
+  readonly pool: Pick<ResolvedInferencePool, 'backend'>;
 }
 
 /** The defaults of TritonDashboardProps. */
@@ -76,7 +92,8 @@ const DASHBOARD_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
  * grafana chart) loads: request rate, failure ratio, request/queue/compute time per model version, pending
  * requests, GPU utilization and memory per GPU, and replicas; with LLM servers (or `llmBackends`), LLM rows after
  * those: KV-cache usage and engine requests (TensorRT-LLM), time to first token p50/p95, time per output token and
- * tokens/s (vLLM). Its queries come from the same PromQL builders as the alerts and autoscalers.
+ * tokens/s (vLLM); with pooled servers (`inferencePools`), the rows of their endpoint pickers last. Its queries come
+ * from the same PromQL builders as the alerts and autoscalers.
  */
 export class TritonDashboard extends Construct {
   /** The dashboard JSON model written to the ConfigMap. */
@@ -118,6 +135,13 @@ export class TritonDashboard extends Construct {
     for (const backend of props.llmBackends ?? []) {
       p.check(LLM_BACKENDS.includes(backend), 'llmBackends', backend, 'is not an LLM backend', `use one of ${JSON.stringify(LLM_BACKENDS)}`);
     }
+    const pooled = new Set<ITritonServer>();
+    for (const { server } of props.inferencePools ?? []) {
+      p.check(!pooled.has(server), 'inferencePools', server.name, 'lists the server twice', 'give each pooled server once');
+      pooled.add(server);
+      p.check(props.servers === undefined || props.servers.includes(server), 'inferencePools', server.name,
+        'is not among \'servers\': the dashboard would open without its pool', 'add the server to \'servers\'');
+    }
     p.throwIfAny();
 
     const servers = props.servers ?? [];
@@ -126,6 +150,7 @@ export class TritonDashboard extends Construct {
       title, uid: name, servers: props.servers?.map((s) => s.name),
       llmBackends: [...given, ...servers.flatMap((s) => s.llmBackends)],
       firstResponseHistogram: given.length > 0 || servers.some((s) => s.firstResponseHistogram),
+      poolBackends: (props.inferencePools ?? []).map((i) => i.pool.backend),
     });
     this.configMap = new kplus.ConfigMap(this, 'ConfigMap', {
       metadata: {

@@ -162,7 +162,7 @@ export class TritonScrape extends Construct {
 }
 
 /** Kubernetes label syntax: the API server would refuse the whole monitor otherwise. */
-function checkLabels(p: Problems, prop: string, labels: Record<string, string>) {
+export function checkLabels(p: Problems, prop: string, labels: Record<string, string>) {
   for (const [key, value] of Object.entries(labels)) {
     p.check(LABEL_KEY.test(key), prop, key, 'is not a valid label key', 'use an optional DNS prefix/ and up to 63 letters, digits, -, _ and .');
     p.check(LABEL_VALUE.test(value), `${prop}.${key}`, value, 'is not a valid label value',
