@@ -65,7 +65,10 @@ export const LLM_FLEET: FleetDescription = {
       // The OpenAI API (chat completions, server-sent events) on port 9000, with the chat template of the checkpoint's
       // tokenizer; the route and the load test speak it too.
       openAi: { tokenizer: '/models/llama-8b/1/weights' },
-      route: { exposed: true, hosts: ['chat.llm.example.com'] },
+      // Through an inference pool: the endpoint picker sends a conversation's next turn to the pod that holds its prompt
+      // prefix. The vLLM backend exports no queue or KV-cache gauge, so prefix affinity is the one score. If the picker
+      // is down the gateway still routes, unscored (FailOpen).
+      route: { exposed: true, hosts: ['chat.llm.example.com'], inferencePool: { failureMode: 'FailOpen', scorers: { prefixCache: 1 } } },
       loadTest: loadTest('llama-8b'),
     },
     'chat-70b': {
@@ -80,7 +83,18 @@ export const LLM_FLEET: FleetDescription = {
       // 4096 new tokens at ~20 tokens/s.
       longestRequestSeconds: 300,
       autoscale: { metric: AutoscalingMetric.kvCacheUsage({ targetFraction: 0.7 }), minReplicas: 2, maxReplicas: 3 },
-      route: { exposed: true, hosts: ['chat-large.llm.example.com'], protocol: 'grpc' },
+      // The OpenAI API with the checkpoint's chat template, from the tokenizer beside the preprocessing model.
+      openAi: { tokenizer: '/models/llama-70b-preprocessing/1/tokenizer' },
+      // Scored on each pod's queue, KV-cache use and prompt prefix (the upstream charts' weights); interactive chats
+      // before batch jobs while the pool is saturated. If the picker is down requests fail (FailClose) rather than
+      // land unscored on a pod whose KV cache is full.
+      route: {
+        exposed: true, hosts: ['chat-large.llm.example.com'],
+        inferencePool: {
+          failureMode: 'FailClose', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, flowControl: true,
+          objectives: { interactive: { priority: 10 }, batch: { priority: -10 } },
+        },
+      },
       loadTest: loadTest('llama-70b'),
     },
     'chat-405b': {

@@ -21,13 +21,16 @@ export type FieldPath = ReadonlyArray<string | number>;
  * validators drop the extension and read them as closed objects. Every Istio kind's `status`
  * (istio/istio:manifests/charts/base/files/crd-all.gen.yaml, the input of @kubernetes-models/istio), and a ScaledJob's
  * pod template metadata (KEDA patches its CRD so; @kubernetes-models/keda is generated from KEDA's Go types). The
- * citations are in test/cli/check-unknown-fields.test.ts.
+ * citations are in test/cli/check-unknown-fields.test.ts. And a CRD's schema (JSONSchemaProps, in every version, `*`
+ * standing for any list index): kubernetes-models' compiled validator of it never reads `description` or the
+ * `x-kubernetes-*` keys, whose schemas accept anything, so its reads cannot tell an unknown key there.
  */
 export const PRESERVED_FIELDS: Readonly<Record<string, readonly FieldPath[]>> = Object.freeze({
   'networking.istio.io': [['status']],
   'security.istio.io': [['status']],
   'telemetry.istio.io': [['status']],
   'keda.sh': [['spec', 'jobTargetRef', 'template', 'metadata']],
+  'apiextensions.k8s.io': [['spec', 'versions', '*', 'schema', 'openAPIV3Schema']],
 });
 
 /** kubectl's words for a field the schema does not declare, e.g. `unknown field "spec.template.spec.bogus"`. */
@@ -58,7 +61,9 @@ function recording<T>(value: T, reads: Reads, views: WeakMap<object, object>): T
   return view as T;
 }
 
-const samePath = (a: FieldPath, b: FieldPath) => a.length === b.length && a.every((s, i) => s === b[i]);
+/** Whether `path` is the preserved path `preserved`, whose `*` stands for any list index. */
+const samePath = (preserved: FieldPath, path: FieldPath) =>
+  preserved.length === path.length && preserved.every((s, i) => s === path[i] || (s === '*' && typeof path[i] === 'number'));
 
 /** Adds to `out` the fields of `value` (at `path`) that the validator never read, in document order. */
 function unread(value: unknown, reads: Reads, preserved: readonly FieldPath[], path: FieldPath, out: FieldPath[]): void {

@@ -39,6 +39,10 @@ export const FLEET_CHART_IDS = {
   modelsLustre: 'ModelsLustre',
   alertRouting: 'AlertRouting',
   dashboard: 'Dashboard',
+  /** The scope of the Gateway API Gateway, which is named like the Istio Gateway (a sibling id would clash). */
+  gatewayApi: 'GatewayApi',
+  /** Under a server's inference route: its endpoint picker's monitors. */
+  pickerMonitoring: 'PickerMonitoring',
 } as const;
 
 /** Those parts by construct id: their description key. */
@@ -49,6 +53,7 @@ const FLEET_PARTS: Readonly<Record<string, string>> = {
   [FLEET_CHART_IDS.modelsLustre]: 'modelBucket.lustre',
   [FLEET_CHART_IDS.alertRouting]: 'monitoring.alertRouting',
   [FLEET_CHART_IDS.dashboard]: 'monitoring',
+  [FLEET_CHART_IDS.gatewayApi]: 'gateway',
 };
 
 /** `servers.<server>.<prop>` with the derived props of DERIVED_SERVER_PROPS named by the key the user wrote. */

@@ -9,6 +9,8 @@ import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-ru
 import { FsxLustreFileSystem } from '../k8s/fsx-lustre-file-system';
 import { CanaryRelease } from '../k8s/mesh/canary-release';
 import { MeshGateway } from '../k8s/mesh/gateway';
+import { GatewayApiGateway } from '../k8s/mesh/gateway-api-gateway';
+import { EndpointPickerMonitoring } from '../k8s/monitoring/endpoint-picker-monitoring';
 import { MeshSecurity } from '../k8s/mesh/mesh-security';
 import { ModelRepository } from '../k8s/model-repository';
 import { TritonAlertRouting } from '../k8s/monitoring/triton-alert-routing';
@@ -63,8 +65,10 @@ export class FleetChart extends Chart {
   public readonly servers: Readonly<Record<string, TritonServer>>;
   /** The canary releases by name. */
   public readonly releases: Readonly<Record<string, CanaryRelease>>;
-  /** The fleet gateway, when described. */
+  /** The Istio Gateway of the fleet gateway's hosts that VirtualServices route. @default - none: no gateway, or every host is pooled */
   public readonly gateway?: MeshGateway;
+  /** The Gateway API Gateway of the pooled routes' hosts, on the same pods. @default - none: no route has an inferencePool */
+  public readonly gatewayApi?: GatewayApiGateway;
   /** The description as given (the plan's `fleet` is the same with its serverDefaults applied). */
   public readonly fleet: FleetDescription;
   /** The plan the chart was built from (the infra stack builds on the same). */
@@ -105,8 +109,17 @@ export class FleetChart extends Chart {
     // chart, the rules it made before this chart (the app's one instance) are the ones the autoscalers fill.
     if (adapted) p.attempt(() => PrometheusAdapterRules.of(this, { namespace: monitoring.namespace }));
     if (plan.gateway) {
-      const { name, namespace, hosts, credentialName, selector, allowPlainHttp } = plan.gateway;
-      this.gateway = p.attempt(() => new MeshGateway(this, name, { namespace, hosts, credentialName, selector, allowPlainHttp }));
+      // The plan split the hosts: those of pooled routes to the Gateway API Gateway, the rest to the Istio Gateway.
+      const { name, namespace, istioHosts, inferenceHosts, credentialName, selector, allowPlainHttp, serviceAccount } = plan.gateway;
+      if (istioHosts.length > 0) {
+        this.gateway = p.attempt(() => new MeshGateway(this, name, { namespace, hosts: istioHosts, credentialName, selector, allowPlainHttp }));
+      }
+      if (inferenceHosts.length > 0) {
+        // Named like the Istio Gateway: the add-ons label the ingress pods with this name (istio-addon.ts).
+        this.gatewayApi = p.attempt(() => new GatewayApiGateway(new Construct(this, FLEET_CHART_IDS.gatewayApi), name, {
+          namespace, hosts: inferenceHosts, credentialName, allowPlainHttp, serviceAccount, routeNamespaces: [fleet.namespace],
+        }));
+      }
     }
 
     // The fleet's FSx for Lustre file system: its StorageClass and claim, before the servers that mount it.
@@ -145,6 +158,8 @@ export class FleetChart extends Chart {
     if (monitoring.dashboard && Object.keys(servers).length > 0) {
       p.attempt(() => new TritonDashboard(this, FLEET_CHART_IDS.dashboard, {
         name: monitoring.dashboardName, namespace: monitoring.namespace, servers: Object.values(servers),
+        inferencePools: Object.entries(servers).filter(([name]) => plan.servers[name].inferencePool !== undefined)
+          .map(([name, server]) => ({ server, pool: plan.servers[name].inferencePool! })),
       }));
     }
     // The constructs name their problems by construct path; a fleet's user reads them by description path.
@@ -184,8 +199,23 @@ export class FleetChart extends Chart {
     if (this.plan.mesh) {
       p.attempt(() => server.authorize({ gatewayServiceAccount: plan.exposed ? this.plan.gateway?.serviceAccount : undefined, callers: plan.callers }));
     }
-    if (route) {
-      const { exposed, ...options } = route;
+    if (route && plan.inferencePool) {
+      // planFleet refused every VirtualService key next to a pool, and a pool that is not exposed; a refused Gateway API
+      // Gateway is in the problems already.
+      const { inferencePool: pool } = plan;
+      const gateway = this.gatewayApi;
+      const inferenceRoute = gateway && p.attempt(() => server.inferenceRoute({
+        name: route.name, hosts: route.hosts, timeoutSeconds: route.timeoutSeconds, gateway, pool,
+        istiodNamespace: this.plan.mesh?.istiodNamespace,
+      }));
+      if (inferenceRoute !== undefined && monitoring.scrape) {
+        p.attempt(() => new EndpointPickerMonitoring(inferenceRoute, FLEET_CHART_IDS.pickerMonitoring, {
+          server, poolName: inferenceRoute.poolName, pool, picker: inferenceRoute.endpointPicker,
+          prometheusLabels: monitoring.prometheusLabels, alerts: monitoring.alerts,
+        }));
+      }
+    } else if (route) {
+      const { exposed, inferencePool: _none, ...options } = route;
       p.attempt(() => server.route({ ...options, gateway: exposed ? this.gateway : undefined }));
     }
     if (loadTest) p.attempt(() => server.loadTest(loadTest));

@@ -139,8 +139,26 @@ describe('what the API server accepts is accepted', () => {
     // No other field of the CRDs of kedacore/keda@v2.19.0 (config/crd), kubernetes-sigs/karpenter@v1.12.0 and
     // aws/karpenter-provider-aws@v1.12.1 (pkg/apis/crds) keeps unknown fields.
     expect(PRESERVED_FIELDS['keda.sh']).toEqual([['spec', 'jobTargetRef', 'template', 'metadata']]);
-    expect(Object.keys(PRESERVED_FIELDS).sort()).toEqual(['keda.sh', 'networking.istio.io', 'security.istio.io', 'telemetry.istio.io']);
+    expect(Object.keys(PRESERVED_FIELDS).sort())
+      .toEqual(['apiextensions.k8s.io', 'keda.sh', 'networking.istio.io', 'security.istio.io', 'telemetry.istio.io']);
     expect(problemsOf('job-template-metadata')).toEqual([]);
+  });
+
+  test('a CRD\'s schema is open to the check: kubernetes-models reads neither description nor x-kubernetes-* in it; the rest is not', async () => {
+    // The vendored CRDs (crds/) carry both in every version's openAPIV3Schema, as every controller-gen CRD does.
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.example.com' },
+      spec: {
+        group: 'example.com', names: { kind: 'Thing', plural: 'things' }, scope: 'Namespaced',
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', description: 'A thing.', properties: { spec: { type: 'array', 'x-kubernetes-list-type': 'atomic' } } } },
+        }],
+      },
+    };
+    expect(await schemaProblems([crd])).toEqual([]);
+    expect(await schemaProblems([{ ...crd, spec: { ...crd.spec, bogus: 1 } }]))
+      .toEqual(['CustomResourceDefinition/things.example.com unknown field "spec.bogus"']);
   });
 
   test('an AlertmanagerConfig\'s child routes keep unknown fields, as its CRD says', () => {

@@ -1,11 +1,11 @@
 /** Fleets with InferencePools, for the add-ons of LLM-aware routing: SHOP's servers made OpenAI LLM servers behind a pool. */
 import { FleetPlan, planFleet } from '../../lib/platform/fleet-plan';
-import type { FleetDescription } from '../../lib';
+import type { FleetDescription, ServerDescription } from '../../lib';
 import { llmModel } from '../helpers';
 import { EXPOSED } from './fixtures';
 
 /** One vLLM model on one GPU through the OpenAI frontend, routed through an InferencePool on the fleet gateway. */
-export const POOLED_SERVER = {
+export const POOLED_SERVER: ServerDescription = {
   image: 'nvcr.io/nvidia/tritonserver:26.07-vllm-python-py3',
   models: [llmModel('vllm', 'llama', { llm: { backend: 'vllm', tensorParallelSize: 1, pipelineParallelSize: 1, maxBatchSize: 256, gpuMemoryFraction: 0.9 } })],
   gpus: 1,

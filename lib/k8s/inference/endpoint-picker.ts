@@ -6,7 +6,7 @@
  * /metrics (`--metrics-endpoint-auth=false`: AuthorizationPolicies instead) and smaller resources
  * (ENDPOINT_PICKER_DEFAULTS).
  */
-import { Yaml } from 'cdk8s';
+import { JsonPatch, Yaml } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/endpoint-picker-config';
@@ -14,6 +14,8 @@ import { ENDPOINT_PICKER_PORTS } from '../../triton/inference-pool-options';
 import { ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
 import { principalOf } from '../../triton/mesh-identity';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
+import type { IScrapedEndpointPicker } from '../monitoring/endpoint-picker-monitoring';
+import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../monitoring/istio-sidecar-bypass';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
 import { INFERENCE_POOL_GROUP } from './inference-types';
 
@@ -66,7 +68,7 @@ export interface EndpointPickerProps {
  * One endpoint picker: ServiceAccount, Role and RoleBinding, the ConfigMap of its configuration, a Deployment of one
  * replica (Recreate) and a ClusterIP Service of the ext_proc and metrics ports. Its policies are endpoint-picker-policies.ts'.
  */
-export class EndpointPicker extends Construct {
+export class EndpointPicker extends Construct implements IScrapedEndpointPicker {
   public readonly name: string;
   public readonly namespace: string;
   /** Labels that select the picker's pods. */
@@ -79,6 +81,7 @@ export class EndpointPicker extends Construct {
   public readonly deployment: k8s.KubeDeployment;
   public readonly service: k8s.KubeService;
   public readonly configMap: k8s.KubeConfigMap;
+  private metricsExcluded = false;
 
   public constructor(scope: Construct, id: string, props: EndpointPickerProps) {
     super(scope, id);
@@ -161,5 +164,16 @@ export class EndpointPicker extends Construct {
         ],
       },
     });
+  }
+
+  /**
+   * Has the metrics port (ENDPOINT_PICKER_PORTS.metrics) bypass the Istio sidecar, so that a Prometheus outside the mesh
+   * scrapes it in plain HTTP under STRICT mTLS (EndpointPickerMonitoring's `bypassIstioSidecar`); the NetworkPolicy still
+   * admits only the monitoring namespace there. Idempotent.
+   */
+  public excludeMetricsFromMesh(): void {
+    if (this.metricsExcluded) return;
+    this.metricsExcluded = true;
+    this.deployment.addJsonPatch(JsonPatch.add('/spec/template/metadata/annotations', { [ISTIO_EXCLUDE_INBOUND_PORTS]: String(ENDPOINT_PICKER_PORTS.metrics.number) }));
   }
 }
