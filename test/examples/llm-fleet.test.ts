@@ -1,4 +1,5 @@
 import { Testing } from 'cdk8s';
+import { parse } from 'yaml';
 import { Testing as TfTesting } from 'cdktf';
 import { FleetChart } from 'triton-ops';
 import { FleetServingStack } from 'triton-ops/bridge';
@@ -70,32 +71,49 @@ describe('the LLM fleet example', () => {
   });
 
   test('each route streams: no retries, a timeout over the longest generation', () => {
-    for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300], ['chat-405b', 300]] as const) {
-      const route = find('VirtualService', server).spec.http[0];
-      expect(route.retries).toEqual({ attempts: 0 });
-      expect(parseInt(route.timeout, 10)).toBeGreaterThanOrEqual(longest);
+    const route = find('VirtualService', 'chat-405b').spec.http[0];
+    expect(route.retries).toEqual({ attempts: 0 });
+    expect(parseInt(route.timeout, 10)).toBeGreaterThanOrEqual(300);
+    // The pooled two: an HTTPRoute with a request timeout and no retry.
+    for (const [server, longest] of [['chat-8b', 120], ['chat-70b', 300]] as const) {
+      const rule = find('HTTPRoute', server).spec.rules[0];
+      expect(rule.retry).toBeUndefined();
+      expect(parseInt(rule.timeouts.request, 10)).toBeGreaterThanOrEqual(longest);
     }
-    expect(tritonArgs('chat-70b')).toContain('--exit-timeout-secs=300');
     expect(tritonArgs('chat-405b')).toContain('--exit-timeout-secs=300');
     // The OpenAI frontend lets every response finish on SIGTERM, within the grace period sized for the longest.
     expect(find('Deployment', 'chat-8b').spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(120);
+    expect(find('Deployment', 'chat-70b').spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(300);
   });
 
-  test('the 8B model serves the OpenAI API: its route matches the OpenAI client paths on port 9000', () => {
+  test('the 8B and 70B models serve the OpenAI API through an InferencePool on port 9000, scored per backend', () => {
     expect(container('chat-8b').command.join(' ')).toContain('openai_frontend/main.py');
     expect(tritonArgs('chat-8b')).toContain('--tokenizer=/models/llama-8b/1/weights');
-    const http = find('VirtualService', 'chat-8b').spec.http;
-    expect(http.flatMap((r: any) => r.match.map((m: any) => Object.values(m.uri)[0]))).toContain('/v1/chat/completions');
-    expect(new Set(http.map((r: any) => r.route[0].destination.port.number))).toEqual(new Set([9000]));
+    expect(tritonArgs('chat-70b')).toContain('--tokenizer=/models/llama-70b-preprocessing/1/tokenizer');
+    for (const server of ['chat-8b', 'chat-70b']) {
+      const rule = find('HTTPRoute', server).spec.rules[0];
+      expect(rule.matches.map((m: any) => m.path.value)).toContain('/v1/chat/completions');
+      expect(rule.backendRefs).toEqual([{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: server }]);
+      expect(find('InferencePool', server).spec.targetPorts).toEqual([{ number: 9000 }]);
+    }
+    const scorers = (server: string) => parse(find('ConfigMap', `${server}-epp`).data['default-plugins.yaml'])
+      .schedulingProfiles[0].plugins.map((p: any) => `${p.pluginRef}=${p.weight}`);
+    expect(scorers('chat-8b')).toEqual(['prefix-cache-scorer=1']);
+    expect(scorers('chat-70b')).toEqual(['queue-scorer=2', 'kv-cache-utilization-scorer=2', 'prefix-cache-scorer=3']);
+    expect([find('InferencePool', 'chat-8b'), find('InferencePool', 'chat-70b')].map((p) => p.spec.endpointPickerRef.failureMode))
+      .toEqual(['FailOpen', 'FailClose']);
   });
 
-  test('the 70B model scales on its KV cache; both are alerted on time to first token', () => {
+  test('the 70B model scales on its KV cache and is alerted on it; the vLLM models on time to first token', () => {
     const hpa = find('HorizontalPodAutoscaler', 'chat-70b');
     expect(hpa.spec.metrics[0].pods.metric.name).toBe('triton_llm_kv_cache_usage');
     const alerts = (server: string) => objects.filter((o) => o.kind === 'PrometheusRule' && o.metadata.labels['app.kubernetes.io/instance'] === server)
       .flatMap((r) => r.spec.groups.flatMap((g: any) => g.rules.map((x: any) => x.alert)));
-    expect(alerts('chat-70b')).toEqual(expect.arrayContaining(['TritonKvCacheSaturated', 'TritonSlowTimeToFirstToken']));
+    expect(alerts('chat-70b')).toContain('TritonKvCacheSaturated');
+    // The OpenAI frontend never turns on Triton's first-response histogram, which TensorRT-LLM's time to first token needs.
+    expect(alerts('chat-70b')).not.toContain('TritonSlowTimeToFirstToken');
     expect(alerts('chat-8b')).toContain('TritonSlowTimeToFirstToken');
+    expect(alerts('chat-405b')).toContain('TritonSlowTimeToFirstToken');
     expect(alerts('chat-8b')).not.toContain('TritonKvCacheSaturated');
   });
 
@@ -109,22 +127,21 @@ describe('the LLM fleet example', () => {
       expect(job.spec.template.spec.containers[0].env).toContainEqual({ name: 'HF_HUB_OFFLINE', value: '1' });
       expect(JSON.stringify(find('NetworkPolicy', `${server}-load-test`).spec.egress)).not.toContain('443');
     }
-    for (const server of ['chat-70b', 'chat-405b']) {
-      const deny = find('AuthorizationPolicy', `${server}-deny-admin`);
-      expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: [`cluster.local/ns/llm/sa/${server}-load-test`] } }]);
-    }
+    const deny = find('AuthorizationPolicy', 'chat-405b-deny-admin');
+    expect(deny.spec.rules[1].from).toEqual([{ source: { notPrincipals: ['cluster.local/ns/llm/sa/chat-405b-load-test'] } }]);
     // Over the OpenAI API genai-perf reads no model config: no reader, the chat completions API on port 9000; the 25.05
     // SDK infers the OpenAI service kind and refuses --service-kind.
     const openAi = find('Job', 'chat-8b-load-test').spec.template.spec.containers[0].command[2];
     expect(openAi).toContain('genai-perf profile -m llama-8b --endpoint-type chat --url chat-8b.llm.svc.cluster.local:9000');
     expect(JSON.stringify(find('AuthorizationPolicy', 'chat-8b-deny-admin'))).not.toContain('chat-8b-load-test');
+    expect(JSON.stringify(find('AuthorizationPolicy', 'chat-70b-deny-admin'))).not.toContain('chat-70b-load-test');
   });
 
   test('without the mesh a load test would open model-config to every admitted pod: refused', () => {
     const servers = Object.fromEntries(Object.entries(LLM_FLEET.servers).map(([name, server]) => [name, { ...server, route: undefined }]));
     const fleet = { ...LLM_FLEET, mesh: false as const, gateway: undefined, servers };
     expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet })))).toContain(
-      "llm/chat-70b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-70b-load-test\"]) opens the model-config API");
+      "llm/chat-405b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-405b-load-test\"]) opens the model-config API");
   });
 
   test('the serving stack holds the same objects', () => {
