@@ -62,17 +62,17 @@ describe('clean output', () => {
     // Each stage as it starts and ends, with its count and time (here <t>); no warning.
     const objects = /(\d+) objects/.exec(r.stdout)![1];
     expect(r.stderr.replace(/\d+\.\d s$/gm, '<t> s')).toBe([
-      'read: dist, artifacts, cdktf.out ...', `read: dist, artifacts, cdktf.out: ${objects} objects, 13 config.pbtxt, 26 promtool files, <t> s`,
+      'read: dist, artifacts, cdktf.out ...', `read: dist, artifacts, cdktf.out: ${objects} objects, 13 config.pbtxt, 30 promtool files, <t> s`,
       `schemas: ${objects} objects ...`, `schemas: ${objects} objects: 0 failed, <t> s`,
       `cross-object: ${objects} objects ...`, `cross-object: ${objects} objects: 0 failed, <t> s`,
       'protoc: 13 config.pbtxt ...', 'protoc: 13 config.pbtxt: 0 failed, <t> s',
-      'promtool: 10 rule files, 16 test files ...', 'promtool: 10 rule files, 16 test files: 0 failed, <t> s',
+      'promtool: 12 rule files, 18 test files ...', 'promtool: 12 rule files, 18 test files: 0 failed, <t> s',
     ].map((l) => `triton-ops check: ${l}\n`).join(''));
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/config\.pbtxt \(protoc, inference\.ModelConfig\): 13 passed, 0 failed/);
-    expect(r.stdout).toMatch(/promtool rules and tests: 26 passed, 0 failed/);
-    expect(r.stdout).toMatch(/triton-ops check: \d+ objects, 13 config\.pbtxt, 26 promtool files; no problems\n$/);
+    expect(r.stdout).toMatch(/promtool rules and tests: 30 passed, 0 failed/);
+    expect(r.stdout).toMatch(/triton-ops check: \d+ objects, 13 config\.pbtxt, 30 promtool files; no problems\n$/);
     expect(r.status).toBe(0);
   });
 
@@ -104,7 +104,7 @@ describe('broken copy', () => {
     const r = await runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
     const report = JSON.parse(r.stdout);
     expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
-    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 26, problems: 5 }, skipped: [] });
+    expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 30, problems: 5 }, skipped: [] });
     expect(report.problems).toEqual([
       { check: 'kubernetes', file: 'dist/ml-serving/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
       { check: 'kubernetes', file: 'dist/ml-serving/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: 'unknown field "spec.template.spec.bogusField"' },
@@ -133,7 +133,7 @@ describe('broken copy', () => {
     const file = join(broken, 'report.xml');
     const r = await runCheck(['artifacts', '--format', 'junit', '--output', file], { cwd: broken });
     expect(readFileSync(file, 'utf8')).toMatch(/^<\?xml/);
-    expect(r.stdout).toMatch(/triton-ops check: 0 objects, 13 config\.pbtxt, 26 promtool files; 2 problems\n$/);
+    expect(r.stdout).toMatch(/triton-ops check: 0 objects, 13 config\.pbtxt, 30 promtool files; 2 problems\n$/);
     expect(r.status).toBe(1);
   });
 });
@@ -147,7 +147,7 @@ describe('missing tools (PATH without protoc and promtool)', () => {
   test('reported as skipped with how to install, exit 0', async () => {
     const r = await runCheck(['artifacts'], { cwd: clean, env: env() });
     expect(r.stdout).toContain('SKIPPED 13 config.pbtxt: protoc is not on PATH, so the model configs were not checked; install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler;');
-    expect(r.stdout).toContain('SKIPPED 26 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
+    expect(r.stdout).toContain('SKIPPED 30 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
     expect(r.stdout).toMatch(/no problems, protoc and promtool skipped\n$/);
     expect(r.stderr).toContain('triton-ops check: warning: skipped 13 config.pbtxt: protoc is not on PATH');
     expect(r.status).toBe(0);
@@ -156,10 +156,10 @@ describe('missing tools (PATH without protoc and promtool)', () => {
   test('--require turns a skip into a failure, in every format', async () => {
     const human = await runCheck(['artifacts', '--require', 'protoc'], { cwd: clean, env: env() });
     expect(human.stdout).toContain('FAILED 13 config.pbtxt: protoc is not on PATH');
-    expect(human.stdout).toContain('SKIPPED 26 promtool files');
+    expect(human.stdout).toContain('SKIPPED 30 promtool files');
     expect(human.status).toBe(1);
     const json = JSON.parse((await runCheck(['artifacts', '--require', 'protoc,promtool', '--format', 'json'], { cwd: clean, env: env() })).stdout);
-    expect(json.skipped.map((s: any) => [s.tool, s.required, s.files.length])).toEqual([['protoc', true, 13], ['promtool', true, 26]]);
+    expect(json.skipped.map((s: any) => [s.tool, s.required, s.files.length])).toEqual([['protoc', true, 13], ['promtool', true, 30]]);
     expect(json.exitCode).toBe(1);
     const junit = (await runCheck(['artifacts', '--format', 'junit'], { cwd: clean, env: env() })).stdout;
     expect(junit).toMatch(/<testcase classname="protoc" name="13 config\.pbtxt"><skipped message="protoc is not on PATH/);

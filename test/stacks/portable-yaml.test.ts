@@ -66,7 +66,7 @@ describe('every YAML file of the three example fleets loads to the same data und
       'dist/llm-serving/cluster.yaml', 'dist/llm-serving/llm.yaml',
       'dist/ml-serving/cluster.yaml', 'dist/ml-serving/search.yaml', 'dist/ml-serving/vision.yaml',
     ]);
-    expect(names.filter((n) => n.startsWith('artifacts/promtool/'))).toHaveLength(26);
+    expect(names.filter((n) => n.startsWith('artifacts/promtool/'))).toHaveLength(30);
     expect(names).toContain('dist/ml-serving/cluster.yaml: ConfigMap monitoring/triton-ops-adapter-rules config.yaml');
     expect(names).toContain('dist/ml-serving/cluster.yaml: ConfigMap nvidia-device-plugin/nvidia-device-plugin config.yaml');
   });
