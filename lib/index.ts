@@ -48,7 +48,7 @@ export { GpuPool } from './triton/gpu-capacity';
 export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps } from './k8s/triton-server-props';
 export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
-export { ITritonServer, MetricsReader, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
+export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
   ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';

@@ -18,14 +18,6 @@ export interface ReleaseMembership {
   readonly path: string;
 }
 
-/** A workload besides Prometheus that reads a server's metrics port: a pool's endpoint picker. */
-export interface MetricsReader {
-  /** Its mTLS identity, `cluster.local/ns/<ns>/sa/<sa>`. */
-  readonly principal: string;
-  /** Labels of its pods, in the server's namespace. */
-  readonly podSelector: Readonly<Record<string, string>>;
-}
-
 /**
  * What other constructs know of a Triton server: the facts it decided (names, labels, ports, GPUs, replicas, who its
  * NetworkPolicy admits) and nothing of how it decided them. Monitors, alerts, autoscalers, routes, releases and
@@ -97,8 +89,6 @@ export interface ITritonServer extends IConstruct {
   readonly nodeGroup?: string;
   /** Whether the Istio sidecar intercepts the metrics port (false once a scrape bypasses it). */
   readonly metricsPortInMesh: boolean;
-  /** Readers of the metrics port besides the monitoring namespace, in admission order. */
-  readonly metricsReaders: readonly MetricsReader[];
   /** The release the server is a version of, if any. */
   readonly release?: ReleaseMembership;
   /** The construct that scales the server, if any. */
@@ -107,10 +97,12 @@ export interface ITritonServer extends IConstruct {
   /** Intent of a Prometheus outside the mesh: the metrics port bypasses the sidecar (the pod annotation). */
   excludeMetricsFromMesh(): void;
   /**
-   * Intent of a pool's endpoint picker: it reads the metrics port. The NetworkPolicy admits its pods there, and the
-   * ALLOW AuthorizationPolicy its principal when the sidecar sees that port.
+   * Intent of a workload of the server's namespace that reads the metrics port by pod IP (a pool's endpoint picker): the
+   * NetworkPolicy admits the pods of `podSelector` there, and the port bypasses the sidecar (excludeMetricsFromMesh),
+   * since a request to a pod IP matches no Service host and the caller's sidecar passes it through in plain text, which
+   * the server's sidecar would refuse under STRICT mTLS.
    */
-  admitMetricsReader(reader: MetricsReader): void;
+  admitMetricsReader(podSelector: Readonly<Record<string, string>>): void;
   /** Intent of a release: the pods carry the release and version labels (never the selector). */
   joinRelease(membership: ReleaseMembership): void;
   /** Intent of an autoscaler: it owns the replica count from now on, within `range`. */

@@ -32,7 +32,7 @@ import { InferenceRoute, InferenceRouteOptions } from './inference/inference-rou
 import { routeId, SERVER_INTENT_IDS } from './triton-server-ids';
 import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
-import { ITritonServer, MetricsReader, ReleaseMembership, ReplicaRange } from './triton-server-ref';
+import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
 import { plannedSettings, resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
 
@@ -100,7 +100,6 @@ export class TritonServer extends Construct implements ITritonServer {
   private readonly defaultReplicas: number;
   private membership?: ReleaseMembership;
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
-  private readonly readers: MetricsReader[] = [];
 
   public constructor(scope: Construct, id: string, props: TritonServerProps) {
     super(scope, id);
@@ -365,16 +364,12 @@ export class TritonServer extends Construct implements ITritonServer {
     return id;
   }
 
-  public get metricsReaders(): readonly MetricsReader[] {
-    return [...this.readers];
-  }
-
-  public admitMetricsReader(reader: MetricsReader): void {
-    this.readers.push(reader);
+  public admitMetricsReader(podSelector: Readonly<Record<string, string>>): void {
     // Typed port values: the NetworkPolicy's serializer reads them after the patch (bare numbers would synthesize null).
     this.networkPolicy.addJsonPatch(JsonPatch.add('/spec/ingress/-', {
-      from: [{ podSelector: { matchLabels: { ...reader.podSelector } } }], ports: [tcp(METRICS_PORT.port)],
+      from: [{ podSelector: { matchLabels: { ...podSelector } } }], ports: [tcp(METRICS_PORT.port)],
     }));
+    this.excludeMetricsFromMesh();
   }
 
   public excludeMetricsFromMesh(): void {

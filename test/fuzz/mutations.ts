@@ -82,7 +82,7 @@ type Candidate = Omit<FuzzCase, 'id' | 'terraform'>;
 /** Objects whose keys are names the user chooses (servers, labels, parameters), not keys of the description's schema. */
 const NAMED_KEYS = new Set([
   'servers', 'nodePools', 'releases', 'parameters', 'inputMap', 'outputMap', 'files', 'backendConfig', 'env', 'weights',
-  'selector', 'prometheusLabels', 'defaultTags', 'labels', 'headers', 'matchLabels',
+  'selector', 'prometheusLabels', 'defaultTags', 'labels', 'headers', 'matchLabels', 'objectives',
 ]);
 
 const isPlain = (v: unknown): v is Record<string, unknown> =>

@@ -72,8 +72,8 @@ export interface InferenceRouteProps extends InferenceRouteOptions {
  *   (ROUTED_OPENAI_MATCHES: never the frontend's /metrics or model load/unload), to the InferencePool, with
  *   `timeouts.request` as TritonRoute computes it. Its hosts are claimed like a VirtualService's, so a TritonRoute and
  *   an InferenceRoute cannot share one.
- * - The server admits the picker on its metrics port 8002 (its NetworkPolicy, and its ALLOW policy when the sidecar
- *   sees that port), where the picker reads the gauges it scores with.
+ * - The server admits the picker on its metrics port 8002 (its NetworkPolicy), where the picker reads the gauges it
+ *   scores with; that port bypasses the server's sidecar, since the picker scrapes pod IPs in plain text.
  */
 export class InferenceRoute extends Construct {
   /** Finds every InferenceRoute under `scope`, in construct-tree order. */
@@ -171,7 +171,7 @@ export class InferenceRoute extends Construct {
       spec,
     });
     for (const host of hosts) claimHost(this, host, 'hosts', 'HTTPRoute');
-    server.admitMetricsReader({ principal: picker.principal, podSelector: picker.selectorLabels });
+    server.admitMetricsReader(picker.selectorLabels);
 
     this.node.addValidation({ validate: () => this.conflicts() });
   }

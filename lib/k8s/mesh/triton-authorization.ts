@@ -67,8 +67,7 @@ export interface TritonAuthorizationProps extends TritonAuthorizationOptions {
  *
  * The metrics port: when it bypasses the sidecar (TritonScrape's default), neither policy mentions it, since the
  * sidecar never sees that traffic. When it does not (read at synth, so construction order does not matter), the
- * ALLOW policy admits the server's `monitoringNamespace` on GET /metrics of 8002, or the policy would deny scrapes, and
- * the server's `metricsReaders` (a pool's endpoint picker, which reads the gauges it scores pods with).
+ * ALLOW policy admits the server's `monitoringNamespace` on GET /metrics of 8002, or the policy would deny scrapes.
  *
  * Every caller namespace must also pass the server's NetworkPolicy (its own namespace or `clientNamespaces`),
  * checked here, since a NetworkPolicy drop shows up as a connection timeout, not as an authorization error.
@@ -125,13 +124,9 @@ export class TritonAuthorization extends Construct {
       from: [{ source: { principals: readers } }],
       to: operations(INFERENCE_HTTP_PATHS, [...INFERENCE_GRPC_PATHS, ...PROFILER_GRPC_PATHS]),
     };
-    // Read at synth, like the bypass: a pool's endpoint picker may be admitted after this construct.
-    const metricsRule = (): AuthorizationRule => {
-      const readers = [...new Set(this.server.metricsReaders.map((r) => r.principal))].sort();
-      return {
-        from: [{ source: { namespaces: [monitoringNamespace] } }, ...(readers.length > 0 ? [{ source: { principals: readers } }] : [])],
-        to: [{ operation: { ports: [String(METRICS_PORT.port)], paths: [METRICS_PATH], methods: ['GET'] } }],
-      };
+    const metricsRule: AuthorizationRule = {
+      from: [{ source: { namespaces: [monitoringNamespace] } }],
+      to: [{ operation: { ports: [String(METRICS_PORT.port)], paths: [METRICS_PATH], methods: ['GET'] } }],
     };
     this.allowPolicy = new ApiObject(this, 'Allow', {
       apiVersion: SECURITY_API_VERSION,
@@ -140,7 +135,7 @@ export class TritonAuthorization extends Construct {
       // Lazy: a TritonScrape created after this construct may still add the sidecar bypass of the metrics port.
       spec: Lazy.any({ produce: (): AuthorizationPolicySpec => ({
         selector, action: 'ALLOW', rules: [
-          callerRule, ...(readers.length > 0 ? [readerRule] : []), ...(this.server.metricsPortInMesh ? [metricsRule()] : []),
+          callerRule, ...(readers.length > 0 ? [readerRule] : []), ...(this.server.metricsPortInMesh ? [metricsRule] : []),
         ],
       }) }),
     });

@@ -128,38 +128,27 @@ describe('InferenceRoute: policies', () => {
     });
   });
 
-  test('the pooled server admits the picker\'s pods on 8002, and its principal on GET /metrics while the sidecar sees that port', () => {
+  test('the pooled server admits the picker\'s pods on 8002, which bypasses its sidecar: the picker scrapes pod IPs in plain text', () => {
     expect(named(m, 'NetworkPolicy', 'chat').spec.ingress.at(-1)).toEqual({
       from: [{ podSelector: { matchLabels: EPP_SELECTOR } }], ports: [{ protocol: 'TCP', port: 8002 }],
     });
-    expect(named(m, 'AuthorizationPolicy', 'chat-allow').spec.rules.at(-1)).toEqual({
-      from: [{ source: { namespaces: ['monitoring'] } }, { source: { principals: [EPP_PRINCIPAL] } }],
-      to: [{ operation: { ports: ['8002'], paths: ['/metrics'], methods: ['GET'] } }],
-    });
-    expect(built.server.metricsReaders).toEqual([{ principal: EPP_PRINCIPAL, podSelector: EPP_SELECTOR }]);
+    expect(named(m, 'Deployment', 'chat').spec.template.metadata.annotations['traffic.sidecar.istio.io/excludeInboundPorts']).toBe('8002');
+    expect(built.server.metricsPortInMesh).toBe(false);
+    expect(JSON.stringify(named(m, 'AuthorizationPolicy', 'chat-allow'))).not.toContain(EPP_PRINCIPAL);
   });
 
   test('a server without a pool keeps its NetworkPolicy and AuthorizationPolicies byte for byte', () => {
     const plain = servingChart();
     plain.server.authorize({ gatewayServiceAccount: ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT });
+    plain.server.excludeMetricsFromMesh();
     const p = Testing.synth(plain.chart);
     const serverObjects = (x: any[]) => x.filter((o) => ['NetworkPolicy', 'AuthorizationPolicy'].includes(o.kind) && o.metadata.name.startsWith('chat')
       && !o.metadata.name.startsWith('chat-epp'));
-    const pooled = serverObjects(m);
-    expect(pooled.map((o) => o.metadata.name)).toEqual(serverObjects(p).map((o) => o.metadata.name));
-    // Only the two reader entries differ.
+    expect(serverObjects(m).map((o) => o.metadata.name)).toEqual(serverObjects(p).map((o) => o.metadata.name));
+    // Only the picker's entry differs.
     expect(named(p, 'NetworkPolicy', 'chat').spec.ingress).toEqual(named(m, 'NetworkPolicy', 'chat').spec.ingress.slice(0, -1));
-    expect(named(p, 'AuthorizationPolicy', 'chat-allow').spec.rules.at(-1).from).toEqual([{ source: { namespaces: ['monitoring'] } }]);
+    expect(named(p, 'AuthorizationPolicy', 'chat-allow')).toEqual(named(m, 'AuthorizationPolicy', 'chat-allow'));
     expect(named(p, 'AuthorizationPolicy', 'chat-deny-admin')).toEqual(named(m, 'AuthorizationPolicy', 'chat-deny-admin'));
-  });
-
-  test('when the metrics port bypasses the sidecar, the NetworkPolicy alone admits the picker', () => {
-    const bypass = routedChart();
-    bypass.server.authorize({ gatewayServiceAccount: ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT });
-    bypass.server.excludeMetricsFromMesh();
-    const b = Testing.synth(bypass.chart);
-    expect(JSON.stringify(named(b, 'AuthorizationPolicy', 'chat-allow'))).not.toContain(EPP_PRINCIPAL);
-    expect(named(b, 'NetworkPolicy', 'chat').spec.ingress.at(-1).from).toEqual([{ podSelector: { matchLabels: EPP_SELECTOR } }]);
   });
 });
 
