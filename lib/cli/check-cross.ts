@@ -19,8 +19,8 @@ import { Labels, podTemplates } from './pod-templates';
 
 interface Selector { matchLabels?: Labels; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }
 interface Obj { kind: string; name: string; namespace: string; labels: Labels; raw: any; found: FoundObject }
-/** A port a container of a pod declares. */
-interface ContainerPort { number: number; name?: string }
+/** A port of a container or a Service, and its name. */
+interface NamedPort { number: number; name?: string }
 /** A set of pods: a workload's pod template (a LeaderWorkerSet has two: its leaders and its workers), or a bare Pod. */
 interface Pods {
   kind: string; name: string; namespace: string; labels: Labels;
@@ -29,16 +29,16 @@ interface Pods {
   /** `leader` or `workers` of a LeaderWorkerSet. */
   part?: string;
   /** The ports its containers declare. */
-  ports: ContainerPort[];
+  ports: NamedPort[];
 }
 
 /** The ports the containers of a pod spec declare. */
-const containerPorts = (podSpec: any): ContainerPort[] => (Array.isArray(podSpec?.containers) ? podSpec.containers : [])
+const containerPorts = (podSpec: any): NamedPort[] => (Array.isArray(podSpec?.containers) ? podSpec.containers : [])
   .flatMap((c: any) => (Array.isArray(c?.ports) ? c.ports : []))
   .filter((p: any) => typeof p?.containerPort === 'number')
   .map((p: any) => ({ number: p.containerPort, ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
 /** `9000 (http-openai), 8002`: ports of a container or a Service as a report lists them. */
-const showPorts = (ports: readonly ContainerPort[]) => (ports.length ? ports.map((p) => `${p.number}${p.name ? ` (${p.name})` : ''}`).join(', ') : 'none');
+const showPorts = (ports: readonly NamedPort[]) => (ports.length ? ports.map((p) => `${p.number}${p.name ? ` (${p.name})` : ''}`).join(', ') : 'none');
 /** The API group of an apiVersion: `''` for the core group's `v1`. */
 const groupOf = (apiVersion: unknown) => (typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
@@ -273,7 +273,7 @@ function referenced(out: Output, at: string, ref: { group: string; kind: string;
  * not its target port, and require for a Service. Returns the problem, or undefined when the Service has the port.
  */
 function servicePortProblem(at: string, portPath: string, service: Obj, port: unknown, effect: string): string | undefined {
-  const ports: ContainerPort[] = (service.raw.spec?.ports ?? []).map((p: any) => ({ number: p.port, ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
+  const ports: NamedPort[] = (service.raw.spec?.ports ?? []).map((p: any) => ({ number: p.port, ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
   const svc = `Service ${service.namespace}/${service.name}`;
   if (port === undefined) {
     return `${at} names ${svc} with no port, which the API requires for a Service; set ${portPath} to one of its ports: ${showPorts(ports)}`;
