@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `triton-ops check` must fail on broken output, naming each problem: copies the synthesized output (dist, artifacts,
-# cdktf.out), breaks one object's schema, one config.pbtxt, one promtool test case and one route host, adds an unknown
-# field to a core object and to a custom resource, runs the shipped command on the copy and asserts a non-zero exit
-# and that each broken file, object and reason is reported.
+# cdktf.out), breaks one object's schema, one config.pbtxt, one promtool test case, one route host and one HTTPRoute's
+# InferencePool, adds an unknown field to a core object and to a custom resource, runs the shipped command on the copy
+# and asserts a non-zero exit and that each broken file, object and reason is reported.
 # Usage: bash .ci/check-broken-output.sh   (after synth and the build; needs protoc and promtool)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,7 @@ cd "$work"
 
 # 1. A schema error: the first Deployment of dist/ml-serving/vision.yaml gets a string where an integer belongs.
 # 2. A dangling route host: the first VirtualService destination of dist/ml-serving/search.yaml names a Service that does not exist.
+# 2b. A dangling InferencePool: the first HTTPRoute of dist/llm-serving/llm.yaml that routes to a pool names one that does not exist.
 # 3. Unknown fields, which kubectl's strict field validation refuses: a top-level `bogusField` in the first Service of
 #    dist/ml-serving/search.yaml (a core object), and `bogusField` in the first rule of the first PrometheusRule of dist/ml-serving/vision.yaml
 #    (a custom resource).
@@ -30,6 +31,11 @@ edit("dist/ml-serving/vision.yaml", (d) => d.get("kind") === "Deployment" && (d.
 edit("dist/ml-serving/search.yaml", (d) => {
   if (d.get("kind") !== "VirtualService") return false;
   d.setIn(["spec", "http", 0, "route", 0, "destination", "host"], "missing.search.svc.cluster.local");
+  return true;
+});
+edit("dist/llm-serving/llm.yaml", (d) => {
+  if (d.get("kind") !== "HTTPRoute" || d.getIn(["spec", "rules", 0, "backendRefs", 0, "kind"]) !== "InferencePool") return false;
+  d.setIn(["spec", "rules", 0, "backendRefs", 0, "name"], "missing-pool");
   return true;
 });
 edit("dist/ml-serving/search.yaml", (d) => d.get("kind") === "Service" && (d.set("bogusField", 1), true));
@@ -53,6 +59,7 @@ const r = JSON.parse(require("fs").readFileSync("report.json", "utf8"));
 const want = [
   ["schema error", (p) => p.file === "dist/ml-serving/vision.yaml" && /^Deployment \S+\/\S+$/.test(p.object) && /\.spec\.minReadySeconds: must be integer/.test(p.reason)],
   ["dangling route host (YAML)", (p) => p.file === "dist/ml-serving/search.yaml" && /^VirtualService search\//.test(p.object) && /missing\.search\.svc\.cluster\.local.*does not define/.test(p.reason)],
+  ["dangling InferencePool of an HTTPRoute", (p) => p.file === "dist/llm-serving/llm.yaml" && /^HTTPRoute llm\//.test(p.object) && /InferencePool \x27missing-pool\x27 is not an InferencePool of the output/.test(p.reason)],
   ["unknown field in a core object", (p) => p.file === "dist/ml-serving/search.yaml" && /^Service search\//.test(p.object) && p.reason === "unknown field \"bogusField\""],
   ["unknown field in a custom resource", (p) => p.file === "dist/ml-serving/vision.yaml" && /^PrometheusRule \S+\/\S+$/.test(p.object) && p.reason === "unknown field \"spec.groups[0].rules[0].bogusField\""],
   ["broken config.pbtxt", (p) => p.file === process.env.PBTXT && p.check === "model-config" && /max_batch_sise/.test(p.reason)],
@@ -68,4 +75,4 @@ const extra = r.problems.filter((p) => !want.some(([, m]) => m(p)));
 if (extra.length) { console.error("check-broken-output: unexpected problems:\n" + JSON.stringify(extra, null, 2)); bad++; }
 if (r.skipped.length) { console.error("check-broken-output: skipped: " + JSON.stringify(r.skipped)); bad++; }
 process.exit(bad ? 1 : 0);'
-echo "check-broken-output: each broken object, unknown field, config.pbtxt and promtool case was reported"
+echo "check-broken-output: each broken object, route host, InferencePool reference, unknown field, config.pbtxt and promtool case was reported"

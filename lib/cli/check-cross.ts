@@ -6,15 +6,21 @@
  * may name a Service of another chart), and the `kubernetes_manifest` resources of one Terraform stack (its
  * cdk.tf.json); a Service of another cluster never satisfies a route. Pods are those of the workloads' templates (lib/cli/pod-templates.ts:
  * a LeaderWorkerSet's leaders and workers, with the labels its controller adds) and bare Pods; Services, monitors,
- * disruption budgets and subsets must select some (CHECKLIST R05).
+ * disruption budgets and subsets must select some (CHECKLIST R05). The LLM-aware routing (lib/k8s/inference/) is
+ * checked by reference: an HTTPRoute's Gateway API Gateway, listener and backends, an InferencePool's pods, target ports
+ * and endpoint picker, an InferenceObjective's pool.
  */
 import { dirname } from 'path';
+import { INFERENCE_POOL_GROUP } from '../k8s/inference/inference-types';
+import { GATEWAY_API_GROUP } from '../k8s/mesh/gateway-api-types';
 import { classifyServiceHost, serviceHost } from '../k8s/mesh/mesh-hosts';
 import { FoundObject, objectId, CheckCase } from './check-types';
 import { Labels, podTemplates } from './pod-templates';
 
 interface Selector { matchLabels?: Labels; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }
 interface Obj { kind: string; name: string; namespace: string; labels: Labels; raw: any; found: FoundObject }
+/** A port of a container or a Service, and its name. */
+interface NamedPort { number: number; name?: string }
 /** A set of pods: a workload's pod template (a LeaderWorkerSet has two: its leaders and its workers), or a bare Pod. */
 interface Pods {
   kind: string; name: string; namespace: string; labels: Labels;
@@ -22,7 +28,19 @@ interface Pods {
   varying?: readonly string[];
   /** `leader` or `workers` of a LeaderWorkerSet. */
   part?: string;
+  /** The ports its containers declare. */
+  ports: NamedPort[];
 }
+
+/** The ports the containers of a pod spec declare. */
+const containerPorts = (podSpec: any): NamedPort[] => (Array.isArray(podSpec?.containers) ? podSpec.containers : [])
+  .flatMap((c: any) => (Array.isArray(c?.ports) ? c.ports : []))
+  .filter((p: any) => typeof p?.containerPort === 'number')
+  .map((p: any) => ({ number: p.containerPort, ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
+/** `9000 (http-openai), 8002`: ports of a container or a Service as a report lists them. */
+const showPorts = (ports: readonly NamedPort[]) => (ports.length ? ports.map((p) => `${p.number}${p.name ? ` (${p.name})` : ''}`).join(', ') : 'none');
+/** The API group of an apiVersion: `''` for the core group's `v1`. */
+const groupOf = (apiVersion: unknown) => (typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
 /**
  * Whether a Kubernetes label selector selects `labels`; an empty selector selects everything. A key of `varying` is on
@@ -75,9 +93,10 @@ class Output {
       if (o.namespace) this.namespaces.add(o.namespace);
       if (o.kind === 'Namespace') this.namespaces.add(o.name);
       if (o.kind === 'Service') this.services.push(o);
-      if (o.kind === 'Pod') this.pods.push({ kind: 'Pod', name: o.name, namespace: o.namespace, labels: o.labels });
+      if (o.kind === 'Pod') this.pods.push({ kind: 'Pod', name: o.name, namespace: o.namespace, labels: o.labels, ports: containerPorts(raw.spec) });
       for (const t of podTemplates(raw)) {
-        this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: t.labels, varying: t.varying, part: t.part });
+        this.pods.push({ kind: o.kind, name: o.name, namespace: o.namespace, labels: t.labels, varying: t.varying, part: t.part,
+          ports: containerPorts((t.template as any)?.spec) });
       }
       if (o.kind === 'ServiceEntry') for (const h of raw.spec?.hosts ?? []) this.entryHosts.add(h);
     }
@@ -88,6 +107,10 @@ class Output {
   }
   public serviceNames(namespace: string): string[] {
     return this.services.filter((s) => s.namespace === namespace).map((s) => s.name).sort();
+  }
+  /** The objects of `kind` in API group `group` and `namespace`. */
+  public ofKind(group: string, kind: string, namespace: string): Obj[] {
+    return this.objects.filter((o) => o.kind === kind && groupOf(o.raw.apiVersion) === group && o.namespace === namespace);
   }
 }
 
@@ -231,6 +254,124 @@ function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<stri
   return problems;
 }
 
+/**
+ * The object of `kind` in API group `group` named `name` in `namespace`, or the problem of the reference at `at`
+ * naming one the output does not define: what then happens (`effect`) and the objects of the kind there. `what` is how
+ * the report calls the kind.
+ */
+function referenced(out: Output, at: string, ref: { group: string; kind: string; name: string; namespace: string },
+  effect: string, what = ref.kind): { found: Obj } | { problem: string } {
+  const there = out.ofKind(ref.group, ref.kind, ref.namespace);
+  const found = there.find((t) => t.name === ref.name);
+  if (found) return { found };
+  return { problem: `${at} ${ref.kind} '${ref.name}' is not ${/^[AEIOU]/.test(what) ? 'an' : 'a'} ${what} of the output in namespace `
+    + `'${ref.namespace}', so ${effect}; ${what}s there: ${list(there.map((t) => t.name).sort())}` };
+}
+
+/**
+ * A reference's port of `service`, which the Gateway API and the inference extension both read as the Service's port,
+ * not its target port, and require for a Service. Returns the problem, or undefined when the Service has the port.
+ */
+function servicePortProblem(at: string, portPath: string, service: Obj, port: unknown, effect: string): string | undefined {
+  const ports: NamedPort[] = (service.raw.spec?.ports ?? []).map((p: any) => ({ number: p.port, ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
+  const svc = `Service ${service.namespace}/${service.name}`;
+  if (port === undefined) {
+    return `${at} names ${svc} with no port, which the API requires for a Service; set ${portPath} to one of its ports: ${showPorts(ports)}`;
+  }
+  if (ports.some((p) => p.number === port)) return undefined;
+  return `${at}${portPath} ${port} is not a port of ${svc} (the Service's port is meant, not its target port), so ${effect}; `
+    + `its ports: ${showPorts(ports)}`;
+}
+
+/**
+ * An HTTPRoute's Gateway API Gateways and listeners, its InferencePools and Services. A parentRef's group defaults to
+ * the Gateway API's, its kind to Gateway, its namespace to the route's; a backendRef's group to the core group, its kind
+ * to Service, its namespace to the route's (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.5.1 lines 36-61,
+ * apis/v1/object_reference_types.go lines 100-154). A backend that does not resolve answers 500 (httproute_types.go
+ * lines 273-277).
+ */
+function httpRouteProblems(o: Obj, out: Output): string[] {
+  const problems: string[] = [];
+  const spec = o.raw.spec ?? {};
+  (spec.parentRefs ?? []).forEach((ref: any, i: number) => {
+    if ((ref.group ?? GATEWAY_API_GROUP) !== GATEWAY_API_GROUP || (ref.kind ?? 'Gateway') !== 'Gateway') return;
+    const at = `.spec.parentRefs[${i}]`;
+    const r = referenced(out, at, { group: GATEWAY_API_GROUP, kind: 'Gateway', name: ref.name, namespace: ref.namespace ?? o.namespace },
+      'the route is attached to no gateway and serves nothing', 'Gateway API Gateway');
+    if ('problem' in r) {
+      problems.push(r.problem);
+      return;
+    }
+    const listeners: string[] = (r.found.raw.spec?.listeners ?? []).map((l: any) => String(l.name));
+    if (ref.sectionName && !listeners.includes(ref.sectionName)) {
+      problems.push(`${at}.sectionName '${ref.sectionName}' is not a listener of Gateway ${r.found.namespace}/${r.found.name}, so the `
+        + `route is attached to no listener and serves nothing; its listeners: ${list(listeners)}`);
+    }
+  });
+  (spec.rules ?? []).forEach((rule: any, i: number) => (rule.backendRefs ?? []).forEach((ref: any, j: number) => {
+    const at = `.spec.rules[${i}].backendRefs[${j}]`;
+    const [group, kind, namespace] = [ref.group ?? '', ref.kind ?? 'Service', ref.namespace ?? o.namespace];
+    const effect = 'its requests are answered 500';
+    if (group === INFERENCE_POOL_GROUP && kind === 'InferencePool') {
+      const r = referenced(out, at, { group, kind, name: ref.name, namespace }, effect);
+      if ('problem' in r) problems.push(r.problem);
+    } else if (group === '' && kind === 'Service') {
+      const r = referenced(out, at, { group, kind, name: ref.name, namespace }, effect);
+      const p = 'problem' in r ? r.problem : servicePortProblem(at, '.port', r.found, ref.port, effect);
+      if (p) problems.push(p);
+    }
+  }));
+  return problems;
+}
+
+/**
+ * An InferencePool's selector must select pods of its namespace (it selects no others), each of its target ports must be
+ * a container port of them, and its endpoint picker (group core, kind Service by default) must be a Service of its
+ * namespace with the port it names, the Service's port (kubernetes-sigs/gateway-api-inference-extension:
+ * api/v1/inferencepool_types.go@v1.5.0 lines 61-81, 126-173).
+ */
+function inferencePoolProblems(o: Obj, out: Output): string[] {
+  const problems: string[] = [];
+  const spec = o.raw.spec ?? {};
+  const selector: Selector = { matchLabels: spec.selector?.matchLabels ?? {} };
+  const candidates = out.pods.filter((p) => p.namespace === o.namespace);
+  if (!candidates.some((p) => selectsPods(selector, p))) {
+    problems.push(`.spec.selector (${showSelector(selector)}) selects no pods of the output in namespace '${o.namespace}', so the pool `
+      + `has no endpoints; pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`);
+  }
+  // Ports are asked of the pods the selector surely selects: not of those a per-pod label might (a group's workers by index).
+  const members = candidates.filter((p) => selects(selector, p.labels));
+  (spec.targetPorts ?? []).forEach((t: any, i: number) => {
+    for (const p of members.filter((m) => !m.ports.some((c) => c.number === t?.number))) {
+      problems.push(`.spec.targetPorts[${i}].number ${t?.number} is not a container port of ${podsName(p, false)}, so the requests the `
+        + `pool sends there find nothing listening; its container ports: ${showPorts(p.ports)}`);
+    }
+  });
+  const ref = spec.endpointPickerRef;
+  if (ref && (ref.group ?? '') === '' && (ref.kind ?? 'Service') === 'Service') {
+    const effect = (ref.failureMode ?? 'FailClose') === 'FailOpen' ? 'the gateway routes the pool\'s requests unscored (failureMode FailOpen)'
+      : 'the gateway drops every request of the pool (failureMode FailClose)';
+    const at = '.spec.endpointPickerRef';
+    const r = referenced(out, at, { group: '', kind: 'Service', name: ref.name, namespace: o.namespace }, effect);
+    const p = 'problem' in r ? r.problem : servicePortProblem(at, '.port.number', r.found, ref.port?.number, effect);
+    if (p) problems.push(p);
+  }
+  return problems;
+}
+
+/**
+ * An InferenceObjective's pool (group inference.networking.k8s.io, kind InferencePool by default) must be an
+ * InferencePool of its namespace (llm-d/llm-d-router:apix/v1alpha2/inferenceobjective_types.go@v0.10.0 line 75,
+ * apix/v1alpha2/shared_types.go lines 133-150).
+ */
+function objectiveProblems(o: Obj, out: Output): string[] {
+  const ref = o.raw.spec?.poolRef ?? {};
+  if ((ref.group ?? INFERENCE_POOL_GROUP) !== INFERENCE_POOL_GROUP || (ref.kind ?? 'InferencePool') !== 'InferencePool') return [];
+  const r = referenced(out, '.spec.poolRef', { group: INFERENCE_POOL_GROUP, kind: 'InferencePool', name: ref.name, namespace: o.namespace },
+    'no endpoint picker applies its priority');
+  return 'problem' in r ? [r.problem] : [];
+}
+
 /** The cross-object cases: one per object a rule applies to. */
 export function crossObjectCases(found: readonly FoundObject[], external: ReadonlySet<string> = new Set()): CheckCase[] {
   const cases: CheckCase[] = [];
@@ -246,6 +387,11 @@ export function crossObjectCases(found: readonly FoundObject[], external: Readon
         case 'PodDisruptionBudget': problems = pdbProblems(o, out); break;
         case 'Service': problems = serviceProblems(o, out); break;
         case 'DestinationRule': problems = destinationRuleProblems(o, out, external); break;
+        case 'HTTPRoute': problems = httpRouteProblems(o, out); break;
+        case 'InferencePool':
+          if (groupOf(o.raw.apiVersion) !== INFERENCE_POOL_GROUP) continue; // the alpha API's pool has other fields
+          problems = inferencePoolProblems(o, out); break;
+        case 'InferenceObjective': problems = objectiveProblems(o, out); break;
         default: continue;
       }
       cases.push({ suite: 'cross-object', file: o.found.file, object: objectId(o.found), problems });
