@@ -105,9 +105,16 @@ describe('the inference routing schemas (vendored from the CRDs in crds/, checke
 
   test('triton-ops check on a file: the valid objects pass, the wrong failureMode fails the run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-pool-'));
-    writeFileSync(join(dir, 'ok.yaml'), [pool(), objective(), gateway(), route()].map((o) => stringify(o)).join('---\n'));
+    // With what the pool references (its pods, its picker's Service), so that the cross-object rules pass too.
+    const labels = { 'app.kubernetes.io/instance': 'chat-70b' };
+    const pods = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'chat-70b', namespace: 'llm' },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'triton', image: 'triton', ports: [{ containerPort: 9000 }] }] } } },
+    };
+    const picker = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'chat-70b-epp', namespace: 'llm' }, spec: { ports: [{ port: 9002 }] } };
+    writeFileSync(join(dir, 'ok.yaml'), [pool(), objective(), gateway(), route(), pods, picker].map((o) => stringify(o)).join('---\n'));
     const ok = await runCheck(['ok.yaml', '--require', 'schemas'], { cwd: dir });
-    expect(ok.stdout).toContain('Kubernetes objects (schema and structure): 4 passed, 0 failed');
+    expect(ok.stdout).toContain('Kubernetes objects (schema and structure): 6 passed, 0 failed');
     expect(ok.status).toBe(0);
     const bad = pool({ endpointPickerRef: { name: 'chat-70b-epp', port: { number: 9002 }, failureMode: 'Sometimes' } });
     writeFileSync(join(dir, 'bad.yaml'), stringify(bad));
