@@ -14,7 +14,7 @@ import { METRICS_PATH } from '../../triton/server-ports';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
-import type { PrometheusRuleSpec } from './triton-alerts';
+import type { PrometheusRuleSpec } from './prometheus-monitor';
 import { checkLabels, KUBE_PROMETHEUS_STACK_LABELS, TRITON_SCRAPE_DEFAULTS } from './triton-scrape';
 
 /** Defaults of EndpointPickerMonitoringOptions, one named constant each (asserted by the tests). */

@@ -1,9 +1,15 @@
 /**
- * The subset of prometheus-operator's ServiceMonitor and PodMonitor (monitoring.coreos.com/v1) that triton-ops
+ * The subset of prometheus-operator's ServiceMonitor, PodMonitor and PrometheusRule (monitoring.coreos.com/v1) that triton-ops
  * writes, typed by hand: `cdk8s import` needs the CRD files, which cannot be fetched at build time. CI validates
  * the synthesized objects against the full schemas of @kubernetes-models/prometheus-operator (`triton-ops check`, lib/cli/check-schema.ts).
  * @see https://prometheus-operator.dev/docs/api-reference/api/
  */
+import type { RuleGroup } from '../../triton/alert-rules';
+
+/** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
+export interface PrometheusRuleSpec {
+  readonly groups: RuleGroup[];
+}
 
 /** API version of the prometheus-operator monitors. */
 export const MONITORING_API_VERSION = 'monitoring.coreos.com/v1';

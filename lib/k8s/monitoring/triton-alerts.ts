@@ -6,6 +6,7 @@ import { TritonOpsError } from '../../private/errors';
 import { buildPromtoolTests, PromtoolTestFile, promtoolTestFiles } from '../../triton/alert-rule-tests';
 import { buildEndpointPickerPromtoolTests } from '../../triton/endpoint-picker-alert-tests';
 import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
+import { PrometheusRuleSpec } from './prometheus-monitor';
 import { AlertedServer, buildAlertRules, DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/alert-rules';
 import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
@@ -50,11 +51,6 @@ export interface TritonAlertsOptions {
 export interface TritonAlertsProps extends TritonAlertsOptions {
   /** The server to watch; the rule goes to its namespace and is named after it. */
   readonly server: ITritonServer;
-}
-
-/** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
-export interface PrometheusRuleSpec {
-  readonly groups: RuleGroup[];
 }
 
 /**
