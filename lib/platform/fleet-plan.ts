@@ -368,21 +368,22 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
 }
 
 /**
- * Each release and each server route is a VirtualService named after it (`route.name`, default the server name): two
- * with one name would be one object, the later replacing the earlier. A server named like a release is reported once,
- * as such, by planFleet.
+ * Each release and each server route is a VirtualService named after it (`route.name`, default the server name), a
+ * route with an inferencePool an HTTPRoute: two of one kind with one name would be one object, the later replacing the
+ * earlier. A server named like a release is reported once, as such, by planFleet.
  */
 function checkRouteNames(fleet: FleetDescription, p: Problems): void {
-  const owners = new Map<string, string>(Object.keys(fleet.releases ?? {}).map((release) => [release, `releases.${release}`]));
+  const owners = new Map<string, string>(Object.keys(fleet.releases ?? {}).map((release) => [`VirtualService ${release}`, `releases.${release}`]));
   for (const [name, s] of Object.entries(fleet.servers)) {
     if (s.route === undefined) continue;
     const routeName = s.route.name ?? name;
-    const other = owners.get(routeName);
+    const kind = s.route.inferencePool === undefined ? 'VirtualService' : 'HTTPRoute';
+    const other = owners.get(`${kind} ${routeName}`);
     if (other !== undefined && (s.route.name !== undefined || other !== `releases.${name}`)) {
-      p.check(false, `servers.${name}.route.name`, routeName, `names the same VirtualService as ${other}`,
+      p.check(false, `servers.${name}.route.name`, routeName, `names the same ${kind} as ${other}`,
         `give the route its own name, e.g. '${name}-route'`);
     }
-    if (other === undefined) owners.set(routeName, `servers.${name}.route`);
+    if (other === undefined) owners.set(`${kind} ${routeName}`, `servers.${name}.route`);
   }
 }
 

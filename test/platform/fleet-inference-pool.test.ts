@@ -73,3 +73,25 @@ describe('planFleet: route.inferencePool', () => {
       .toMatch(/'servers\.llama\.route\.inferencePool\.scorers\.prefixCache' \(0\)/);
   });
 });
+
+describe('planFleet: the names of pooled routes', () => {
+  const twoPooled = (route: object): FleetDescription => {
+    const fleet = fleetWith();
+    return { ...fleet, servers: { ...fleet.servers, other: { ...fleet.servers.llama, route: { ...fleet.servers.llama.route, ...route } } } };
+  };
+
+  test('two HTTPRoutes of one name are refused', () => {
+    expect(refused(twoPooled({ name: 'llama' }))).toContain("chat: 'servers.other.route.name' ('llama') names the same HTTPRoute as "
+      + "servers.llama.route; give the route its own name, e.g. 'other-route'");
+  });
+
+  test('an HTTPRoute may share its name with a release\'s VirtualService: they are objects of two kinds', () => {
+    const fleet = twoPooled({ name: 'store', hosts: ['chat.example.com'] });
+    const withRelease = {
+      ...fleet,
+      servers: { ...fleet.servers, v1: { ...fleet.servers.llama, route: undefined }, v2: { ...fleet.servers.llama, route: undefined } },
+      releases: { store: { versions: [{ version: 'v1', server: 'v1' }, { version: 'v2', server: 'v2' }], stage: 0 } },
+    } as FleetDescription;
+    expect(planFleet(withRelease).servers.other.inferencePool).toBeDefined();
+  });
+});
