@@ -49,10 +49,10 @@ for f in package/LICENSE package/package.json package/build/lib/index.js package
   package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/platform/fleet.d.ts \
   package/build/lib/cli/main.js package/proto/model_config.proto package/proto/LICENSE \
   package/schemas/leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json package/schemas/LICENSE \
-  package/crds/inference.networking.k8s.io_inferencepools.yaml package/crds/LICENSE; do
+  package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE; do
   grep -qx "$f" <<<"$listing" || fail "$f is not in $tarball"
 done
-if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|crds/[^/]*\.yaml$\|crds/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/, schemas/ and crds/ in the tarball (above)"; fi
+if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|crds/json/[^/]*\.json$\|crds/README.md$\|crds/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/, schemas/ and crds/ in the tarball (above)"; fi
 tar xzOf "$tarball" package/package.json | node -e '
   const p = JSON.parse(require("fs").readFileSync(0, "utf8"));
   // `prepare` (the build) is not one: npm runs it only for the root project, a linked folder or a git dependency.

@@ -3,11 +3,11 @@
  * one of its path at the pinned tag (`git -C <clone> rev-parse <tag>:<path>`, read from the clones the pins name).
  */
 import { createHash } from 'crypto';
-import { readdirSync, readFileSync } from 'fs';
+import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
 import { crdPins } from 'triton-ops/bridge';
-import { vendoredCrdManifest } from '../../lib/platform/vendored-crd';
+import { vendoredCrdJson, vendoredCrdManifest } from '../../lib/platform/vendored-crd';
 
 const CRDS = join(__dirname, '..', '..', 'crds');
 /** `git hash-object`: the SHA-1 of `blob <size>\0<content>`. */
@@ -42,10 +42,16 @@ describe('the vendored CRDs (crds/)', () => {
     }
   });
 
-  test('the manifest body is the CRD as YAML 1.2 reads it too, less its status', () => {
+  test('the JSON the package ships is the YAML parsed (1.1, as cdk8s reads it; 1.2 reads the same), less its status', () => {
+    // UPDATE_CRDS=1 rewrites the JSON after a CRD is vendored anew.
     for (const pin of crdPins()) {
-      const { status, ...crd } = parse(readFileSync(join(CRDS, pin.file), 'utf8'));
+      const yaml = readFileSync(join(CRDS, pin.file), 'utf8');
+      const { status, ...crd } = parse(yaml, { version: '1.1' });
       expect([pin.file, status.storedVersions]).toEqual([pin.file, null]);
+      expect(parse(yaml)).toEqual({ ...crd, status });
+      const json = join(CRDS, '..', vendoredCrdJson(pin.file));
+      if (process.env.UPDATE_CRDS === '1') writeFileSync(json, `${JSON.stringify(crd)}\n`);
+      expect([pin.file, JSON.parse(readFileSync(json, 'utf8'))]).toEqual([pin.file, crd]);
       expect(vendoredCrdManifest(pin.file)).toEqual(crd);
     }
   });
