@@ -9,6 +9,7 @@ import { App, Testing } from 'cdk8s';
 import { AutoscalingMetric, checkFleetShape, FleetChart, FleetDescription, ModelConfig, problemsOf, ResponseCache } from '../../lib';
 import { MODEL } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
+import { pooledFleet } from '../platform/inference-pool-fixtures';
 import { howToUpdate, staleQuotes } from './quotes';
 
 const GUIDE = join(__dirname, '..', '..', 'docs', 'troubleshooting.md');
@@ -39,6 +40,12 @@ const storeRelease = (weights: Record<string, number>): FleetDescription => ({
   releases: { store: { versions: [{ version: 'v1', server: 'cpu' }, { version: 'v2', server: 'cpu2' }], weights } },
 });
 
+/** SHOP with its GPU server a pooled vLLM server behind the OpenAI frontend, its pool's options `inferencePool`. */
+const withInferencePool = (inferencePool: object): FleetDescription => {
+  const fleet = pooledFleet();
+  return withServer('gpu', { route: { exposed: true, inferencePool } }, fleet);
+};
+
 const CASES: Record<string, () => readonly string[]> = {
   'refusal: grace-period': () => refusal(() => chart(withServer('gpu', { terminationGracePeriodSeconds: 30 }))),
   'refusal: exit-timeout': () => refusal(() => chart(withServer('gpu', { longestRequestSeconds: 120, exitTimeoutSeconds: 60 }))),
@@ -66,6 +73,8 @@ const CASES: Record<string, () => readonly string[]> = {
   'refusal: catalog-metric': () => refusal(() => AutoscalingMetric.fromCatalog('nv_gpu_utilization', { target: 1 })),
   'refusal: literal-secret': () => refusal(() => chart(withServer('gpu', { env: { AWS_SECRET_ACCESS_KEY: 'an-access-key' } }))),
   'refusal: unknown-key': () => refusal(() => checkFleetShape(withServer('gpu', { modelLoadSecond: 900 }))),
+  'refusal: pool-scorer': () => refusal(() => chart(withInferencePool({ failureMode: 'FailOpen', scorers: { kvCache: 1 } }))),
+  'refusal: pool-failure-mode': () => refusal(() => chart(withInferencePool({}))),
 };
 
 describe('docs/troubleshooting.md quotes the real messages', () => {
