@@ -152,7 +152,8 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   if (promtoolFiles.length) {
     const promtool = which('promtool', env);
     if (promtool) {
-      cases.push(...await stage(progress, 'promtool', `${found.promtoolRules.length} rule files, ${found.promtoolTests.length} test files`,
+      const [rules, tests] = [found.promtoolRules.length, found.promtoolTests.length];
+      cases.push(...await stage(progress, 'promtool', `${rules} rule file${rules === 1 ? '' : 's'}, ${tests} test file${tests === 1 ? '' : 's'}`,
         () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf));
     } else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
       `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
