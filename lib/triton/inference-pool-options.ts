@@ -70,17 +70,32 @@ export interface ResolvedInferencePool {
   readonly flowControl: boolean;
 }
 
+/** The API groups of the routing's objects. */
+export const INFERENCE_GROUPS = {
+  /** InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/doc.go@v1.5.0 line 22). */
+  inferencePool: 'inference.networking.k8s.io',
+  /** InferenceObjective, InferenceModelRewrite and EndpointPickerConfig (llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22). */
+  llmD: 'llm-d.ai',
+  /** Gateway and HTTPRoute (kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.5.1 lines 31-34). */
+  gateway: 'gateway.networking.k8s.io',
+} as const;
+
 /** API versions of the objects the routing writes (each cited where it is checked: test/triton/inference-routing.test.ts). */
 export const INFERENCE_APIS = {
-  /** kubernetes-sigs/gateway-api-inference-extension:api/v1/doc.go@v1.5.0 line 22 */
-  inferencePool: 'inference.networking.k8s.io/v1',
-  /** llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22 */
-  inferenceObjective: 'llm-d.ai/v1alpha2',
+  inferencePool: `${INFERENCE_GROUPS.inferencePool}/v1`,
+  inferenceObjective: `${INFERENCE_GROUPS.llmD}/v1alpha2`,
   /** llm-d/llm-d-router:apix/config/v1alpha1/zz_generated.register.go@v0.10.0 lines 15-18 (the loader still accepts the old group) */
-  endpointPickerConfig: 'llm-d.ai/v1alpha1',
-  /** Gateway and HTTPRoute, standard channel: kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.5.1 lines 31-34 */
-  gateway: 'gateway.networking.k8s.io/v1',
+  endpointPickerConfig: `${INFERENCE_GROUPS.llmD}/v1alpha1`,
+  /** The standard channel. */
+  gateway: `${INFERENCE_GROUPS.gateway}/v1`,
 } as const;
+
+/**
+ * The pod label that tells istiod which Gateway API Gateway a proxy serves: only a proxy that carries it gets the
+ * ext_proc filter of the InferencePools routed through that Gateway
+ * (istio/istio:pilot/pkg/networking/core/listener_builder.go@1.30.3 lines 414-419).
+ */
+export const GATEWAY_NAME_LABEL = `${INFERENCE_GROUPS.gateway}/gateway-name`;
 
 /** The endpoint picker's ports (llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0 lines 41, 150-151) and
  * their Service port names (config/charts/routerlib/templates/_service.yaml@v0.10.0 lines 56, 60). */

@@ -2,7 +2,7 @@
  * Who may reach an endpoint picker, and what it may reach: its Istio AuthorizationPolicy and its NetworkPolicy. The
  * picker runs with plaintext gRPC and no token on /metrics (endpoint-picker.ts), so these two are its only gates.
  */
-import { ApiObject } from 'cdk8s';
+import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ENDPOINT_PICKER_PORTS } from '../../triton/inference-pool-options';
@@ -33,27 +33,29 @@ export interface EndpointPickerPoliciesOptions {
 }
 
 /**
- * `<picker>-allow` (ALLOW): the gateway's principal on the ext_proc port 9002; the monitoring namespace on GET /metrics
- * of 9090. Everything else is denied.
+ * `<picker>-allow` (ALLOW): the gateway's principal on the ext_proc port 9002; while the sidecar sees the metrics port
+ * (read at synth, like TritonAuthorization's rule), the monitoring namespace on GET /metrics of 9090. Everything else is
+ * denied.
  */
 export function endpointPickerAuthorization(scope: Construct, id: string, o: EndpointPickerPoliciesOptions): ApiObject {
   const P = ENDPOINT_PICKER_PORTS;
-  const spec: AuthorizationPolicySpec = {
+  const spec = (): AuthorizationPolicySpec => ({
     selector: { matchLabels: { ...o.picker.selectorLabels } },
     action: 'ALLOW',
     rules: [
       { from: [{ source: { principals: [o.gatewayPrincipal] } }], to: [{ operation: { ports: [String(P.grpc.number)] } }] },
-      {
+      ...(o.picker.metricsPortInMesh ? [{
         from: [{ source: { namespaces: [o.monitoringNamespace] } }],
         to: [{ operation: { ports: [String(P.metrics.number)], paths: [METRICS_PATH], methods: ['GET'] } }],
-      },
+      }] : []),
     ],
-  };
+  });
   return new ApiObject(scope, id, {
     apiVersion: SECURITY_API_VERSION,
     kind: 'AuthorizationPolicy',
     metadata: { name: `${o.picker.name}-allow`, namespace: o.picker.namespace, labels: { ...o.picker.labels } },
-    spec,
+    // Lazy: the picker's monitoring, built after this policy, decides whether the metrics port bypasses the sidecar.
+    spec: Lazy.any({ produce: spec }),
   });
 }
 

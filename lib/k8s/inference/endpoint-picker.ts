@@ -10,7 +10,7 @@ import { JsonPatch, Yaml } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/endpoint-picker-config';
-import { ENDPOINT_PICKER_PORTS } from '../../triton/inference-pool-options';
+import { ENDPOINT_PICKER_PORTS, INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 import { ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
 import { principalOf } from '../../triton/mesh-identity';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
@@ -41,14 +41,11 @@ export const ENDPOINT_PICKER_DEFAULTS = {
   resources: { cpuMillis: 1000, memoryMiB: 1024, memoryLimitMiB: 2048 },
 } as const;
 
-/** The API group of the LDR objects the picker watches besides InferencePools. */
-const LLM_D_GROUP = 'llm-d.ai';
-
 /** What the picker reads of the API server: the chart's two Roles (`<release>-epp-sa` and `-non-sa`) as one. */
 export const ENDPOINT_PICKER_RULES: readonly k8s.PolicyRule[] = Object.freeze([
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'watch', 'list'] },
   { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'watch', 'list'] },
-  { apiGroups: [LLM_D_GROUP], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'watch', 'list'] },
+  { apiGroups: [INFERENCE_GROUPS.llmD], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'watch', 'list'] },
   { apiGroups: [INFERENCE_POOL_GROUP], resources: ['inferencepools'], verbs: ['get', 'watch', 'list'] },
 ]);
 
@@ -82,6 +79,11 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
   public readonly service: k8s.KubeService;
   public readonly configMap: k8s.KubeConfigMap;
   private metricsExcluded = false;
+
+  /** Whether the Istio sidecar intercepts the metrics port (false once excludeMetricsFromMesh ran). */
+  public get metricsPortInMesh(): boolean {
+    return !this.metricsExcluded;
+  }
 
   public constructor(scope: Construct, id: string, props: EndpointPickerProps) {
     super(scope, id);

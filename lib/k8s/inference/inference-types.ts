@@ -3,10 +3,10 @@
  * like istio-types.ts: InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0)
  * and InferenceObjective (llm-d/llm-d-router:apix/v1alpha2@v0.10.0, the same fields as the GAIE v1.5.0 type).
  */
-import type { FailureMode } from '../../triton/inference-pool-options';
+import { FailureMode, INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 
 /** The API group of InferencePool, which an InferenceObjective's poolRef and an HTTPRoute's backendRef name. */
-export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
+export const INFERENCE_POOL_GROUP = INFERENCE_GROUPS.inferencePool;
 
 export interface InferencePoolSpec {
   readonly selector: { readonly matchLabels: Record<string, string> };

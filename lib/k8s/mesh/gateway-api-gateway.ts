@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import { checkDedicatedNamespace, checkNamespaceName, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { checkServiceAccount, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
-import { INFERENCE_APIS } from '../../triton/inference-pool-options';
+import { GATEWAY_NAME_LABEL, INFERENCE_APIS } from '../../triton/inference-pool-options';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MESH_GATEWAY_DEFAULTS } from './gateway';
@@ -20,12 +20,8 @@ export const ISTIO_GATEWAY_CLASS = 'istio';
  */
 export const ISTIO_INGRESS_GATEWAY_SERVICE = 'istio-ingressgateway';
 
-/**
- * The pod label that tells istiod which Gateway API Gateway a proxy serves: only a proxy that carries it gets the
- * ext_proc filter of the InferencePools routed through that Gateway
- * (istio/istio:pilot/pkg/networking/core/listener_builder.go@1.30.3 lines 414-419).
- */
-export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
+/** Re-exported where the Gateway API Gateway is: its pods' label (the pure fact is in inference-pool-options.ts). */
+export { GATEWAY_NAME_LABEL };
 
 /** Most listeners a Gateway may have (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go@v1.5.1 line 237). */
 const MAX_LISTENERS = 64;

@@ -3,9 +3,10 @@
  * writes, as small typed interfaces over cdk8s ApiObject, like istio-types.ts. Field names are the API's
  * (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go and httproute_types.go@v1.5.1).
  */
+import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 
 /** The API group of Gateway and HTTPRoute. */
-export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+export const GATEWAY_API_GROUP = INFERENCE_GROUPS.gateway;
 
 /** A label selector of namespaces (metav1.LabelSelector, the part written). */
 export interface NamespaceSelector {

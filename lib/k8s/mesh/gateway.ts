@@ -78,8 +78,6 @@ export class MeshGateway extends Construct {
   public readonly hosts: readonly string[];
   /** The gateway has an HTTPS listener. */
   public readonly https: boolean;
-  /** The TLS Secret of the HTTPS listener, in the gateway's namespace. */
-  public readonly credentialName?: string;
   /** Port 80 redirects to HTTPS. */
   public readonly httpsRedirect: boolean;
   /** Port 80 serves plain HTTP (explicit opt-in). */
@@ -127,7 +125,6 @@ export class MeshGateway extends Construct {
     this.gatewayName = `${this.namespace}/${id}`;
     this.hosts = Object.freeze(hosts);
     this.https = https;
-    this.credentialName = props.credentialName;
     this.httpsRedirect = httpsRedirect;
     this.plainHttp = plainHttp;
 

@@ -3,6 +3,7 @@
  * vendored under `crds/` and applied by the add-ons stack before istiod (issue 21; crds/README.md says which kinds and
  * why). Pure: no cdk8s, no cdktf.
  */
+import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
@@ -40,7 +41,7 @@ export const GATEWAY_API_CRDS_ADDON: AddonModule = {
   key: 'gatewayApiCrds',
   provides: {
     addon: 'gatewayApiCrds', summary: `the Gateway API ${GATEWAY_API_VERSION} standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant)`,
-    provides: kinds('gateway.networking.k8s.io', GATEWAY_API_CRDS.map((c) => c.kind)),
+    provides: kinds(INFERENCE_GROUPS.gateway, GATEWAY_API_CRDS.map((c) => c.kind)),
   },
   crds: GATEWAY_API_CRDS,
   needed: (plan: FleetPlan) => pooledServers(plan).length > 0,

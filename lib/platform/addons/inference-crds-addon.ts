@@ -3,6 +3,7 @@
  * router v0.10.0), vendored under `crds/` and applied by the add-ons stack, for a fleet whose servers route through an
  * InferencePool (issue 21; docs/design/inference-routing.md, section 6.6). Pure: no cdk8s, no cdktf.
  */
+import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
@@ -34,7 +35,7 @@ export const INFERENCE_CRDS_ADDON: AddonModule = {
   key: 'inferenceCrds',
   provides: {
     addon: 'inferenceCrds', summary: 'the InferencePool (GAIE v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs',
-    provides: [...kinds('inference.networking.k8s.io', ['InferencePool']), ...kinds('llm-d.ai', ['InferenceObjective'])],
+    provides: [...kinds(INFERENCE_GROUPS.inferencePool, ['InferencePool']), ...kinds(INFERENCE_GROUPS.llmD, ['InferenceObjective'])],
   },
   crds: INFERENCE_CRDS,
   needed: (plan: FleetPlan) => pooledServers(plan).length > 0,

@@ -3,6 +3,7 @@
  * release. Pure: no cdk8s, no cdktf.
  * @see https://github.com/istio/istio/tree/1.30.3/manifests/charts
  */
+import { GATEWAY_NAME_LABEL } from '../../triton/inference-pool-options';
 import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
 import { ISTIO_TRUST_DOMAIN } from '../../triton/mesh-identity';
 import type { Problems } from '../../private/errors';
@@ -68,7 +69,7 @@ export interface IstiodValues {
  */
 export const ISTIO_INFERENCE = {
   istiodEnv: { ENABLE_GATEWAY_API_INFERENCE_EXTENSION: 'true' },
-  gatewayNameLabel: 'gateway.networking.k8s.io/gateway-name',
+  gatewayNameLabel: GATEWAY_NAME_LABEL,
 } as const;
 
 /** Values of istio/gateway. */

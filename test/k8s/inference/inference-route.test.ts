@@ -99,7 +99,7 @@ describe('InferenceRoute: policies', () => {
   built.server.authorize({ gatewayServiceAccount: ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT });
   const m = Testing.synth(built.chart);
 
-  test('the picker admits the gateway\'s principal on 9002 and the monitoring namespace on GET /metrics of 9090', () => {
+  test('the picker admits the gateway\'s principal on 9002 and, while its sidecar sees 9090, the monitoring namespace on GET /metrics', () => {
     expect(named(m, 'AuthorizationPolicy', 'chat-epp-allow').spec).toEqual({
       selector: { matchLabels: EPP_SELECTOR },
       action: 'ALLOW',
@@ -108,6 +108,11 @@ describe('InferenceRoute: policies', () => {
         { from: [{ source: { namespaces: ['monitoring'] } }], to: [{ operation: { ports: ['9090'], paths: ['/metrics'], methods: ['GET'] } }] },
       ],
     });
+    // Once Prometheus scrapes it past the sidecar (EndpointPickerMonitoring's default), the NetworkPolicy alone admits it.
+    const bypassed = routedChart();
+    bypassed.route.endpointPicker.excludeMetricsFromMesh();
+    expect(named(Testing.synth(bypassed.chart), 'AuthorizationPolicy', 'chat-epp-allow').spec.rules)
+      .toEqual([{ from: [{ source: { principals: ['cluster.local/ns/istio-system/sa/istio-ingressgateway-service-account'] } }], to: [{ operation: { ports: ['9002'] } }] }]);
   });
 
   test('the picker\'s NetworkPolicy: 9002 from the gateway namespace, 9090 from monitoring; DNS, API server, istiod, the pool on 8002', () => {
