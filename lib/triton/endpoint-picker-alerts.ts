@@ -143,7 +143,7 @@ export function buildEndpointPickerAlertRules(watched: WatchedEndpointPicker, op
       t.noReadyEndpointsForMinutes, `${poolText} has no ready endpoint`,
       `The ${pickerText} has read fresh metrics from no pod of ${poolText} for ${window(t.noReadyEndpointsForMinutes)} `
       + `(${ENDPOINT_PICKER_METRICS.readyEndpoints.name}): the pool has no running pod, or the picker cannot read their metrics `
-      + `port ${METRICS_PORT.port} (its NetworkPolicy and the servers' AuthorizationPolicy); its queue and KV-cache scores are stale.`)] : []),
+      + `port ${METRICS_PORT.port} (the servers' NetworkPolicy admits its pods there); its queue and KV-cache scores are stale.`)] : []),
     alert('schedulingFailures', `${pickerPromql.failedAttempts({ matchers, window: DEFAULT_WINDOW })} > 0`,
       t.schedulingFailuresForMinutes, `Endpoint picker ${namespace}/${picker} fails to schedule requests`,
       `{{ printf "%.0f" $value }} scheduling attempts of ${pickerText} failed over the last ${DEFAULT_WINDOW}, for `
