@@ -6,13 +6,13 @@
 export interface AddonsDescription {
   /**
    * The Gateway API v1.5.1 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
-   * istiod. While a server routes through an InferencePool, `false` is refused: the serving stack's Gateway and
-   * HTTPRoute need them. @default - installed when a server has `route.inferencePool`
+   * istiod; `false` when the cluster has them already (a `kubernetes_manifest` cannot adopt an existing CRD).
+   * @default - installed when a server has `route.inferencePool`
    */
   readonly gatewayApiCrds?: false;
   /**
-   * The InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs.
-   * While a server routes through an InferencePool, `false` is refused. @default - installed when a server has `route.inferencePool`
+   * The InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs;
+   * `false` when the cluster has them already. @default - installed when a server has `route.inferencePool`
    */
   readonly inferenceCrds?: false;
   /** Istio base (CRDs), istiod and the ingress gateway of the fleet's Gateway. @default - installed when the mesh is on */

@@ -7,6 +7,7 @@ import { AWS_CLI_PIN } from '../k8s/aws-cli-image';
 import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
 import { eksAddonPin } from '../triton/eks-addon-versions';
 import { EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN } from '../triton/eks-versions';
+import { ENDPOINT_PICKER_PIN } from '../triton/inference-routing';
 import type { Pin } from '../triton/pin';
 import { addonPins, ADDON_MODULES, crdPins } from './addons/addon-registry';
 
@@ -20,5 +21,6 @@ export function pins(kubernetesVersion: string = EKS_DEFAULT_KUBERNETES_VERSION)
     ...eksAddons.map((name) => eksAddonPin(name, kubernetesVersion)),
     NVIDIA_DEVICE_PLUGIN_PIN,
     AWS_CLI_PIN,
+    ENDPOINT_PICKER_PIN,
   ];
 }

@@ -10,10 +10,18 @@ import { llmBackendsOf } from './llm-backends';
 import type { LlmBackend } from './llm-backends';
 import { LLM_BACKEND_NAMES, TRTLLM_METRICS } from './llm-metrics';
 import type { ModelConfig } from './model-config';
+import type { Pin } from './pin';
 import { atLeast, tritonImageRelease } from './triton-releases';
 
 /** The endpoint picker's image: the LDR release the charts of v0.10.0 deploy (docs/design/inference-routing.md 1). */
 export const ENDPOINT_PICKER_IMAGE = 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0';
+
+/** The picker's image in `triton-ops pins`, with the InferencePool API it serves. */
+export const ENDPOINT_PICKER_PIN: Pin = {
+  component: 'llm-d-router-endpoint-picker', kind: 'image', version: ENDPOINT_PICKER_IMAGE,
+  source: 'llm-d/llm-d-router:hack/push-chart.sh@v0.10.0 lines 25, 28, 40-45 (the image the release\'s charts deploy)',
+  supports: 'InferencePool inference.networking.k8s.io/v1 of gateway-api-inference-extension v1.5.0 (llm-d/llm-d-router:go.mod@v0.10.0 line 61)',
+};
 
 /** A scorer of the fleet's API (InferencePoolScorers). */
 export type ScorerKey = keyof InferencePoolScorers;

@@ -13,15 +13,17 @@ describe('pins', () => {
       ['eks-addon', 'eks-pod-identity-agent'],
       ['image', 'nvidia-device-plugin'],
       ['image', 'aws-cli'],
+      ['image', 'llm-d-router-endpoint-picker'],
     ]);
     expect(list.filter((p) => p.kind !== 'helm-chart' && p.kind !== 'crd').map((p) => p.version)).toEqual([
       '1.36',
       ...Array(3).fill('EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'),
       'nvcr.io/nvidia/k8s-device-plugin:v0.20.0',
       'public.ecr.aws/aws-cli/aws-cli:2.36.7',
+      'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
     ]);
     // Every source is a citation `owner/repo:path@ref`, with the line or, for a fact of absence, what the file lacks.
-    for (const pin of list) expect(pin.source).toMatch(/^[\w.-]+\/[\w.-]+:[\w./-]+@[\w.-]+ (line|\()/);
+    for (const pin of list) expect(pin.source).toMatch(/^[\w.-]+\/[\w.-]+:[\w./-]+@[\w.-]+ (lines? |\()/);
   });
 
   test('the add-ons are resolved for the Kubernetes version asked', () => {

@@ -70,8 +70,8 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
 /**
  * Derives the add-ons of a fleet from its plan: every needed add-on the description does not switch off, in the
  * registry's order, each release after the CRDs, releases and EKS add-ons it names that are installed before it. Refuses,
- * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version, a needed add-on
- * and the problems each add-on finds in the description.
+ * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version and the problems
+ * each add-on finds in the description.
  */
 export function planAddons(plan: FleetPlan): AddonsPlan {
   const { fleet } = plan;
