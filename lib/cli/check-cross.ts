@@ -224,14 +224,23 @@ function pdbProblems(o: Obj, out: Output): string[] {
     + `pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`];
 }
 
+/**
+ * The problem of a selector (`.spec.selector` of an object of `what`) that selects no pods of the output in
+ * `namespace`, or undefined: a Service and an InferencePool select pods of their own namespace only.
+ */
+function selectsNoPods(selector: Selector, namespace: string, out: Output, what: string): string | undefined {
+  const candidates = out.pods.filter((p) => p.namespace === namespace);
+  if (candidates.some((p) => selectsPods(selector, p))) return undefined;
+  return `.spec.selector (${showSelector(selector)}) selects no pods of the output in namespace '${namespace}', `
+    + `so the ${what} has no endpoints; pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`;
+}
+
 /** A Service's selector (when it has one) must select pods of the output in its namespace (CHECKLIST R05). */
 function serviceProblems(o: Obj, out: Output): string[] {
   const selector: Labels | undefined = o.raw.spec?.selector;
   if (o.raw.spec?.type === 'ExternalName' || !selector || !Object.keys(selector).length) return [];
-  const candidates = out.pods.filter((p) => p.namespace === o.namespace);
-  if (candidates.some((p) => selectsPods({ matchLabels: selector }, p))) return [];
-  return [`.spec.selector (${showSelector({ matchLabels: selector })}) selects no pods of the output in namespace '${o.namespace}', `
-    + `so the Service has no endpoints; pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`];
+  const p = selectsNoPods({ matchLabels: selector }, o.namespace, out, 'Service');
+  return p ? [p] : [];
 }
 
 function destinationRuleProblems(o: Obj, out: Output, external: ReadonlySet<string>): string[] {
@@ -334,13 +343,10 @@ function inferencePoolProblems(o: Obj, out: Output): string[] {
   const problems: string[] = [];
   const spec = o.raw.spec ?? {};
   const selector: Selector = { matchLabels: spec.selector?.matchLabels ?? {} };
-  const candidates = out.pods.filter((p) => p.namespace === o.namespace);
-  if (!candidates.some((p) => selectsPods(selector, p))) {
-    problems.push(`.spec.selector (${showSelector(selector)}) selects no pods of the output in namespace '${o.namespace}', so the pool `
-      + `has no endpoints; pod templates there: ${list(candidates.map((p) => podsName(p, false)))}`);
-  }
+  const none = selectsNoPods(selector, o.namespace, out, 'pool');
+  if (none) problems.push(none);
   // Ports are asked of the pods the selector surely selects: not of those a per-pod label might (a group's workers by index).
-  const members = candidates.filter((p) => selects(selector, p.labels));
+  const members = out.pods.filter((p) => p.namespace === o.namespace && selects(selector, p.labels));
   (spec.targetPorts ?? []).forEach((t: any, i: number) => {
     for (const p of members.filter((m) => !m.ports.some((c) => c.number === t?.number))) {
       problems.push(`.spec.targetPorts[${i}].number ${t?.number} is not a container port of ${podsName(p, false)}, so the requests the `
