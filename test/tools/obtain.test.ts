@@ -1,0 +1,54 @@
+/**
+ * tools/obtain.js, which gives the tests and CI their promtool and protoc: a tool on PATH is used only at the pinned
+ * release, and a tool that cannot be had fails at once with one line naming it and how to get it.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+const { obtainTools, ToolError, PROMTOOL_VERSION } = require('../../tools/obtain');
+
+let dir: string;
+const saved = { PATH: process.env.PATH, TRITON_OPS_TOOLS_DIR: process.env.TRITON_OPS_TOOLS_DIR };
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'obtain-'));
+  process.env.TRITON_OPS_TOOLS_DIR = join(dir, 'cache');
+});
+afterEach(() => {
+  Object.assign(process.env, saved);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A PATH of one folder holding a `promtool` that reports `version`, and `sh` for the script itself. */
+function pathWithPromtool(version: string): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'promtool'), `#!/bin/sh\necho "promtool, version ${version} (branch: HEAD, revision: x)"\n`);
+  chmodSync(join(bin, 'promtool'), 0o755);
+  return bin;
+}
+
+test('a promtool on PATH at the pinned release is used as it is: nothing is built', async () => {
+  expect(PROMTOOL_VERSION).toBe('3.14.0');
+  process.env.PATH = pathWithPromtool('3.14.0');
+  expect(await obtainTools(['promtool'], () => undefined)).toEqual([]);
+});
+
+test('another promtool on PATH (Debian\'s 2.42) is not used; with no Go to build the pinned one, one line says what to do', async () => {
+  process.env.PATH = pathWithPromtool('2.42.0');
+  const lines: string[] = [];
+  const error = await obtainTools(['promtool'], (l: string) => lines.push(l)).catch((e: Error) => e);
+  expect(error).toBeInstanceOf(ToolError);
+  expect(error.message).toBe("promtool 3.14.0: cannot build it, 'go' is not on PATH; install Go 1.25.8 or newer and run 'npm run tools', or put promtool 3.14.0 on PATH");
+  expect(lines).toEqual([]);
+});
+
+test('protoc with no python3 to install it with: one line naming protoc and what to do', async () => {
+  process.env.PATH = join(dir, 'empty');
+  await expect(obtainTools(['protoc'], () => undefined)).rejects.toThrow(
+    new ToolError("protoc 35.1: cannot install it, 'python3' is not on PATH; install python3 with pip and run 'npm run tools', or put protoc 35.1 on PATH"));
+});
+
+test('an unknown tool is refused with the known ones', async () => {
+  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc");
+});
