@@ -6,6 +6,8 @@ export interface CheckReport {
   readonly skips: readonly Skip[];
   /** Counts of what was found, for the summary. */
   readonly counts: { readonly objects: number; readonly modelConfigs: number; readonly promtoolFiles: number };
+  /** The release of each tool that ran, as it names itself (`promtool 3.14.0`, `libprotoc 35.1`). */
+  readonly tools: Readonly<Partial<Record<'protoc' | 'promtool', string>>>;
   readonly exitCode: 0 | 1;
 }
 
@@ -44,7 +46,8 @@ export function formatHuman(report: CheckReport): string {
     const cases = report.cases.filter((c) => c.suite === suite);
     if (!cases.length) continue;
     const failed = cases.filter((c) => c.problems.length).length;
-    lines.push(`${SUITE_TITLES[suite]}: ${cases.length - failed} passed, ${failed} failed`);
+    const tool = suite === 'model-config' ? report.tools.protoc : suite === 'promtool' ? report.tools.promtool : undefined;
+    lines.push(`${SUITE_TITLES[suite]}: ${cases.length - failed} passed, ${failed} failed${tool ? ` (${tool})` : ''}`);
   }
   for (const s of report.skips) {
     lines.push(`${s.required ? 'FAILED' : 'SKIPPED'} ${s.what}: ${s.reason}${s.required ? ' (required by --require)' : ''}`);
@@ -63,6 +66,7 @@ export function formatJson(report: CheckReport): string {
     ok: report.exitCode === 0,
     exitCode: report.exitCode,
     counts: { ...report.counts, problems: problems.length },
+    tools: report.tools,
     problems,
     skipped: report.skips.map((s) => ({ tool: s.tool, what: s.what, required: s.required, reason: s.reason, files: s.files })),
   }, null, 2)}\n`;

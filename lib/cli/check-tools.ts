@@ -52,6 +52,16 @@ async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit = 8): Promi
   return out;
 }
 
+/**
+ * What `<tool> --version` says, for the report: `promtool 3.14.0` from `promtool, version 3.14.0 (branch: ...)`,
+ * `libprotoc 35.1` as protoc prints it; a user's check runs whatever release is on their PATH and says which.
+ */
+export async function toolVersion(name: 'protoc' | 'promtool', file: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const first = (await run(file, ['--version'], { env })).output.split('\n')[0].trim();
+  const version = /\bversion (\S+)/.exec(first)?.[1];
+  return version ? `${name} ${version}` : first || `${name} (version unknown)`;
+}
+
 /** protoc's messages name stdin `input`; the report names the file instead. Only the lines that say something. */
 function protocProblems(output: string): string[] {
   const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && l !== 'Failed to parse input.');
@@ -68,18 +78,19 @@ export async function checkModelConfigs(protoc: string, files: readonly string[]
 }
 
 /** promtool's output without its success lines and blank lines, indented lines kept as they are. */
-function promtoolProblems(output: string): string[] {
+function promtoolProblems(output: string, code: number): string[] {
   const lines = output.split('\n').filter((l) => l.trim() && !/^\s*SUCCESS\b/.test(l) && !/^Checking |^Unit Testing: /.test(l));
-  if (!lines.length) return ['promtool failed without a message'];
+  if (!lines.length) return [`promtool failed (exit code ${code}) without a message`];
   const indent = Math.min(...lines.map((l) => l.match(/^ */)![0].length));
   return [lines.map((l) => l.slice(indent)).join('\n')];
 }
 
 /**
  * Runs `file args` with its stdout and stderr written to one file, so that their lines keep the order they were
- * written in (promtool reports a file's name on stdout and its failure on stderr); the output is read, the file removed.
+ * written in (promtool reports `FAILED:` on stderr and the blank lines between errors on stdout); the output is read,
+ * the file removed.
  */
-function runMerged(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+function runMerged(file: string, args: readonly string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-'));
   const outFile = join(dir, 'output');
   const fd = openSync(outFile, 'w');
@@ -90,66 +101,32 @@ function runMerged(file: string, args: readonly string[], env: NodeJS.ProcessEnv
     return { code, output: output || message };
   };
   return new Promise((resolve) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', fd, fd] });
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', fd, fd] });
     child.on('error', (e) => resolve(finish(1, e.message)));
     child.on('close', (code, signal) => resolve(finish(code ?? 1, signal ? `killed by ${signal}` : '')));
   });
 }
 
 /**
- * `promtool check rules` or `promtool test rules` on `files` at once, a case per file. promtool takes them in order,
- * printing `Checking <file>` / `Unit Testing:  <file>` before each and `SUCCESS` or `FAILED:` and the errors after
- * (prometheus/prometheus:cmd/promtool/main.go@v2.42.0 lines 588-618, cmd/promtool/unittest.go@v2.42.0 lines 41-64):
- * a file's part of the output is what follows its name. A test file names its rule files relative to itself, wherever
- * promtool runs (cmd/promtool/unittest.go@v2.42.0 line 75). A failure that is only a lint warning (`lint error ...`, the
- * duplicate-rule check, main.go@v2.42.0 lines 311 and 640) leaves promtool's exit code 0: it is no problem here either.
+ * `promtool check rules <file>` or `promtool test rules <file>`: one run per file, so that its exit code is its verdict
+ * and its whole output its problem, whatever the release prints around it (3.x no longer names the file it tests:
+ * prometheus/prometheus:cmd/promtool/unittest.go@v3.14.0 lines 63-75). A failure that is only a lint warning (the
+ * duplicate-rule check) leaves promtool's exit code 0 unless `--lint-fatal` is given (cmd/promtool/main.go@v3.14.0,
+ * checkRules lines 916-950): it is no problem here either. A test file names its rule files relative to itself,
+ * wherever promtool runs (cmd/promtool/unittest.go@v3.14.0, resolveAndGlobFilepaths).
  */
-async function promtoolRun(promtool: string, what: 'check' | 'test', files: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
-  const r = await runMerged(promtool, [what, 'rules', ...files], env);
-  const header = what === 'check' ? 'Checking ' : 'Unit Testing:  ';
-  const parts: string[][] = files.map(() => []);
-  let current = -1;
-  for (const line of r.output.split('\n')) {
-    if (current + 1 < files.length && line === `${header}${files[current + 1]}`) current++;
-    else if (current >= 0) parts[current].push(line);
-  }
-  return files.map((file, i): CheckCase => {
-    const lines = parts[i];
-    const failedAt = lines.findIndex((l) => l.trim() === 'FAILED:');
-    const lintOnly = failedAt >= 0 && /^lint error\b/.test(lines[failedAt + 1]?.trim() ?? '');
-    const passed = r.code === 0 || lintOnly || lines.some((l) => /^\s*SUCCESS\b/.test(l));
-    const problems = passed ? []
-      // promtool stopped before this file (a usage error, a crash): its whole output says why.
-      : current < i ? [`promtool stopped before this file (exit code ${r.code}): ${r.output.trim() || 'no output'}`]
-        : promtoolProblems(lines.join('\n'));
-    return { suite: 'promtool', file, command: `promtool ${what} rules`, problems };
-  });
+async function promtoolRun(promtool: string, what: 'check' | 'test', file: string, env: NodeJS.ProcessEnv): Promise<CheckCase> {
+  const r = await runMerged(promtool, [what, 'rules', file], { env });
+  return { suite: 'promtool', file, command: `promtool ${what} rules`, problems: r.code === 0 ? [] : promtoolProblems(r.output, r.code) };
 }
 
 /**
- * `files` in at most `count` groups of about equal size in bytes (a rough measure of what a promtool test file
- * costs), each in the given order.
+ * Every rule file through `promtool check rules`, then every test file through `promtool test rules`, a run per file
+ * and one at a time per CPU (evaluating a test file's series is what takes the time).
  */
-function balance(files: readonly string[], count: number): string[][] {
-  const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ bytes: 0, files: [] as string[] }));
-  const bySize = files.map((file) => ({ file, bytes: statSync(file).size })).sort((a, b) => b.bytes - a.bytes);
-  for (const f of bySize) {
-    const g = groups.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    g.bytes += f.bytes;
-    g.files.push(f.file);
-  }
-  return groups.map((g) => files.filter((f) => g.files.includes(f)));
-}
-
-/**
- * Every rule file through one `promtool check rules`, the test files through `promtool test rules`: one run per CPU
- * (promtool tests the files it is given one after another, and evaluating the rules is what takes the time).
- */
-export async function checkPromtool(promtool: string, rules: readonly string[], tests: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
-  const runs = await Promise.all([
-    rules.length ? promtoolRun(promtool, 'check', rules, env) : [],
-    ...balance(tests, availableParallelism()).map((group) => promtoolRun(promtool, 'test', group, env)),
-  ]);
-  const byFile = new Map(runs.slice(1).flat().map((c) => [c.file, c]));
-  return [...runs[0], ...tests.map((file) => byFile.get(file)!)];
+export function checkPromtool(promtool: string, rules: readonly string[], tests: readonly string[], env: NodeJS.ProcessEnv): Promise<CheckCase[]> {
+  return pool([
+    ...rules.map((file) => () => promtoolRun(promtool, 'check', file, env)),
+    ...tests.map((file) => () => promtoolRun(promtool, 'test', file, env)),
+  ], availableParallelism());
 }

@@ -16,7 +16,7 @@ import { CheckReport, formatHuman, formatJson, formatJunit } from './check-repor
 import { CheckPeer, installCommand } from '../private/optional-peers';
 import { Progress, SILENT, stage, STDERR } from './check-progress';
 import { objectProblems, SchemaLoader } from './check-schema';
-import { checkModelConfigs, checkPromtool, INSTALL_HINTS, which } from './check-tools';
+import { checkModelConfigs, checkPromtool, INSTALL_HINTS, toolVersion, which } from './check-tools';
 import { CheckCase, FoundObject, objectId, Skip, Tool, TOOLS } from './check-types';
 
 export const CHECK_USAGE = `usage: triton-ops check [paths...] [options]
@@ -115,6 +115,7 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
     (f) => `${f.objects.length} objects, ${f.modelConfigs.length} config.pbtxt, ${f.promtoolRules.length + f.promtoolTests.length} promtool files`);
   const cases: CheckCase[] = [];
   const skips: Skip[] = [];
+  const tools: Partial<Record<'protoc' | 'promtool', string>> = {};
   const skip = (tool: Tool, what: string, files: string[], reason: string) =>
     skips.push({ tool, what, files, reason, required: options.require.has(tool) });
 
@@ -144,6 +145,7 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   if (found.modelConfigs.length) {
     const protoc = which('protoc', env);
     if (protoc) {
+      tools.protoc = await toolVersion('protoc', protoc, env);
       cases.push(...await stage(progress, 'protoc', `${found.modelConfigs.length} config.pbtxt`,
         () => checkModelConfigs(protoc, found.modelConfigs, env), failedOf));
     } else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
@@ -152,6 +154,7 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   if (promtoolFiles.length) {
     const promtool = which('promtool', env);
     if (promtool) {
+      tools.promtool = await toolVersion('promtool', promtool, env);
       const [rules, tests] = [found.promtoolRules.length, found.promtoolTests.length];
       cases.push(...await stage(progress, 'promtool', `${rules} rule file${rules === 1 ? '' : 's'}, ${tests} test file${tests === 1 ? '' : 's'}`,
         () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf));
@@ -163,7 +166,7 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   if (empty) cases.push({ suite: 'input', file: options.paths.join(', '), problems: ['no Kubernetes object, config.pbtxt or promtool file found; did synth run?'] });
   const failed = cases.some((c) => c.problems.length) || skips.some((s) => s.required);
   return {
-    cases, skips, exitCode: failed ? 1 : 0,
+    cases, skips, tools, exitCode: failed ? 1 : 0,
     counts: { objects: found.objects.length, modelConfigs: found.modelConfigs.length, promtoolFiles: promtoolFiles.length },
   };
 }

@@ -108,7 +108,9 @@ describe('broken copy', () => {
   test('--format json: ok, exitCode, counts, problems {check, file, object|command, reason}, skipped', async () => {
     const r = await runCheck(['dist', 'artifacts', '--format', 'json'], { cwd: broken });
     const report = JSON.parse(r.stdout);
-    expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'problems', 'skipped']);
+    expect(Object.keys(report)).toEqual(['ok', 'exitCode', 'counts', 'tools', 'problems', 'skipped']);
+    // The releases that ran, as they name themselves: the tests run the pinned ones (tools/obtain.js).
+    expect(report.tools).toEqual({ protoc: 'libprotoc 35.1', promtool: 'promtool 3.14.0' });
     expect(report).toMatchObject({ ok: false, exitCode: 1, counts: { modelConfigs: 13, promtoolFiles: 3, problems: 5 }, skipped: [] });
     expect(report.problems).toEqual([
       { check: 'kubernetes', file: 'dist/ml-serving/vision.yaml', object: expect.stringMatching(/^Deployment inference\//), reason: '.spec.minReadySeconds: must be integer' },
