@@ -113,7 +113,7 @@ async function promtool(log) {
 async function protoc(log) {
   const found = onPath('protoc');
   if (found && versionOf(found) === PROTOC_VERSION) return undefined;
-  const dir = join(toolsRoot(), `protoc-grpcio-tools-${GRPCIO_TOOLS_VERSION}`);
+  const dir = join(toolsRoot(), `protoc-${PROTOC_VERSION}-grpcio-tools-${GRPCIO_TOOLS_VERSION}`);
   if (fs.existsSync(join(dir, 'protoc'))) return dir;
   const python = onPath('python3');
   if (!python) {
@@ -127,8 +127,14 @@ async function protoc(log) {
     } catch (e) {
       throw new ToolError(`protoc ${PROTOC_VERSION}: pip could not install grpcio-tools ${GRPCIO_TOOLS_VERSION} (${e.message}); it needs PyPI, or put protoc ${PROTOC_VERSION} on PATH`);
     }
-    // The folder moves after the build, so the script finds its Python files from where it lies.
-    fs.writeFileSync(join(tmp, 'protoc'), `#!/bin/sh\nhere=$(dirname "$0")\nPYTHONPATH="$here/python" exec "${python}" -m grpc_tools.protoc "$@"\n`, { mode: 0o755 });
+    // The interpreter itself, not a version manager's shim (a pyenv shim costs more than protoc's work). -S skips
+    // site-packages, whose .pth files cost as much again; the folder moves after the build, so the script finds its
+    // Python files from where it lies. The last -I is what grpc_tools' own entry point adds (the well-known types).
+    const interpreter = spawnSync(python, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || python;
+    fs.writeFileSync(join(tmp, 'protoc'), `#!/bin/sh
+here=$(dirname "$0")
+PYTHONPATH="$here/python" exec "${interpreter}" -S -c 'import sys; from grpc_tools import _protoc_compiler; sys.exit(_protoc_compiler.run_main([a.encode() for a in sys.argv]))' "$@" "-I$here/python/grpc_tools/_proto"
+`, { mode: 0o755 });
   });
   return dir;
 }

@@ -13,7 +13,7 @@ import { packageFile } from './package-files';
 /** How to install each tool, for the skip message. */
 export const INSTALL_HINTS = {
   protoc: 'install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler; macOS: brew install protobuf; or a release from https://github.com/protocolbuffers/protobuf/releases)',
-  promtool: 'install promtool (Debian/Ubuntu: apt-get install -y prometheus; macOS: brew install prometheus; or the prometheus release tarball from https://prometheus.io/download/)',
+  promtool: 'install promtool, at best 3.14.0, the Prometheus that kube-prometheus-stack 88.5.3 runs and the alert rules are tested with (the prometheus 3.14.0 release tarball from https://prometheus.io/download/; macOS: brew install prometheus; Debian/Ubuntu: apt-get install -y prometheus gives an older 2.x, which also works)',
 } as const;
 
 /** The absolute path of `command` on `PATH`, or undefined. */

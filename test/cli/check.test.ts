@@ -154,7 +154,7 @@ describe('missing tools (PATH without protoc and promtool)', () => {
   test('reported as skipped with how to install, exit 0', async () => {
     const r = await runCheck(['artifacts'], { cwd: clean, env: env() });
     expect(r.stdout).toContain('SKIPPED 13 config.pbtxt: protoc is not on PATH, so the model configs were not checked; install protoc (Debian/Ubuntu: apt-get install -y protobuf-compiler;');
-    expect(r.stdout).toContain('SKIPPED 3 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool (Debian/Ubuntu: apt-get install -y prometheus;');
+    expect(r.stdout).toContain('SKIPPED 3 promtool files: promtool is not on PATH, so the alert rules and their unit tests were not checked; install promtool, at best 3.14.0, the Prometheus that kube-prometheus-stack 88.5.3 runs');
     expect(r.stdout).toMatch(/no problems, protoc and promtool skipped\n$/);
     expect(r.stderr).toContain('triton-ops check: warning: skipped 13 config.pbtxt: protoc is not on PATH');
     expect(r.status).toBe(0);
