@@ -116,10 +116,15 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   const cases: CheckCase[] = [];
   const skips: Skip[] = [];
   const tools: Partial<Record<'protoc' | 'promtool', string>> = {};
+  const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
   const skip = (tool: Tool, what: string, files: string[], reason: string) =>
     skips.push({ tool, what, files, reason, required: options.require.has(tool) });
 
   for (const u of found.unreadable) cases.push({ suite: 'input', file: u.file, problems: [u.problem] });
+
+  // protoc and promtool run as child processes, so they start first and run beside the schema and cross-object checks,
+  // which take this process's CPU (promtool's unit tests are most of a check's time).
+  const toolCases = Promise.all([checkModelConfigFiles(), checkPromtoolFiles()]);
 
   // Schemas and structure, one case per object.
   const missing = new Map<string, FoundObject[]>(); // package -> objects not schema-checked
@@ -141,25 +146,35 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   }
   cases.push(...await stage(progress, 'cross-object', `${found.objects.length} objects`,
     () => crossObjectCases(found.objects, options.externalHosts), failedOf));
+  cases.push(...(await toolCases).flat());
+  skips.sort((a, b) => TOOLS.indexOf(a.tool) - TOOLS.indexOf(b.tool));
 
-  if (found.modelConfigs.length) {
+  async function checkModelConfigFiles(): Promise<CheckCase[]> {
+    if (!found.modelConfigs.length) return [];
     const protoc = which('protoc', env);
-    if (protoc) {
-      tools.protoc = await toolVersion('protoc', protoc, env);
-      cases.push(...await stage(progress, 'protoc', `${found.modelConfigs.length} config.pbtxt`,
-        () => checkModelConfigs(protoc, found.modelConfigs, env), failedOf));
-    } else skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
+    if (!protoc) {
+      skip('protoc', `${found.modelConfigs.length} config.pbtxt`, found.modelConfigs, `protoc is not on PATH, so the model configs were not checked; ${INSTALL_HINTS.protoc}`);
+      return [];
+    }
+    const [version, checked] = await Promise.all([toolVersion('protoc', protoc, env),
+      stage(progress, 'protoc', `${found.modelConfigs.length} config.pbtxt`, () => checkModelConfigs(protoc, found.modelConfigs, env), failedOf)]);
+    tools.protoc = version;
+    return checked;
   }
-  const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
-  if (promtoolFiles.length) {
+  async function checkPromtoolFiles(): Promise<CheckCase[]> {
+    if (!promtoolFiles.length) return [];
     const promtool = which('promtool', env);
-    if (promtool) {
-      tools.promtool = await toolVersion('promtool', promtool, env);
-      const [rules, tests] = [found.promtoolRules.length, found.promtoolTests.length];
-      cases.push(...await stage(progress, 'promtool', `${rules} rule file${rules === 1 ? '' : 's'}, ${tests} test file${tests === 1 ? '' : 's'}`,
-        () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf));
-    } else skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
-      `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
+    if (!promtool) {
+      skip('promtool', `${promtoolFiles.length} promtool file${promtoolFiles.length === 1 ? '' : 's'}`, promtoolFiles,
+        `promtool is not on PATH, so the alert rules and their unit tests were not checked; ${INSTALL_HINTS.promtool}`);
+      return [];
+    }
+    const [rules, tests] = [found.promtoolRules.length, found.promtoolTests.length];
+    const [version, checked] = await Promise.all([toolVersion('promtool', promtool, env),
+      stage(progress, 'promtool', `${rules} rule file${rules === 1 ? '' : 's'}, ${tests} test file${tests === 1 ? '' : 's'}`,
+        () => checkPromtool(promtool, found.promtoolRules, found.promtoolTests, env), failedOf)]);
+    tools.promtool = version;
+    return checked;
   }
 
   const empty = found.objects.length + found.modelConfigs.length + promtoolFiles.length + found.unreadable.length === 0;

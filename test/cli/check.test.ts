@@ -64,15 +64,20 @@ afterAll(() => {
 describe('clean output', () => {
   test('passes with every tool required, from the default folders', async () => {
     const r = await runCheck(['--require', 'all'], { cwd: clean });
-    // Each stage as it starts and ends, with its count and time (here <t>); no warning.
+    // Each stage as it starts and ends, with its count and time (here <t>); no warning. protoc and promtool run beside
+    // the schema and cross-object checks, so their lines mix with those; each stage's own two lines keep their order.
     const objects = /(\d+) objects/.exec(r.stdout)![1];
-    expect(r.stderr.replace(/\d+\.\d s$/gm, '<t> s')).toBe([
-      'read: dist, artifacts, cdktf.out ...', `read: dist, artifacts, cdktf.out: ${objects} objects, 13 config.pbtxt, 3 promtool files, <t> s`,
-      `schemas: ${objects} objects ...`, `schemas: ${objects} objects: 0 failed, <t> s`,
-      `cross-object: ${objects} objects ...`, `cross-object: ${objects} objects: 0 failed, <t> s`,
-      'protoc: 13 config.pbtxt ...', 'protoc: 13 config.pbtxt: 0 failed, <t> s',
-      'promtool: 1 rule file, 2 test files ...', 'promtool: 1 rule file, 2 test files: 0 failed, <t> s',
-    ].map((l) => `triton-ops check: ${l}\n`).join(''));
+    const stages = [
+      ['read: dist, artifacts, cdktf.out ...', `read: dist, artifacts, cdktf.out: ${objects} objects, 13 config.pbtxt, 3 promtool files, <t> s`],
+      [`schemas: ${objects} objects ...`, `schemas: ${objects} objects: 0 failed, <t> s`],
+      [`cross-object: ${objects} objects ...`, `cross-object: ${objects} objects: 0 failed, <t> s`],
+      ['protoc: 13 config.pbtxt ...', 'protoc: 13 config.pbtxt: 0 failed, <t> s'],
+      ['promtool: 1 rule file, 2 test files ...', 'promtool: 1 rule file, 2 test files: 0 failed, <t> s'],
+    ].map((lines) => lines.map((l) => `triton-ops check: ${l}`));
+    const lines = r.stderr.replace(/\d+\.\d s$/gm, '<t> s').trimEnd().split('\n');
+    expect([...lines].sort()).toEqual(stages.flat().sort());
+    for (const [start, end] of stages) expect(lines.indexOf(start)).toBeLessThan(lines.indexOf(end));
+    expect(lines.slice(0, 2)).toEqual(stages[0]);
     expect(r.stdout).toMatch(/Kubernetes objects \(schema and structure\): \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/cross-object rules: \d+ passed, 0 failed/);
     expect(r.stdout).toMatch(/config\.pbtxt \(protoc, inference\.ModelConfig\): 13 passed, 0 failed/);
