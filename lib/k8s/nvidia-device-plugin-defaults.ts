@@ -7,6 +7,9 @@
 import type { Pin } from '../triton/pin';
 import type { NvidiaDevicePluginProps, TimeSlicingOptions } from './nvidia-device-plugin';
 
+/** Name of every namespaced object NvidiaDevicePlugin creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
+export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
+
 /** The k8s-device-plugin release the default image runs: the newest release tag of NVIDIA/k8s-device-plugin. */
 export const NVIDIA_DEVICE_PLUGIN_VERSION = 'v0.20.0';
 

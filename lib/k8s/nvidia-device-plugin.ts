@@ -9,12 +9,9 @@ import { MANAGED_BY } from './labels';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
 import { checkNamespaceName, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
-import { MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
+import { MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
 
-/** Name of every namespaced object the construct creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
-export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
-
-export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
+export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, MigStrategy, resolveNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
 export type { ResolvedNvidiaDevicePluginProps } from './nvidia-device-plugin-defaults';
 
 /** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */

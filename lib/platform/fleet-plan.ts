@@ -28,6 +28,7 @@ import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
 import { GatewayHosts, planGatewayHosts, planInferencePool } from './plan-inference-pool';
+import { checkNameCollisions } from './plan-names';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -333,6 +334,18 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   const modelAccess = planModelAccess(fleet, p);
   const lustre = planLustre(fleet, prefix, p);
   const gateway: GatewayPlan | undefined = baseGateway && { ...baseGateway, ...planGatewayHosts(p, fleet, new Set(drafts.filter((d) => d.inferencePool !== undefined).map((d) => d.name))) };
+  const dashboard = (fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard) && serverNames.length > 0;
+  checkNameCollisions(fleet, {
+    gateway: gateway && {
+      name: gateway.name, namespace: gateway.namespace, istio: gateway.istioHosts.length > 0,
+      redirects: gateway.inferenceHosts.length > 0 && gateway.allowPlainHttp !== true,
+    },
+    monitoringNamespace,
+    dashboardName: dashboard ? fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}` : undefined,
+    adapterRules: drafts.some((d) => d.autoscaleEngine === 'hpa'),
+    devicePlugin: fleet.devicePlugin !== false && anyGpu,
+    s3Servers: drafts.filter((d) => d.s3 !== undefined).map((d) => d.name),
+  }, p);
   p.throwIfAny();
 
   const capacity = planGpuCapacity(basePools, demands, fleet.name);

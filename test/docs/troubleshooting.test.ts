@@ -73,6 +73,7 @@ const CASES: Record<string, () => readonly string[]> = {
   'refusal: catalog-metric': () => refusal(() => AutoscalingMetric.fromCatalog('nv_gpu_utilization', { target: 1 })),
   'refusal: literal-secret': () => refusal(() => chart(withServer('gpu', { env: { AWS_SECRET_ACCESS_KEY: 'an-access-key' } }))),
   'refusal: unknown-key': () => refusal(() => checkFleetShape(withServer('gpu', { modelLoadSecond: 900 }))),
+  'refusal: name-collision': () => refusal(() => chart(withServer('shop', SHOP.servers.cpu, EXPOSED))),
   'refusal: pool-scorer': () => refusal(() => chart(withInferencePool({ failureMode: 'FailOpen', scorers: { kvCache: 1 } }))),
   'refusal: pool-failure-mode': () => refusal(() => chart(withInferencePool({}))),
 };

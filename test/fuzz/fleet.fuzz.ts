@@ -43,7 +43,7 @@ describe(`fuzz of the example fleet descriptions (FUZZ_SEED=${seed})`, () => {
   test('at least 1,000 cases, every class of mutation', () => {
     if (only !== undefined) return;
     expect(results.length).toBeGreaterThanOrEqual(1000);
-    expect(new Set(results.map((r) => r.testCase.kind)).size).toBe(10);
+    expect(new Set(results.map((r) => r.testCase.kind)).size).toBe(11);
   });
 
   test('no case fails (no crash, no ignored key, no invalid value accepted or in the output, every control accepted)', () => {

@@ -52,7 +52,7 @@ export function mulberry32(seed: number): () => number {
 }
 
 export type MutationClass = 'wrong-type' | 'numeric-edge' | 'string-edge' | 'typo-key-beside' | 'typo-key-in-place'
-  | 'removed-key' | 'duplicate' | 'broken-reference' | 'contradiction' | 'valid-control';
+  | 'removed-key' | 'duplicate' | 'broken-reference' | 'contradiction' | 'rename-collision' | 'valid-control';
 
 /** `refuse`: must be refused; `either`: may synthesize (then the output must be valid) or be refused; `accept`: must synthesize. */
 export type Expectation = 'refuse' | 'either' | 'accept';
@@ -69,6 +69,8 @@ export interface FuzzCase {
   readonly expect: Expectation;
   /** The key a typo mutation added, which the refusal must name. */
   readonly unknownKey?: string;
+  /** The description path a rename-collision's refusal must name (`'servers.vision'`): the key the user wrote. */
+  readonly namedAt?: string;
   /** The Terraform stacks are synthesized too (a seeded subset). */
   readonly terraform: boolean;
   /** The mutated description (a fresh copy each call). */
@@ -373,6 +375,76 @@ function structuralCandidates(label: string, fleet: FleetDescription): Candidate
   return out;
 }
 
+/** `fleet` with server `from` renamed `to`, and every reference to it (release versions) following it. */
+function renameServer(f: any, from: string, to: string): void {
+  f.servers = Object.fromEntries(Object.entries(f.servers).map(([k, v]) => [k === from ? to : k, v]));
+  for (const r of Object.values<any>(f.releases ?? {})) for (const v of r.versions) if (v.server === from) v.server = to;
+}
+
+/** `fleet` with node pool `from` renamed `to`, and every server's nodePool following it. */
+function renamePool(f: any, from: string, to: string): void {
+  f.nodePools = Object.fromEntries(Object.entries(f.nodePools).map(([k, v]) => [k === from ? to : k, v]));
+  for (const s of Object.values<any>(f.servers)) if (s.nodePool === from) s.nodePool = to;
+}
+
+/**
+ * A named thing renamed into the name of another thing of its construct-id scope or of its Kubernetes kind and
+ * namespace (lib/platform/plan-names.ts): a server into the fleet's name (the gateway's by default) or a release's, a
+ * release into the gateway's, a server into a pooled server's endpoint picker, the gateway into a server, a node pool into
+ * a fixed id of the infra stack or a reader role's, a load test into another server, the dashboard into the adapter
+ * rules, the fleet into the device plugin's namespace. Each must be refused at the key the rename wrote (`namedAt`).
+ */
+function collisionCandidates(label: string, fleet: FleetDescription): Candidate[] {
+  const out: Candidate[] = [];
+  const add = (path: Path, change: string, build: (f: any) => void, namedAt: Path = path) => out.push({
+    fleet: label, kind: 'rename-collision', path: showPath(path), change, expect: 'refuse', namedAt: showPath(namedAt),
+    build: () => { const f = copy(fleet) as any; build(f); return f; },
+  });
+  const servers = Object.keys(fleet.servers);
+  const releases = Object.keys(fleet.releases ?? {});
+  const [first, second] = servers;
+  if (fleet.gateway !== undefined && fleet.gateway.name === undefined) {
+    add(['servers', fleet.name], `server '${first}' renamed '${fleet.name}', the fleet's name (the gateway's by default)`, (f) => renameServer(f, first, fleet.name));
+    if (releases.length > 0) {
+      add(['releases', fleet.name], `release '${releases[0]}' renamed '${fleet.name}', the gateway's name`, (f) => {
+        f.releases = Object.fromEntries(Object.entries(f.releases).map(([k, v]) => [k === releases[0] ? fleet.name : k, v]));
+      });
+    }
+  }
+  if (fleet.gateway !== undefined) add(['gateway', 'name'], `set to '${first}', a server's name`, (f) => { f.gateway.name = first; });
+  const unreleased = releases.length === 0 ? undefined : servers.find((s) => !fleet.releases![releases[0]].versions.some((v) => v.server === s));
+  if (unreleased !== undefined) {
+    // Refused by the release's own check, at the release.
+    add(['servers', releases[0]], `server '${unreleased}' renamed '${releases[0]}', a release's name`, (f) => renameServer(f, unreleased, releases[0]), ['releases', releases[0]]);
+  }
+  const pooled = servers.find((s) => fleet.servers[s].route?.inferencePool !== undefined);
+  const other = servers.find((s) => s !== pooled);
+  if (pooled !== undefined && other !== undefined) {
+    add(['servers', `${pooled}-epp`], `server '${other}' renamed '${pooled}-epp', the endpoint picker of '${pooled}'`, (f) => renameServer(f, other, `${pooled}-epp`));
+  }
+  const pool = Object.keys(fleet.nodePools ?? {})[0];
+  if (pool !== undefined) {
+    for (const id of ['aws', 'Cluster', ...(fleet.modelBucket ? ['Models'] : [])]) {
+      add(['nodePools', id], `node pool '${pool}' renamed '${id}', a construct id of the infra stack`, (f) => renamePool(f, pool, id));
+    }
+    const reader = servers.find((s) => fleet.modelBucket !== undefined && fleet.servers[s].repositoryClaim === undefined && fleet.servers[s].weightsFrom !== 'lustre');
+    if (reader !== undefined) add(['nodePools', `${reader}-models`], `node pool '${pool}' renamed '${reader}-models', the id of a reader role`, (f) => renamePool(f, pool, `${reader}-models`));
+    add(['namespace'], `set to 'nvidia-device-plugin', the device plugin's namespace`, (f) => { f.namespace = 'nvidia-device-plugin'; });
+  }
+  const tested = servers.find((s) => fleet.servers[s].loadTest !== undefined);
+  if (tested !== undefined && second !== undefined) {
+    const target = tested === first ? second : first;
+    // Refused by the load tests' own check, at the load test.
+    add(['servers', tested, 'loadTest', 'name'], `set to '${target}', another server's name`, (f) => { f.servers[tested].loadTest.name = target; });
+  }
+  if (servers.some((s) => fleet.servers[s].autoscale !== undefined && fleet.servers[s].autoscale!.engine !== 'keda')) {
+    add(['monitoring', 'dashboardName'], `set to 'triton-ops-adapter-rules', the adapter rules' ConfigMap`, (f) => {
+      f.monitoring = { ...f.monitoring, dashboardName: 'triton-ops-adapter-rules' };
+    });
+  }
+  return out;
+}
+
 /** Valid variants of each example: they must synthesize (the platform accepts them). */
 export function validControls(): Candidate[] {
   const out: Candidate[] = [];
@@ -415,19 +487,22 @@ export interface TerraformShare {
 
 /**
  * The cases of `seed`: about `count` mutations drawn evenly over fleet x class x area (the description's own keys and
- * its model configurations), every structural mutation, then every valid control. The structural mutations, the
+ * its model configurations), every structural mutation, every rename into another name, then every valid control. The structural mutations, the
  * controls and a seeded share of the others also synthesize the Terraform stacks.
  */
 export function fuzzCases(seed: number, count: number, share: TerraformShare): FuzzCase[] {
   const rng = mulberry32(seed);
   const groups = new Map<string, Candidate[]>();
   const structural: Candidate[] = [];
+  const collisions: Candidate[] = [];
   for (const [label, fleet] of Object.entries(FUZZ_FLEETS)) {
     for (const c of genericCandidates(label, fleet, rng)) {
       const group = `${c.fleet}/${c.kind}/${c.path.includes('models') ? 'models' : 'description'}`;
       groups.set(group, [...(groups.get(group) ?? []), c]);
     }
     if (EXAMPLES.includes(label)) structural.push(...structuralCandidates(label, fleet));
+    // Besides the drawn ones, not instead of them.
+    if (EXAMPLES.includes(label)) collisions.push(...collisionCandidates(label, fleet));
   }
   const generic = Math.max(0, count - structural.length);
   const perGroup = Math.ceil(generic / groups.size);
@@ -441,7 +516,7 @@ export function fuzzCases(seed: number, count: number, share: TerraformShare): F
       drawn.push(pool[i]);
     }
   }
-  const withTerraform = (c: Candidate) => c.kind === 'duplicate' || c.kind === 'broken-reference' || c.kind === 'contradiction'
+  const withTerraform = (c: Candidate) => c.kind === 'duplicate' || c.kind === 'broken-reference' || c.kind === 'contradiction' || c.kind === 'rename-collision'
     || c.kind === 'valid-control' || rng() < (c.path.includes('models') ? share.models : share.description);
-  return [...drawn, ...structural, ...validControls()].map((c, id) => ({ ...c, id, terraform: withTerraform(c) }));
+  return [...drawn, ...structural, ...collisions, ...validControls()].map((c, id) => ({ ...c, id, terraform: withTerraform(c) }));
 }

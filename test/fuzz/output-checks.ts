@@ -94,6 +94,13 @@ function labelProblems(labels: unknown, at: string): OutputProblem[] {
 /** Names, namespaces and labels of Kubernetes objects, as the API server validates them. */
 export function kubernetesProblems(objects: readonly any[]): OutputProblem[] {
   const found: OutputProblem[] = [];
+  // Two objects of one identity are one object to the API server: the later apply replaces the earlier.
+  const seen = new Set<string>();
+  for (const o of objects) {
+    const identity = `${o.apiVersion}/${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+    if (seen.has(identity)) found.push({ check: 'output: two objects of one kind, namespace and name', detail: identity });
+    seen.add(identity);
+  }
   for (const o of objects) {
     const id = `${o.kind}/${o.metadata?.name}`;
     const name: unknown = o.metadata?.name;

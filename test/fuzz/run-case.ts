@@ -127,6 +127,12 @@ export function runCase(testCase: FuzzCase, baselines: Baselines, outdir: string
       fail('unknown key refused without naming it', `${side}: ${outcome.problems.slice(0, 2).join(' | ')}`);
     }
   }
+  // A rename into another thing's name is refused at the key the rename wrote, in the description's words.
+  for (const [side, outcome] of [['YAML', chart], ['Terraform', terraform]] as const) {
+    if (testCase.namedAt !== undefined && outcome?.status === 'refused' && !outcome.problems.some((m) => m.includes(`'${testCase.namedAt}'`))) {
+      fail('collision refused without naming the renamed key', `${side}: ${outcome.problems.slice(0, 2).join(' | ')}`);
+    }
+  }
   if (testCase.expect === 'accept') {
     for (const [side, outcome] of [['YAML', chart], ['Terraform', terraform]] as const) {
       if (outcome?.status === 'refused') fail('valid control refused', `${side}: ${outcome.problems.join(' | ')}`);
@@ -184,7 +190,7 @@ export function summarize(seed: number, results: readonly CaseResult[]): string 
       + `median ${ms[Math.floor(ms.length / 2)] ?? 0} ms, max ${ms[ms.length - 1] ?? 0} ms per case`,
   ];
   // Not a failure (yet): how many refusals of a single key's mutation name the key by its description path.
-  const keyCases = results.filter((r) => r.chart.status === 'refused' && !['duplicate', 'broken-reference', 'contradiction'].includes(r.testCase.kind));
+  const keyCases = results.filter((r) => r.chart.status === 'refused' && !['duplicate', 'broken-reference', 'contradiction', 'rename-collision'].includes(r.testCase.kind));
   const named = keyCases.filter((r) => r.chart.status === 'refused' && r.chart.problems.some((m) => m.includes(r.testCase.path.split('[')[0])));
   lines.push(`(${named.length} of ${keyCases.length} refusals of one key's mutation name its description path, e.g. 'servers.<name>.gpus')`);
   for (const [check, cases] of [...byClass].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))) {

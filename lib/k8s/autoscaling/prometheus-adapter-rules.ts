@@ -5,10 +5,11 @@ import { Problems, show, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from './autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
+import { PROMETHEUS_ADAPTER_RULES_NAME } from '../../triton/object-names';
 
 /** Defaults of PrometheusAdapterRulesProps, one named constant each (asserted by the tests). */
 export const PROMETHEUS_ADAPTER_RULES_DEFAULTS = {
-  name: 'triton-ops-adapter-rules',
+  name: PROMETHEUS_ADAPTER_RULES_NAME,
   /** Where kube-prometheus-stack and the prometheus-adapter chart are usually installed. */
   namespace: 'monitoring',
 } as const;

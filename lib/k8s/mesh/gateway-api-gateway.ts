@@ -4,6 +4,7 @@ import { Problems, show } from '../../private/errors';
 import { checkDedicatedNamespace, checkNamespaceName, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { checkServiceAccount, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
 import { GATEWAY_NAME_LABEL, INFERENCE_APIS } from '../../triton/inference-pool-options';
+import { httpsRedirectRouteName } from '../../triton/object-names';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MESH_GATEWAY_DEFAULTS } from './gateway';
@@ -177,7 +178,7 @@ export class GatewayApiGateway extends Construct {
       new ApiObject(this, 'HttpsRedirect', {
         apiVersion: INFERENCE_APIS.gateway,
         kind: 'HTTPRoute',
-        metadata: { name: `${id}-https-redirect`, namespace, labels: { ...MANAGED_BY } },
+        metadata: { name: httpsRedirectRouteName(id), namespace, labels: { ...MANAGED_BY } },
         spec: redirect,
       });
     }

@@ -5,6 +5,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { LOAD_TEST_APP_NAME, MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
 import { checkDedicatedNamespace } from '../../private/kubernetes-names';
+import { ISTIOD_EGRESS_POLICY_NAME } from '../../triton/object-names';
 
 /** Defaults of MeshSecurity, one named constant each (asserted by the tests). */
 export const MESH_SECURITY_DEFAULTS = {
@@ -96,7 +97,7 @@ export class MeshSecurity extends Construct {
     // policies already restrict (Triton and load-test pods only, so other pods of the namespace keep theirs).
     const istiodNamespace = props.istiodNamespace ?? MESH_SECURITY_DEFAULTS.istiodNamespace;
     this.istiodEgress = new k8s.KubeNetworkPolicy(this, 'IstiodEgress', {
-      metadata: { name: 'triton-istiod-egress', namespace: this.namespace, labels: { ...MANAGED_BY } },
+      metadata: { name: ISTIOD_EGRESS_POLICY_NAME, namespace: this.namespace, labels: { ...MANAGED_BY } },
       spec: {
         // The pods whose own NetworkPolicies restrict egress: Triton servers and their load tests.
         podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [TRITON_SERVER_APP_NAME, LOAD_TEST_APP_NAME] }] },
