@@ -28,6 +28,7 @@ import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sid
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
 import { tcp, tritonNetworkPolicy } from './triton-network-policy';
+import { spreadOverNodesAndZones } from './topology-spread';
 import { InferenceRoute, InferenceRouteOptions } from './inference/inference-route';
 import { routeId, SERVER_INTENT_IDS } from './triton-server-ids';
 import { TritonServerProps } from './triton-server-props';
@@ -420,8 +421,7 @@ export class TritonServer extends Construct implements ITritonServer {
     const spec = '/spec/template/spec';
     pod.addJsonPatch(JsonPatch.add(`${spec}/securityContext/seccompProfile`, { type: 'RuntimeDefault' }));
     // Spread replicas over nodes and zones; ScheduleAnyway so that a small GPU pool still schedules.
-    pod.addJsonPatch(JsonPatch.add(`${spec}/topologySpreadConstraints`, ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']
-      .map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector } }))));
+    pod.addJsonPatch(JsonPatch.add(`${spec}/topologySpreadConstraints`, spreadOverNodesAndZones(selector)));
     if (s.priorityClassName !== undefined) pod.addJsonPatch(JsonPatch.add(`${spec}/priorityClassName`, s.priorityClassName));
     if (s.gpus > 0) {
       pod.addJsonPatch(JsonPatch.add(`${spec}/containers/0/resources/limits/${GPU_RESOURCE.replace('/', '~1')}`,

@@ -288,6 +288,8 @@ const inferencePool = strict<Pool>('an inference pool', {
     priority: o(whole(-INT32_MAX - 1, INT32_MAX, 'an int32 priority')),
   }), m('must be an object of objectives by name', 'write it as { <objective>: { priority: 10 } }'))),
   flowControl: o(bool()),
+  // Any whole number here: resolveInferencePool refuses fewer than 2 or more than 5 with the reason and the fix.
+  pickerReplicas: o(int32()),
 }, {
   failureMode: "what the gateway does when the endpoint picker fails has no safe default (the API's is 'FailClose', dropping requests; "
     + "the upstream charts' 'FailOpen', routing them unscored)",

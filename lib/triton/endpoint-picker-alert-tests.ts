@@ -9,7 +9,7 @@ import { Problems, TritonOpsError } from '../private/errors';
 import { AlertingRule, isAlertingRule, RuleGroup } from './alert-rules';
 import { AlertCase, counter, fires, gauge, PromtoolSeries, PromtoolTestFile, PromtoolTestGroup, series, silent, STEP, timing } from './alert-rule-tests';
 import {
-  checkEndpointPickerAlertLabels, checkEndpointPickerAlertThresholds, ENDPOINT_PICKER_ALERT_NAMES, EndpointPickerAlertLabelMap,
+  checkEndpointPickerAlertLabels, checkEndpointPickerAlertThresholds, ENDPOINT_PICKER_ALERT_NAMES, ENDPOINT_PICKER_LEADER_METRIC, EndpointPickerAlertLabelMap,
   EndpointPickerAlertThresholds, ResolvedEndpointPickerAlertThresholds, WatchedEndpointPicker,
 } from './endpoint-picker-alerts';
 import { ENDPOINT_PICKER_LABEL, ENDPOINT_PICKER_METRICS, SCHEDULER_STATUS } from './endpoint-picker-metrics';
@@ -20,10 +20,10 @@ interface Context extends AlertCase {
   readonly t: ResolvedEndpointPickerAlertThresholds;
 }
 
-/** Target labels the picker's PodMonitor gives every sample (ENDPOINT_PICKER_LABEL from its relabeling). */
-function targetLabels(watched: WatchedEndpointPicker, picker = watched.picker): Labels {
+/** Target labels the picker's PodMonitor gives every sample of replica `replica` (ENDPOINT_PICKER_LABEL from its relabeling). */
+function targetLabels(watched: WatchedEndpointPicker, picker = watched.picker, replica = 0): Labels {
   return { namespace: watched.namespace, [ENDPOINT_PICKER_LABEL]: picker, job: `${watched.namespace}/${picker}`,
-    instance: '10.0.0.2:9090', pod: `${picker}-0` };
+    instance: `10.0.0.${2 + replica}:9090`, pod: `${picker}-${replica}` };
 }
 const pickerAlertLabels = (w: WatchedEndpointPicker): Labels => ({ namespace: w.namespace, [ENDPOINT_PICKER_LABEL]: w.picker });
 
@@ -36,12 +36,30 @@ const SCENARIOS: Record<string, (c: Context) => PromtoolTestGroup[]> = {
   [ENDPOINT_PICKER_ALERT_NAMES.endpointPickerDown]: (c) => {
     const { watched, t } = c;
     const n = timing(t.downForMinutes).samples;
-    const up = (l: Labels, v: number) => [series('up', l, gauge(v, n))];
+    // The leader gauge of replica `replica` of picker `picker`, holding `v`.
+    const status = (v: number, replica: number, picker = watched.picker) =>
+      series(ENDPOINT_PICKER_LEADER_METRIC, { ...targetLabels(watched, picker, replica), name: `epp-${watched.namespace}-${watched.poolName}.llm-d.ai` }, gauge(v, n));
+    const neighbour = `${watched.picker}-neighbour`;
     return [
-      fires(c, 'the scrape target is down', withNeighbour(watched, (l) => up(l, 0)), t.downForMinutes, targetLabels(watched), 0),
-      fires(c, 'the picker has no scrape target', up(targetLabels(watched, `${watched.picker}-neighbour`), 1), t.downForMinutes,
+      fires(c, 'both replicas stand by, none leads', [status(0, 0), status(0, 1), status(0, 0, neighbour), status(0, 1, neighbour)],
+        t.downForMinutes, pickerAlertLabels(watched), 0),
+      fires(c, 'the leader is gone and the standby has not taken over', [status(0, 1), status(1, 0, neighbour)], t.downForMinutes,
+        pickerAlertLabels(watched), 0),
+      fires(c, 'no replica is scraped', [status(1, 0, neighbour), status(0, 1, neighbour)], t.downForMinutes, pickerAlertLabels(watched), 1),
+      silent(c, 'one replica leads, the other stands by', [status(1, 0), status(0, 1)], t.downForMinutes),
+      silent(c, 'the standby restarts while the leader leads', [status(1, 0)], t.downForMinutes),
+    ];
+  },
+  [ENDPOINT_PICKER_ALERT_NAMES.standbyMissing]: (c) => {
+    const { watched, t } = c;
+    const n = timing(t.standbyMissingForMinutes).samples;
+    const up = (v: number, replica: number, picker = watched.picker) => series('up', targetLabels(watched, picker, replica), gauge(v, n));
+    const neighbour = `${watched.picker}-neighbour`;
+    return [
+      fires(c, 'one replica of two is down', [up(1, 0), up(0, 1), up(1, 0, neighbour), up(0, 1, neighbour)], t.standbyMissingForMinutes,
         pickerAlertLabels(watched), 1),
-      silent(c, 'the scrape target is up', up(targetLabels(watched), 1), t.downForMinutes),
+      fires(c, 'one replica is left', [up(1, 0)], t.standbyMissingForMinutes, pickerAlertLabels(watched), 1),
+      silent(c, 'both replicas are up', [up(1, 0), up(1, 1)], t.standbyMissingForMinutes),
     ];
   },
   [ENDPOINT_PICKER_ALERT_NAMES.noReadyEndpoints]: (c) => {

@@ -1,6 +1,6 @@
 /**
- * Alerts on one pooled server's endpoint picker (EPP): the picker down or unscraped, a pool with no ready endpoint, and
- * failing scheduling attempts. Pure TypeScript (no cdk8s): EndpointPickerMonitoring writes the PrometheusRule and the
+ * Alerts on one pooled server's endpoint picker (EPP): no replica leading (or none scraped), no standby, a pool with no
+ * ready endpoint, and failing scheduling attempts. Pure TypeScript (no cdk8s): EndpointPickerMonitoring writes the PrometheusRule and the
  * promtool files (endpoint-picker-alert-tests.ts) from the groups built here; the queries are endpoint-picker-metrics.ts'.
  */
 import { Problems } from '../private/errors';
@@ -18,6 +18,7 @@ import { METRICS_PORT } from './server-ports';
 /** Alert names: part of the contract with receivers, silences and runbooks, so never renamed. */
 export const ENDPOINT_PICKER_ALERT_NAMES = {
   endpointPickerDown: 'EndpointPickerDown',
+  standbyMissing: 'EndpointPickerStandbyMissing',
   /** TensorRT-LLM pools only (BACKENDS_WITH_POOL_GAUGES). */
   noReadyEndpoints: 'InferencePoolNoReadyEndpoints',
   schedulingFailures: 'EndpointPickerSchedulingFailures',
@@ -35,6 +36,8 @@ export type EndpointPickerAlertLabelMap = Partial<Record<EndpointPickerAlertKey,
  */
 export const DEFAULT_ENDPOINT_PICKER_ALERT_LABELS = {
   endpointPickerDown: { severity: 'critical', tier: 'P1' },
+  // Nothing fails yet: the next disruption of the leader would, until a standby is back.
+  standbyMissing: { severity: 'warning', tier: 'P3' },
   noReadyEndpoints: { severity: 'warning', tier: 'P2' },
   schedulingFailures: { severity: 'critical', tier: 'P1' },
 } as const satisfies Record<EndpointPickerAlertKey, AlertLabels>;
@@ -48,8 +51,10 @@ const FAMILY: AlertFamily<EndpointPickerAlertKey> = {
 
 /** When each endpoint-picker alert fires; minutes, fractions allowed. */
 export interface EndpointPickerAlertThresholds {
-  /** EndpointPickerDown: how long the picker's target may be down, or the picker have no target at all. @default 5 */
+  /** EndpointPickerDown: how long no replica of the picker may lead (or none be scraped). @default 2 */
   readonly downForMinutes?: number;
+  /** EndpointPickerStandbyMissing: how long the picker may run without a standby (fewer than 2 replicas up). @default 15 */
+  readonly standbyMissingForMinutes?: number;
   /** InferencePoolNoReadyEndpoints: how long the pool may have no ready endpoint. @default 5 */
   readonly noReadyEndpointsForMinutes?: number;
   /** EndpointPickerSchedulingFailures: how long scheduling attempts must keep failing. @default 5 */
@@ -59,14 +64,26 @@ export interface EndpointPickerAlertThresholds {
 export type ResolvedEndpointPickerAlertThresholds = Required<EndpointPickerAlertThresholds>;
 
 /**
- * Defaults of EndpointPickerAlertThresholds (asserted by the tests). 5 minutes as TritonTargetDown: the picker's
- * Recreate rollout leaves it without a pod for well under that.
+ * Defaults of EndpointPickerAlertThresholds (asserted by the tests). A standby leads within seconds of the leader's
+ * going (it releases the Lease at SIGTERM; a crashed leader's Lease expires after 15 s), and a rollout starts its new
+ * pods while the old leader drains: 2 minutes without a leader is no handover. A missing standby is a risk, not an
+ * outage: 15 minutes lets a rescheduled replica pull its image and start.
  */
 export const ENDPOINT_PICKER_ALERT_DEFAULTS = {
-  downForMinutes: 5,
+  downForMinutes: 2,
+  standbyMissingForMinutes: 15,
   noReadyEndpointsForMinutes: 5,
   schedulingFailuresForMinutes: 5,
 } as const satisfies ResolvedEndpointPickerAlertThresholds;
+
+/**
+ * The leader-election gauge every picker replica exports (controller-runtime's, served with the picker's own metrics:
+ * kubernetes-sigs/controller-runtime:pkg/metrics/leaderelection.go@v0.23.3 lines 13-16): 0 from the start
+ * (kubernetes/client-go:tools/leaderelection/leaderelection.go@v0.35.7 line 112), 1 on the replica that leads (line 271).
+ */
+export const ENDPOINT_PICKER_LEADER_METRIC = 'leader_election_master_status';
+/** The labels the picker-wide alerts keep (the PodMonitor's target labels that name the picker, not the pod). */
+const PICKER_LABELS = `namespace, ${ENDPOINT_PICKER_LABEL}`;
 
 /** The picker the rules watch. */
 export interface WatchedEndpointPicker {
@@ -132,12 +149,18 @@ export function buildEndpointPickerAlertRules(watched: WatchedEndpointPicker, op
     : `the gateway fails open (failureMode FailOpen): it sends the requests of ${poolText} to pods of its own picking, `
       + 'without the picker\'s queue, KV-cache or prefix scoring.';
 
+  const leader = `${ENDPOINT_PICKER_LEADER_METRIC}{${matchers}}`;
   const rules = [
-    // As TritonTargetDown: `== 0` names the failing target, absent() covers a picker with no target at all.
-    alert('endpointPickerDown', `${promql.targetUp({ matchers })} == 0 or ${promql.targetAbsent({ matchers })}`, t.downForMinutes,
-      `Endpoint picker ${namespace}/${picker} is down or not scraped`,
-      `{{ if $labels.instance }}Scrape target {{ $labels.instance }} of ${pickerText} has been down{{ else }}Prometheus has had `
-      + `no scrape target for ${pickerText}{{ end }} for ${window(t.downForMinutes)}: ${failing}`),
+    // Every replica reports the gauge (0 from the start, 1 once it leads): a max below 1 is no leader among the scraped
+    // replicas, absent() no replica scraped at all. One replica of two restarting leaves the max at 1.
+    alert('endpointPickerDown', `max by (${PICKER_LABELS}) (${leader}) < 1 or absent(${leader})`, t.downForMinutes,
+      `Endpoint picker ${namespace}/${picker} has no leader`,
+      `No replica of ${pickerText} has led for ${window(t.downForMinutes)} (none scraped reports ${ENDPOINT_PICKER_LEADER_METRIC} 1, `
+      + `or none is scraped): only the leader is ready, so the gateway has no picker to ask; ${failing}`),
+    alert('standbyMissing', `count by (${PICKER_LABELS}) (${promql.targetUp({ matchers })} == 1) < 2`, t.standbyMissingForMinutes,
+      `Endpoint picker ${namespace}/${picker} has no standby`,
+      `{{ printf "%.0f" $value }} replica of ${pickerText} has been up for ${window(t.standbyMissingForMinutes)}: it serves, but the `
+      + `next rollout, drain or eviction of it leaves the gateway without a picker until a new one starts, and then ${failing}`),
     ...(BACKENDS_WITH_POOL_GAUGES.includes(watched.backend) ? [alert('noReadyEndpoints',
       `${pickerPromql.readyEndpoints({ matchers: `${matchers},${labelMatchers({ name: poolName })}` })} == 0`,
       t.noReadyEndpointsForMinutes, `${poolText} has no ready endpoint`,

@@ -56,6 +56,13 @@ export interface InferencePoolOptions {
    * @default false
    */
   readonly flowControl?: boolean;
+  /**
+   * Replicas of the endpoint picker, from ENDPOINT_PICKER_REPLICAS.min to .max: one leads (the only one ready, the only
+   * one the gateway asks), the others stand by with the pool's pods already read and take over when it goes. One
+   * replica is refused: every rollout, node drain or eviction would leave the pool without a picker.
+   * @default 2
+   */
+  readonly pickerReplicas?: number;
 }
 
 /** An InferencePool's options with the server's facts applied once (resolveInferencePool): what the objects are built from. */
@@ -68,7 +75,30 @@ export interface ResolvedInferencePool {
   /** The objectives, sorted by name, each with its priority (0 when not given). */
   readonly objectives: readonly { readonly name: string; readonly priority: number }[];
   readonly flowControl: boolean;
+  /** Replicas of the endpoint picker (pickerReplicas, or ENDPOINT_PICKER_REPLICAS.default). */
+  readonly pickerReplicas: number;
 }
+
+/**
+ * Replicas of an endpoint picker. Two, so that a standby with the pool's pods already read (the
+ * `haPopulateNonLeaderDatastore` feature gate, on by default: llm-d/llm-d-router:cmd/epp/runner/runner.go@v0.10.0 line
+ * 753) takes over within seconds when the leader goes. At most 5: each standby asks 1 CPU and 1 GiB and serves nothing
+ * until it leads, so more than a few buy no availability.
+ */
+export const ENDPOINT_PICKER_REPLICAS = { default: 2, min: 2, max: 5 } as const;
+
+/**
+ * The flag that makes the pickers elect a leader (llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0 lines 165-166):
+ * only the leader's readiness passes, so the Service sends the gateway to it alone.
+ */
+export const LEADER_ELECTION_FLAG = '--ha-enable-leader-election';
+
+/**
+ * The Lease the pickers of one pool compete for, in the pool's namespace: `epp-<namespace>-<pool>.llm-d.ai`
+ * (llm-d/llm-d-router:pkg/epp/server/controller_manager.go@v0.10.0 lines 109-115). Its Role may get and update that
+ * Lease only.
+ */
+export const endpointPickerLeaseName = (namespace: string, pool: string): string => `epp-${namespace}-${pool}.llm-d.ai`;
 
 /** The API groups of the routing's objects. */
 export const INFERENCE_GROUPS = {

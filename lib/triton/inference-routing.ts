@@ -5,6 +5,7 @@
  * docs/design/inference-routing.md; each fact below is cited with its line in test/triton/inference-routing.test.ts.
  */
 import { Problems, show } from '../private/errors';
+import { ENDPOINT_PICKER_REPLICAS } from './inference-pool-options';
 import type { InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool } from './inference-pool-options';
 import { llmBackendsOf } from './llm-backends';
 import type { LlmBackend } from './llm-backends';
@@ -170,6 +171,26 @@ export function resolveInferencePool(p: Problems, at: string, server: PooledServ
       'serve one TensorRT-LLM model per pooled server, or remove route.inferencePool');
   }
 
+  const pickerReplicas = checkPickerReplicas(p, `${pool}.pickerReplicas`, options.pickerReplicas);
+
   if (p.problems.length > before) return undefined;
-  return { failureMode: options.failureMode, backend, scorers, objectives, flowControl };
+  return { failureMode: options.failureMode, backend, scorers, objectives, flowControl, pickerReplicas };
+}
+
+/**
+ * The endpoint picker's replica count (ENDPOINT_PICKER_REPLICAS.default when `given` is undefined), checked: a whole
+ * number from ENDPOINT_PICKER_REPLICAS.min to .max. Records a problem at `at` and returns the default otherwise.
+ */
+export function checkPickerReplicas(p: Problems, at: string, given: number | undefined): number {
+  const R = ENDPOINT_PICKER_REPLICAS;
+  const replicas = given ?? R.default;
+  const whole = Number.isInteger(replicas);
+  p.check(!whole || replicas >= R.min, at, replicas,
+    'leaves the pool with no endpoint picker on every rollout, node drain or eviction of the one replica (a FailClose pool '
+    + 'then drops every request; a FailOpen pool routes unscored)',
+    `use at least ${R.min} (one leads, the others stand by), or remove pickerReplicas for the default ${R.default}`);
+  p.check(!whole || replicas <= R.max, at, replicas,
+    `is more than ${R.max} endpoint pickers: only the leader serves, each standby asks 1 CPU and 1 GiB`, `use ${R.min} to ${R.max}`);
+  p.check(whole, at, replicas, 'is not a whole number of endpoint picker replicas', `use ${R.min} to ${R.max}`);
+  return whole && replicas >= R.min && replicas <= R.max ? replicas : R.default;
 }

@@ -30,7 +30,7 @@ const refused = (fleet: FleetDescription) => messageOf(() => planFleet(fleet));
 describe('planFleet: route.inferencePool', () => {
   test('resolves the pool once, against the server\'s backend: vLLM scores prefixes only', () => {
     expect(planFleet(fleetWith()).servers.llama.inferencePool).toEqual({
-      failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false,
+      failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2,
     });
     expect(planFleet(fleetWith({ inferencePool: undefined })).servers.llama.inferencePool).toBeUndefined();
   });
@@ -53,6 +53,16 @@ describe('planFleet: route.inferencePool', () => {
     expect(refused(fleetWith({ [key]: value }))).toContain(`chat: 'servers.llama.route.${key}' (${typeof value === 'string' ? `'${value}'` : JSON.stringify(value)}) configures a VirtualService, `
       + 'and a route with inferencePool has none: the endpoint picker chooses the pod and the gateway routes by an HTTPRoute to the OpenAI port; '
       + `remove ${key}, or remove inferencePool to keep a VirtualService`);
+  });
+
+  test('pickerReplicas: 3 pickers, one of which leads; one picker is refused with the path, the value and the fix', () => {
+    expect(planFleet(fleetWith({ inferencePool: { failureMode: 'FailClose', pickerReplicas: 3 } })).servers.llama.inferencePool?.pickerReplicas).toBe(3);
+    expect(refused(fleetWith({ inferencePool: { failureMode: 'FailClose', pickerReplicas: 1 } }))).toContain(
+      "chat: 'servers.llama.route.inferencePool.pickerReplicas' (1) leaves the pool with no endpoint picker on every rollout, node drain or "
+      + 'eviction of the one replica (a FailClose pool then drops every request; a FailOpen pool routes unscored); use at least 2 (one leads, '
+      + 'the others stand by), or remove pickerReplicas for the default 2');
+    expect(refused(fleetWith({ inferencePool: { failureMode: 'FailClose', pickerReplicas: 'two' } })))
+      .toMatch(/'servers\.llama\.route\.inferencePool\.pickerReplicas' \('two'\)/);
   });
 
   test('refuses the backend\'s refusals in the description\'s words: a KV-cache scorer on vLLM', () => {

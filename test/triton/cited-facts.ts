@@ -23,6 +23,9 @@ export const PINS: Readonly<Record<string, readonly string[]>> = {
   // r25.03 shows what 25.03 lacks, r25.04 what it gained.
   'triton-inference-server/tensorrtllm_backend': ['r25.03', 'r25.04'],
   'triton-inference-server/vllm_backend': ['r26.01'],
+  // The picker's leader election: the versions llm-d-router v0.10.0's go.mod pins (lines 54, 58).
+  'kubernetes-sigs/controller-runtime': ['v0.23.3'],
+  'kubernetes/client-go': ['v0.35.7'],
 };
 
 const CITATION = /^([\w.-]+\/[\w.-]+):([\w./-]+)@([\w.-]+) lines? \d+(-\d+)?(, \d+(-\d+)?)*$/;

@@ -11,7 +11,7 @@ test('every problem at once: thresholds, labels and the runbook URL', () => {
     thresholds: { downForMinutes: -1, schedulingFailuresForMinutes: Infinity },
     alertLabels: { endpointPickerDown: { severity: 'page' as never } } }))).toBe([
     '4 problems:',
-    "- Fleet/chat: 'downForMinutes' (-1) must be a finite number of minutes above 0; use e.g. 5",
+    "- Fleet/chat: 'downForMinutes' (-1) must be a finite number of minutes above 0; use e.g. 2",
     "- Fleet/chat: 'schedulingFailuresForMinutes' (Infinity) must be a finite number of minutes above 0; use e.g. 5",
     "- Fleet/chat: 'alertLabels.endpointPickerDown.severity' ('page') is not a severity; use one of [\"critical\",\"warning\",\"info\"]",
     "- Fleet/chat: 'runbookBaseUrl' ('docs') must be an http(s) URL without a #fragment (the alert name is appended as the fragment); "

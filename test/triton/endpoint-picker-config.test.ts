@@ -7,10 +7,10 @@ import type { ResolvedInferencePool } from '../../lib/triton/inference-pool-opti
 import { describeCitedFacts } from './cited-facts';
 
 const TRTLLM: ResolvedInferencePool = {
-  failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false,
+  failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false, pickerReplicas: 2,
 };
 const VLLM: ResolvedInferencePool = {
-  failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [{ name: 'chat', priority: 1 }], flowControl: false,
+  failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [{ name: 'chat', priority: 1 }], flowControl: false, pickerReplicas: 2,
 };
 const yaml = (pool: ResolvedInferencePool) => YAML.stringify(endpointPickerConfig(pool));
 const plugin = (pool: ResolvedInferencePool, type: string): any => (endpointPickerConfig(pool) as any).plugins.find((p: any) => p.type === type);
@@ -71,7 +71,7 @@ schedulingProfiles:
   });
 
   test('flow control turns on its feature gate, right after the kind; only the given scorers are written, in the fixed order', () => {
-    expect(endpointPickerConfig({ ...TRTLLM, scorers: { prefixCache: 4, queue: 1 }, flowControl: true })).toEqual({
+    expect(endpointPickerConfig({ ...TRTLLM, scorers: { prefixCache: 4, queue: 1 }, flowControl: true, pickerReplicas: 2 })).toEqual({
       apiVersion: 'llm-d.ai/v1alpha1',
       kind: 'EndpointPickerConfig',
       featureGates: ['flowControl'],
@@ -83,7 +83,7 @@ schedulingProfiles:
       ],
       schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'queue-scorer', weight: 1 }, { pluginRef: 'prefix-cache-scorer', weight: 4 }] }],
     });
-    expect(Object.keys(endpointPickerConfig({ ...TRTLLM, flowControl: true })))
+    expect(Object.keys(endpointPickerConfig({ ...TRTLLM, flowControl: true, pickerReplicas: 2 })))
       .toEqual(['apiVersion', 'kind', 'featureGates', 'plugins', 'schedulingProfiles']);
   });
 
@@ -113,7 +113,7 @@ describeCitedFacts('the EndpointPickerConfig\'s facts, read at llm-d/llm-d-route
   },
   {
     fact: 'the document\'s keys: kind EndpointPickerConfig, featureGates, plugins (type, parameters), schedulingProfiles (name, plugins: pluginRef, weight)',
-    value: Object.keys(endpointPickerConfig({ ...TRTLLM, flowControl: true })),
+    value: Object.keys(endpointPickerConfig({ ...TRTLLM, flowControl: true, pickerReplicas: 2 })),
     upstream: ['apiVersion', 'kind', 'featureGates', 'plugins', 'schedulingProfiles'],
     source: `${LOADER('defaults.go', 'lines 51-53')}; ${TYPES('lines 40, 45, 51, 121, 127, 147, 153, 174, 178')}`,
   },

@@ -40,7 +40,7 @@ describe('resolveInferencePool: accepted', () => {
       pool: {
         failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 1, kvCache: 2, prefixCache: 3 },
         objectives: [{ name: 'batch', priority: -1 }, { name: 'interactive', priority: 10 }, { name: 'standard', priority: 0 }],
-        flowControl: true,
+        flowControl: true, pickerReplicas: 2,
       },
     });
   });
@@ -48,15 +48,15 @@ describe('resolveInferencePool: accepted', () => {
   test('vLLM on 26.07 with the prefix-cache scorer only', () => {
     expect(resolve(VLLM, { failureMode: 'FailOpen', scorers: { prefixCache: 5 }, objectives: { interactive: { priority: 1 } } })).toEqual({
       problems: [],
-      pool: { failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 5 }, objectives: [{ name: 'interactive', priority: 1 }], flowControl: false },
+      pool: { failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 5 }, objectives: [{ name: 'interactive', priority: 1 }], flowControl: false, pickerReplicas: 2 },
     });
   });
 
   test('defaults per backend: the charts\' profile on TensorRT-LLM, the prefix-cache scorer on vLLM; no objectives, no flow control', () => {
     expect(resolve(TRTLLM, { failureMode: 'FailClose' }).pool)
-      .toEqual({ failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false });
+      .toEqual({ failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false, pickerReplicas: 2 });
     expect(resolve(VLLM, { failureMode: 'FailClose' }).pool)
-      .toEqual({ failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false });
+      .toEqual({ failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2 });
   });
 
   test('a TensorRT-LLM image before 25.04 whose pool reads neither series (prefix only, no flow control, no negative priority)', () => {
@@ -68,6 +68,10 @@ describe('resolveInferencePool: accepted', () => {
     for (const other of ['registry.example.com/llm/triton@sha256:' + 'a'.repeat(64), 'registry.example.com/llm/trtllm-server:25.01']) {
       expect(resolve({ ...TRTLLM, image: other }, { failureMode: 'FailClose' }).problems).toEqual([]);
     }
+  });
+
+  test.each([3, 5])('pickerReplicas %p: a leader and %p - 1 standbys', (pickerReplicas) => {
+    expect(resolve(TRTLLM, { failureMode: 'FailClose', pickerReplicas }).pool?.pickerReplicas).toBe(pickerReplicas);
   });
 
   test('non-LLM models beside the one engine do not count', () => {
@@ -131,6 +135,19 @@ describe('resolveInferencePool: refused, with path, value and fix', () => {
       + `reads ${series} for flowControl, objectives.batch.priority, which the TensorRT-LLM backend first exports in 25.04 `
       + `(tensorrtllm_backend r25.04); ${fix}`,
     ]);
+  });
+
+  test.each([
+    [1, "fleet: 'servers.chat.route.inferencePool.pickerReplicas' (1) leaves the pool with no endpoint picker on every rollout, node "
+      + 'drain or eviction of the one replica (a FailClose pool then drops every request; a FailOpen pool routes unscored); use at least '
+      + '2 (one leads, the others stand by), or remove pickerReplicas for the default 2'],
+    [0, "fleet: 'servers.chat.route.inferencePool.pickerReplicas' (0) leaves the pool with no endpoint picker"],
+    [6, "fleet: 'servers.chat.route.inferencePool.pickerReplicas' (6) is more than 5 endpoint pickers: only the leader serves, each "
+      + 'standby asks 1 CPU and 1 GiB; use 2 to 5'],
+  ])('pickerReplicas %p: one picker, or more than a few', (pickerReplicas, message) => {
+    const problems = refused(TRTLLM, { failureMode: 'FailClose', pickerReplicas });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(message);
   });
 
   test('R7: more than one TensorRT-LLM model', () => {

@@ -1,37 +1,48 @@
 /**
  * The endpoint picker (EPP) of one InferencePool, rendered as the llm-d-router-gateway chart renders it at LDR v0.10.0
  * (llm-d/llm-d-router:config/charts/routerlib/templates/_deployment.yaml, _service.yaml, _rbac.yaml, _config.yaml and
- * config/charts/llm-d-router-gateway/templates/rbac.yaml@v0.10.0), with the project's restricted pod security and three
- * deliberate differences: plaintext gRPC (`--secure-serving=false`: the Istio sidecar carries mTLS), no bearer token on
- * /metrics (`--metrics-endpoint-auth=false`: AuthorizationPolicies instead) and smaller resources
- * (ENDPOINT_PICKER_DEFAULTS).
+ * config/charts/llm-d-router-gateway/templates/rbac.yaml@v0.10.0) with several replicas, i.e. with leader election
+ * (`--ha-enable-leader-election`, _deployment.yaml lines 110-112, and _leader-election-rbac.yaml), with the project's
+ * restricted pod security and these deliberate differences: plaintext gRPC (`--secure-serving=false`: the Istio sidecar
+ * carries mTLS), no bearer token on /metrics (`--metrics-endpoint-auth=false`: AuthorizationPolicies instead), smaller
+ * resources (ENDPOINT_PICKER_DEFAULTS), a Role that may get and update its own Lease only (no events), replicas spread
+ * over nodes and zones, and a rollout that starts the new pods while the old ones drain (ENDPOINT_PICKER_STRATEGY).
  */
 import { JsonPatch, Yaml } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/endpoint-picker-config';
-import { ENDPOINT_PICKER_PORTS, INFERENCE_GROUPS } from '../../triton/inference-pool-options';
-import { ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
+import { Problems } from '../../private/errors';
+import {
+  ENDPOINT_PICKER_PORTS, ENDPOINT_PICKER_REPLICAS, endpointPickerLeaseName, INFERENCE_GROUPS, LEADER_ELECTION_FLAG,
+} from '../../triton/inference-pool-options';
+import { checkPickerReplicas, ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
 import { principalOf } from '../../triton/mesh-identity';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import type { IScrapedEndpointPicker } from '../monitoring/endpoint-picker-monitoring';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../monitoring/istio-sidecar-bypass';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
+import { spreadOverNodesAndZones } from '../topology-spread';
 import { INFERENCE_POOL_GROUP } from './inference-types';
 
 /** Defaults of the endpoint picker, one named constant each (asserted by the tests). */
 export const ENDPOINT_PICKER_DEFAULTS = {
   /** The LDR v0.10.0 release image (ENDPOINT_PICKER_IMAGE). */
   image: ENDPOINT_PICKER_IMAGE,
-  /** One replica: the prefix-cache scorer's index lives in the picker's memory (the chart's default and comment). */
-  replicas: 1,
+  /** A leader and a standby (ENDPOINT_PICKER_REPLICAS): the leader alone serves, since the prefix index is in its memory. */
+  replicas: ENDPOINT_PICKER_REPLICAS.default,
   /** The chart's value (whether the picker drains open ext_proc streams on SIGTERM is not read from its source). */
   terminationGracePeriodSeconds: 130,
   /** The ConfigMap key and the directory it is mounted at (the chart's `--config-file /config/default-plugins.yaml`). */
   configFile: ENDPOINT_PICKER_CONFIG_FILE.fileName,
   configDirectory: ENDPOINT_PICKER_CONFIG_FILE.mountPath,
-  /** The gRPC health service the probes ask, with one replica (no leader election). */
-  healthService: 'inference-extension',
+  /**
+   * The gRPC health services the probes ask under leader election (llm-d/llm-d-router:cmd/epp/runner/health.go@v0.10.0
+   * lines 50-53; the chart's probes with replicas > 1, _deployment.yaml lines 143-165): `liveness` passes on every
+   * replica (lines 90-96), `readiness` on the synced leader only (lines 82-84), so a standby stays out of the Service and
+   * is never restarted for not leading.
+   */
+  healthServices: { liveness: 'liveness', readiness: 'readiness' },
   /**
    * The chart asks 8 CPUs and 8 GiB (16 GiB limit) for fleets of many model servers at high request rates. A pool of
    * a few GPU pods keeps a prefix index of a few MiB per pod (31250 blocks per pod by default) and parses a request
@@ -41,6 +52,19 @@ export const ENDPOINT_PICKER_DEFAULTS = {
   resources: { cpuMillis: 1000, memoryMiB: 1024, memoryLimitMiB: 2048 },
 } as const;
 
+/**
+ * The Deployment strategy. Not the chart's Recreate, not maxUnavailable 0 either: only the leader is ever ready, so a
+ * Deployment of pickers has at most one available pod, and a rollout that must keep one available could never delete
+ * the old leader while it holds the Lease (the chart's own reason for Recreate, _deployment.yaml lines 339-345). With
+ * every old pod allowed to go (maxUnavailable 100%) and one new pod first (maxSurge 1), the new pods start while the
+ * old leader drains (it releases the Lease at SIGTERM and keeps answering for 30 s, cmd/epp/runner/runner.go@v0.10.0
+ * lines 279-285, pkg/epp/server/options.go@v0.10.0 line 43), where Recreate would start them only once it is gone.
+ */
+export const ENDPOINT_PICKER_STRATEGY: k8s.DeploymentStrategy = Object.freeze({
+  type: 'RollingUpdate',
+  rollingUpdate: { maxSurge: k8s.IntOrString.fromNumber(1), maxUnavailable: k8s.IntOrString.fromString('100%') },
+});
+
 /** What the picker reads of the API server: the chart's two Roles (`<release>-epp-sa` and `-non-sa`) as one. */
 export const ENDPOINT_PICKER_RULES: readonly k8s.PolicyRule[] = Object.freeze([
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'watch', 'list'] },
@@ -48,6 +72,21 @@ export const ENDPOINT_PICKER_RULES: readonly k8s.PolicyRule[] = Object.freeze([
   { apiGroups: [INFERENCE_GROUPS.llmD], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: ['get', 'watch', 'list'] },
   { apiGroups: [INFERENCE_POOL_GROUP], resources: ['inferencepools'], verbs: ['get', 'watch', 'list'] },
 ]);
+
+/**
+ * What leader election needs, and no more: client-go's Lease lock gets, creates and updates one Lease
+ * (kubernetes/client-go:tools/leaderelection/resourcelock/leaselock.go@v0.35.7 lines 43, 68, 89). `create` cannot be
+ * limited to a name (RBAC has no name before the object exists); get and update are limited to the pool's Lease
+ * (endpointPickerLeaseName). The chart also grants list, watch, patch, delete and events; without events the lock's
+ * "became leader" Event is not written (client-go logs the refusal), which changes nothing else.
+ */
+export function endpointPickerLeaseRules(namespace: string, poolName: string): k8s.PolicyRule[] {
+  const group = 'coordination.k8s.io';
+  return [
+    { apiGroups: [group], resources: ['leases'], verbs: ['create'] },
+    { apiGroups: [group], resources: ['leases'], resourceNames: [endpointPickerLeaseName(namespace, poolName)], verbs: ['get', 'update'] },
+  ];
+}
 
 export interface EndpointPickerProps {
   /** Name of every object of the picker (endpointPickerName of the server). */
@@ -59,11 +98,21 @@ export interface EndpointPickerProps {
   readonly config: object;
   /** @default ENDPOINT_PICKER_DEFAULTS.image */
   readonly image?: string;
+  /**
+   * Replicas, from ENDPOINT_PICKER_REPLICAS.min to .max: one leads, the others stand by.
+   * @default ENDPOINT_PICKER_DEFAULTS.replicas
+   */
+  readonly replicas?: number;
 }
 
 /**
- * One endpoint picker: ServiceAccount, Role and RoleBinding, the ConfigMap of its configuration, a Deployment of one
- * replica (Recreate) and a ClusterIP Service of the ext_proc and metrics ports. Its policies are endpoint-picker-policies.ts'.
+ * One endpoint picker: ServiceAccount, Role and RoleBinding, the ConfigMap of its configuration, a Deployment of
+ * `replicas` pods that elect a leader, and a ClusterIP Service of the ext_proc and metrics ports (it reaches the leader
+ * alone: the others are not ready). Its policies are endpoint-picker-policies.ts'.
+ *
+ * No PodDisruptionBudget: a budget counts ready pods, and only the leader is ever ready, so any budget that protects
+ * something (maxUnavailable below the replicas) allows no disruption at all and would block every drain of the leader's
+ * node. An evicted leader releases the Lease and a standby leads within seconds; the standbys spread over nodes.
  */
 export class EndpointPicker extends Construct implements IScrapedEndpointPicker {
   public readonly name: string;
@@ -78,6 +127,8 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
   public readonly deployment: k8s.KubeDeployment;
   public readonly service: k8s.KubeService;
   public readonly configMap: k8s.KubeConfigMap;
+  /** Replicas of the picker: one leads, the others stand by. */
+  public readonly replicas: number;
   private metricsExcluded = false;
 
   /** Whether the Istio sidecar intercepts the metrics port (false once excludeMetricsFromMesh ran). */
@@ -90,6 +141,9 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
     const D = ENDPOINT_PICKER_DEFAULTS;
     const P = ENDPOINT_PICKER_PORTS;
     const { name, namespace } = props;
+    const p = new Problems(this.node.path);
+    this.replicas = checkPickerReplicas(p, 'replicas', props.replicas);
+    p.throwIfAny();
     this.name = name;
     this.namespace = namespace;
     const selector = endpointPickerSelectorLabels(name);
@@ -100,7 +154,9 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
     const metadata = { name, namespace, labels };
 
     new k8s.KubeServiceAccount(this, 'ServiceAccount', { metadata });
-    new k8s.KubeRole(this, 'Role', { metadata, rules: ENDPOINT_PICKER_RULES.map((r) => ({ ...r })) });
+    new k8s.KubeRole(this, 'Role', {
+      metadata, rules: [...ENDPOINT_PICKER_RULES.map((r) => ({ ...r })), ...endpointPickerLeaseRules(namespace, props.poolName)],
+    });
     new k8s.KubeRoleBinding(this, 'RoleBinding', {
       metadata,
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
@@ -108,13 +164,13 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
     });
     this.configMap = new k8s.KubeConfigMap(this, 'ConfigMap', { metadata, data: { [D.configFile]: Yaml.stringify(props.config) } });
 
-    const health = { port: P.health.number, service: D.healthService };
+    const health = (service: string) => ({ port: P.health.number, service });
     const fieldEnv = (envName: string, fieldPath: string): k8s.EnvVar => ({ name: envName, valueFrom: { fieldRef: { fieldPath } } });
     this.deployment = new k8s.KubeDeployment(this, 'Deployment', {
       metadata,
       spec: {
-        replicas: D.replicas,
-        strategy: { type: 'Recreate' },
+        replicas: this.replicas,
+        strategy: ENDPOINT_PICKER_STRATEGY,
         selector: { matchLabels: selector },
         template: {
           metadata: { labels },
@@ -122,6 +178,8 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
             serviceAccountName: name,
             terminationGracePeriodSeconds: D.terminationGracePeriodSeconds,
             securityContext: RESTRICTED_POD_SPEC,
+            // A standby on the leader's node would go with it.
+            topologySpreadConstraints: spreadOverNodesAndZones(selector),
             containers: [{
               name: 'epp',
               image: props.image ?? D.image,
@@ -132,14 +190,15 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
                 '--pool-group', INFERENCE_POOL_GROUP,
                 '--zap-encoder', 'json',
                 '--config-file', ENDPOINT_PICKER_CONFIG_FILE.path,
+                LEADER_ELECTION_FLAG,
                 '--grpc-health-port', String(P.health.number),
                 '--secure-serving=false',
                 '--tracing=false',
                 '--metrics-endpoint-auth=false',
               ],
               ports: [P.grpc, P.health, P.metrics].map((port) => ({ name: port.name, containerPort: port.number })),
-              livenessProbe: { grpc: health, initialDelaySeconds: 5, periodSeconds: 10 },
-              readinessProbe: { grpc: health, periodSeconds: 2 },
+              livenessProbe: { grpc: health(D.healthServices.liveness), initialDelaySeconds: 5, periodSeconds: 10 },
+              readinessProbe: { grpc: health(D.healthServices.readiness), periodSeconds: 2 },
               env: [fieldEnv('NAMESPACE', 'metadata.namespace'), fieldEnv('POD_NAME', 'metadata.name')],
               resources: {
                 requests: { cpu: k8s.Quantity.fromString(`${D.resources.cpuMillis}m`), memory: k8s.Quantity.fromString(`${D.resources.memoryMiB}Mi`) },

@@ -139,6 +139,7 @@ export class InferenceRoute extends Construct {
     const pickerName = endpointPickerName(server.name);
     const picker = new EndpointPicker(this, 'EndpointPicker', {
       name: pickerName, namespace: server.namespace, poolName: this.poolName, config: endpointPickerConfig(pool), image: props.endpointPickerImage,
+      replicas: pool.pickerReplicas,
     });
     this.endpointPicker = picker;
     const poolSelector = inferencePoolSelector(server);

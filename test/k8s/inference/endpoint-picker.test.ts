@@ -1,5 +1,8 @@
 import { Testing, Yaml } from 'cdk8s';
-import { ENDPOINT_PICKER_DEFAULTS } from '../../../lib/k8s/inference/endpoint-picker';
+import { Chart, Testing as T } from 'cdk8s';
+import { EndpointPicker, ENDPOINT_PICKER_DEFAULTS, ENDPOINT_PICKER_STRATEGY } from '../../../lib/k8s/inference/endpoint-picker';
+import { ENDPOINT_PICKER_REPLICAS, endpointPickerLeaseName, LEADER_ELECTION_FLAG } from '../../../lib/triton/inference-pool-options';
+import { describeCitedFacts } from '../../triton/cited-facts';
 import { endpointPickerConfig } from '../../../lib/triton/endpoint-picker-config';
 import { named, POOL, routedChart } from './inference-test-helpers';
 
@@ -21,8 +24,8 @@ describe('EndpointPicker', () => {
     expect(epp).toMatchObject({ name: 'epp', image: ENDPOINT_PICKER_DEFAULTS.image, imagePullPolicy: 'IfNotPresent' });
   });
 
-  test('args: the chart\'s pool, config and health flags, plaintext gRPC, no tracing, no token on /metrics', () => {
-    // DEP lines 97-108 (pool name/namespace/group, zap encoder, config file), 113-115 (grpc health port), 118-119
+  test("args: the chart's pool, config, leader-election and health flags, plaintext gRPC, no tracing, no token on /metrics", () => {
+    // DEP lines 97-108 (pool name/namespace/group, zap encoder, config file), 110-112 (leader election with replicas > 1), 113-115 (grpc health port), 118-119
     // (flags as --key=value: secure-serving), 121-125 (tracing), 126-128 (metrics-endpoint-auth). The EPP defaults
     // SecureServing and MetricsEndpointAuth to true (pkg/epp/server/options.go@v0.10.0 lines 153-154).
     expect(epp.args).toEqual([
@@ -31,6 +34,7 @@ describe('EndpointPicker', () => {
       '--pool-group', 'inference.networking.k8s.io',
       '--zap-encoder', 'json',
       '--config-file', '/config/default-plugins.yaml',
+      '--ha-enable-leader-election',
       '--grpc-health-port', '9003',
       '--secure-serving=false',
       '--tracing=false',
@@ -39,22 +43,26 @@ describe('EndpointPicker', () => {
   });
 
   test('ports, gRPC probes on the health port, pod name and namespace from the downward API', () => {
-    // DEP lines 133-139 (9002, 9003, 9090), 143-165 (probes, service inference-extension with one replica), 166-174 (env).
+    // DEP lines 133-139 (9002, 9003, 9090), 143-165 (probes: services liveness and readiness with replicas > 1), 166-174 (env).
     expect(epp.ports).toEqual([
       { name: 'grpc-ext-proc', containerPort: 9002 }, { name: 'grpc-health', containerPort: 9003 }, { name: 'http-metrics', containerPort: 9090 },
     ]);
-    expect(epp.livenessProbe).toEqual({ grpc: { port: 9003, service: 'inference-extension' }, initialDelaySeconds: 5, periodSeconds: 10 });
-    expect(epp.readinessProbe).toEqual({ grpc: { port: 9003, service: 'inference-extension' }, periodSeconds: 2 });
+    expect(epp.livenessProbe).toEqual({ grpc: { port: 9003, service: 'liveness' }, initialDelaySeconds: 5, periodSeconds: 10 });
+    expect(epp.readinessProbe).toEqual({ grpc: { port: 9003, service: 'readiness' }, periodSeconds: 2 });
     expect(epp.env).toEqual([
       { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
       { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     ]);
   });
 
-  test('one replica, Recreate, the chart\'s grace period, its own service account', () => {
-    // DEP lines 337-345 (replicas 1, Recreate), 12 (serviceAccountName), 14 (terminationGracePeriodSeconds 130).
+  test("a leader and a standby, new pods started while the old leader drains, the chart's grace period, its own service account", () => {
+    // DEP lines 339-345: Recreate because a rollout that keeps one pod available can never delete the old leader (the
+    // only ready pod); 100% unavailable lets it go, maxSurge 1 starts a new pod first. 12 (serviceAccountName), 14 (130 s).
+    expect(ENDPOINT_PICKER_DEFAULTS.replicas).toBe(2);
     expect(deployment.metadata).toEqual({ name: EPP, namespace: 'inference', labels: LABELS });
-    expect(deployment.spec).toMatchObject({ replicas: 1, strategy: { type: 'Recreate' }, selector: { matchLabels: SELECTOR } });
+    expect(deployment.spec).toMatchObject({
+      replicas: 2, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '100%' } }, selector: { matchLabels: SELECTOR },
+    });
     expect(deployment.spec.template.metadata.labels).toEqual(LABELS);
     expect(pod.serviceAccountName).toBe(EPP);
     expect(pod.terminationGracePeriodSeconds).toBe(130);
@@ -93,7 +101,38 @@ describe('EndpointPicker', () => {
     });
   });
 
-  test('RBAC: the chart\'s two Roles as one, bound to the picker\'s service account, namespaced only', () => {
+  test('spread over nodes and zones like the servers, ScheduleAnyway', () => {
+    expect(pod.topologySpreadConstraints).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone'].map((topologyKey) => ({
+      maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: SELECTOR },
+    })));
+  });
+
+  test('no PodDisruptionBudget: only the leader is ever ready, so a protecting budget would allow no eviction of it', () => {
+    expect(m.filter((o) => o.kind === 'PodDisruptionBudget' && o.metadata.name === EPP)).toEqual([]);
+  });
+
+  test.each([
+    [undefined, 2], [3, 3], [5, 5],
+  ])('replicas %p -> %p pods, leader election on', (replicas, expected) => {
+    const c = new Chart(T.app(), 'c', { namespace: 'inference' });
+    new EndpointPicker(c, 'Picker', { name: 'p-epp', namespace: 'inference', poolName: 'p', config: {}, replicas });
+    const d = named(T.synth(c), 'Deployment', 'p-epp');
+    expect(d.spec.replicas).toBe(expected);
+    expect(d.spec.template.spec.containers[0].args).toContain(LEADER_ELECTION_FLAG);
+  });
+
+  test.each([
+    [1, "c/Picker: 'replicas' (1) leaves the pool with no endpoint picker on every rollout, node drain or eviction of the one replica",
+      'use at least 2 (one leads, the others stand by)'],
+    [6, "c/Picker: 'replicas' (6) is more than 5 endpoint pickers", 'use 2 to 5'],
+    [2.5, "c/Picker: 'replicas' (2.5) is not a whole number of endpoint picker replicas", 'use 2 to 5'],
+  ])('replicas %p is refused with the path, the value and the fix', (replicas, what, fix) => {
+    const build = () => new EndpointPicker(new Chart(T.app(), 'c', { namespace: 'inference' }), 'Picker', { name: 'p-epp', namespace: 'inference', poolName: 'p', config: {}, replicas });
+    expect(build).toThrow(what);
+    expect(build).toThrow(fix);
+  });
+
+  test("RBAC: the chart's two Roles as one, bound to the picker's service account, namespaced only", () => {
     // config/charts/routerlib/templates/_rbac.yaml@v0.10.0 lines 42-52 (pods) and
     // config/charts/llm-d-router-gateway/templates/rbac.yaml@v0.10.0 lines 8-17 (objectives, rewrites, pools).
     const read = ['get', 'watch', 'list'];
@@ -102,6 +141,10 @@ describe('EndpointPicker', () => {
       { apiGroups: ['inference.networking.x-k8s.io'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: read },
       { apiGroups: ['llm-d.ai'], resources: ['inferenceobjectives', 'inferencemodelrewrites'], verbs: read },
       { apiGroups: ['inference.networking.k8s.io'], resources: ['inferencepools'], verbs: read },
+      // Leader election: create a Lease, get and update the pool's own (client-go's Lease lock; no list, watch, patch,
+      // delete or events, which the chart's _leader-election-rbac.yaml@v0.10.0 lines 12-17 also grants).
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['epp-inference-chat.llm-d.ai'], verbs: ['get', 'update'] },
     ]);
     expect(named(m, 'RoleBinding', EPP)).toMatchObject({
       subjects: [{ kind: 'ServiceAccount', name: EPP, namespace: 'inference' }],
@@ -111,3 +154,38 @@ describe('EndpointPicker', () => {
     expect(m.filter((o) => o.kind.startsWith('Cluster'))).toEqual([]);
   });
 });
+
+describeCitedFacts('endpoint picker leader election (LDR v0.10.0 with its controller-runtime and client-go)', [
+  { fact: 'the flag that turns leader election on', value: LEADER_ELECTION_FLAG, upstream: '--ha-enable-leader-election',
+    source: 'llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0 line 165' },
+  { fact: 'the chart passes it whenever replicas > 1', value: LEADER_ELECTION_FLAG, upstream: '--ha-enable-leader-election',
+    source: 'llm-d/llm-d-router:config/charts/routerlib/templates/_deployment.yaml@v0.10.0 lines 110-112' },
+  { fact: 'the Lease: epp-<pool namespace>-<pool name>.llm-d.ai in the pool namespace, released on shutdown',
+    value: endpointPickerLeaseName('inference', 'chat'), upstream: 'epp-inference-chat.llm-d.ai',
+    source: 'llm-d/llm-d-router:pkg/epp/server/controller_manager.go@v0.10.0 lines 109-115' },
+  { fact: 'health services under leader election: liveness and readiness',
+    value: ENDPOINT_PICKER_DEFAULTS.healthServices, upstream: { liveness: 'liveness', readiness: 'readiness' },
+    source: 'llm-d/llm-d-router:cmd/epp/runner/health.go@v0.10.0 lines 50-53; llm-d/llm-d-router:config/charts/routerlib/templates/_deployment.yaml@v0.10.0 lines 143-165' },
+  { fact: 'readiness passes on the synced leader only (a standby stays out of the Service)',
+    value: 'isLive && isLeader && protocolMatches && pluginsReady && !draining', upstream: 'isLive && isLeader && protocolMatches && pluginsReady && !draining',
+    source: 'llm-d/llm-d-router:cmd/epp/runner/health.go@v0.10.0 lines 82-84' },
+  { fact: 'liveness passes on every replica (a standby is not restarted for not leading)', value: true, upstream: true,
+    source: 'llm-d/llm-d-router:cmd/epp/runner/health.go@v0.10.0 lines 90-96' },
+  { fact: "standbys keep the pool's pods read (haPopulateNonLeaderDatastore, on by default)", value: true, upstream: true,
+    source: 'llm-d/llm-d-router:cmd/epp/runner/runner.go@v0.10.0 line 753; llm-d/llm-d-router:pkg/epp/server/controller_config.go@v0.10.0 lines 28-33' },
+  { fact: 'on SIGTERM the leader goes NOT_SERVING, releases the Lease and keeps serving ext_proc for the 30 s drain window',
+    value: 30, upstream: 30,
+    source: 'llm-d/llm-d-router:cmd/epp/runner/runner.go@v0.10.0 lines 279-285; llm-d/llm-d-router:pkg/epp/server/options.go@v0.10.0 line 43' },
+  { fact: "the chart's reason for Recreate: a rollout keeping one pod available cannot delete the old leader",
+    value: ENDPOINT_PICKER_STRATEGY.rollingUpdate?.maxUnavailable?.value, upstream: '100%',
+    source: 'llm-d/llm-d-router:config/charts/routerlib/templates/_deployment.yaml@v0.10.0 lines 339-345' },
+  { fact: "client-go's Lease lock gets, creates and updates the Lease", value: ['get', 'create', 'update'], upstream: ['get', 'create', 'update'],
+    source: 'kubernetes/client-go:tools/leaderelection/resourcelock/leaselock.go@v0.35.7 lines 43, 68, 89' },
+  { fact: 'the leader_election_master_status gauge: 0 from the start on every replica, 1 on the leader',
+    value: 'leader_election_master_status', upstream: 'leader_election_master_status',
+    source: 'kubernetes-sigs/controller-runtime:pkg/metrics/leaderelection.go@v0.23.3 lines 13-16, 37-43; kubernetes/client-go:tools/leaderelection/leaderelection.go@v0.35.7 lines 112, 271' },
+  { fact: 'controller-runtime leases: retry every 2 s, a Lease not renewed expires after 15 s', value: { retry: 2, lease: 15 }, upstream: { retry: 2, lease: 15 },
+    source: 'kubernetes-sigs/controller-runtime:pkg/manager/internal.go@v0.23.3 lines 54-56' },
+  { fact: 'active-passive is the HA mode for in-memory state such as the prefix index', value: ENDPOINT_PICKER_REPLICAS.min, upstream: 2,
+    source: 'llm-d/llm-d-router:config/charts/README.md@v0.10.0 lines 109-113' },
+]);

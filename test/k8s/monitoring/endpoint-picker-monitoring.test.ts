@@ -46,12 +46,13 @@ describe('EndpointPickerMonitoring defaults', () => {
     expect(ENDPOINT_PICKER_MONITORING_DEFAULTS).toEqual({
       prometheusLabels: { release: 'kube-prometheus-stack' }, intervalSeconds: 30, scrapeTimeoutSeconds: 10, bypassIstioSidecar: true,
       alerts: true,
-      thresholds: { downForMinutes: 5, noReadyEndpointsForMinutes: 5, schedulingFailuresForMinutes: 5 },
+      thresholds: { downForMinutes: 2, standbyMissingForMinutes: 15, noReadyEndpointsForMinutes: 5, schedulingFailuresForMinutes: 5 },
       runbookBaseUrl: DEFAULT_RUNBOOK_BASE_URL, alertLabels: DEFAULT_ENDPOINT_PICKER_ALERT_LABELS,
     });
     expect(ENDPOINT_PICKER_MONITORING_DEFAULTS.thresholds).toBe(ENDPOINT_PICKER_ALERT_DEFAULTS);
     expect(DEFAULT_ENDPOINT_PICKER_ALERT_LABELS).toEqual({
       endpointPickerDown: { severity: 'critical', tier: 'P1' },
+      standbyMissing: { severity: 'warning', tier: 'P3' },
       noReadyEndpoints: { severity: 'warning', tier: 'P2' },
       schedulingFailures: { severity: 'critical', tier: 'P1' },
     });
@@ -76,12 +77,23 @@ describe('EndpointPickerMonitoring defaults', () => {
     expect(intents).toEqual(['excludeMetricsFromMesh']);
   });
 
-  test('a PrometheusRule named after the picker with the three alerts of a TensorRT-LLM pool', () => {
+  test('EndpointPickerStandbyMissing warns that the next disruption of the leader would leave the pool without a picker', () => {
+    expect(alertOf(monitoring, N.standbyMissing).annotations).toEqual({
+      summary: 'Endpoint picker inference/ranker-epp has no standby',
+      description: '{{ printf "%.0f" $value }} replica of endpoint picker inference/ranker-epp has been up for 15m: it serves, but the next '
+        + 'rollout, drain or eviction of it leaves the gateway without a picker until a new one starts, and then the gateway fails '
+        + 'closed (failureMode FailClose): it drops every request to InferencePool inference/ranker until the picker answers.',
+      runbook_url: `${DEFAULT_RUNBOOK_BASE_URL}#endpointpickerstandbymissing`,
+    });
+  });
+
+  test('a PrometheusRule named after the picker with the four alerts of a TensorRT-LLM pool', () => {
     expect(rule.metadata).toEqual({ name: 'ranker-epp', namespace: 'inference', labels: podMonitor.metadata.labels });
     expect(rule.spec).toEqual({ groups: monitoring.groups });
     expect(monitoring.groups.map((g) => g.name)).toEqual(['endpoint-picker-inference-ranker-epp-alerts']);
     expect(alertsOf(monitoring).map((r) => [r.alert, r.for, r.labels])).toEqual([
-      [N.endpointPickerDown, '5m', { severity: 'critical', tier: 'P1' }],
+      [N.endpointPickerDown, '2m', { severity: 'critical', tier: 'P1' }],
+      [N.standbyMissing, '15m', { severity: 'warning', tier: 'P3' }],
       [N.noReadyEndpoints, '5m', { severity: 'warning', tier: 'P2' }],
       [N.schedulingFailures, '5m', { severity: 'critical', tier: 'P1' }],
     ]);
@@ -89,7 +101,9 @@ describe('EndpointPickerMonitoring defaults', () => {
 
   test('the expressions select the picker by namespace and endpoint_picker, the pool by name', () => {
     const sel = 'endpoint_picker="ranker-epp",namespace="inference"';
-    expect(alertOf(monitoring, N.endpointPickerDown).expr).toBe(`up{${sel}} == 0 or absent(up{${sel}})`);
+    expect(alertOf(monitoring, N.endpointPickerDown).expr).toBe(
+      `max by (namespace, endpoint_picker) (leader_election_master_status{${sel}}) < 1 or absent(leader_election_master_status{${sel}})`);
+    expect(alertOf(monitoring, N.standbyMissing).expr).toBe(`count by (namespace, endpoint_picker) (up{${sel}} == 1) < 2`);
     expect(alertOf(monitoring, N.noReadyEndpoints).expr).toBe(
       `max by (namespace, endpoint_picker, name) (llm_d_epp_ready_endpoints{${sel},name="ranker"}) == 0`);
     expect(alertOf(monitoring, N.schedulingFailures).expr).toBe(
@@ -98,9 +112,9 @@ describe('EndpointPickerMonitoring defaults', () => {
 
   test('EndpointPickerDown says what the gateway does: FailClose drops the pool\'s requests', () => {
     expect(alertOf(monitoring, N.endpointPickerDown).annotations).toEqual({
-      summary: 'Endpoint picker inference/ranker-epp is down or not scraped',
-      description: '{{ if $labels.instance }}Scrape target {{ $labels.instance }} of endpoint picker inference/ranker-epp has been down'
-        + '{{ else }}Prometheus has had no scrape target for endpoint picker inference/ranker-epp{{ end }} for 5m: the gateway fails '
+      summary: 'Endpoint picker inference/ranker-epp has no leader',
+      description: 'No replica of endpoint picker inference/ranker-epp has led for 2m (none scraped reports leader_election_master_status 1, '
+        + 'or none is scraped): only the leader is ready, so the gateway has no picker to ask; the gateway fails '
         + 'closed (failureMode FailClose): it drops every request to InferencePool inference/ranker until the picker answers.',
       runbook_url: `${DEFAULT_RUNBOOK_BASE_URL}#endpointpickerdown`,
     });
@@ -124,22 +138,23 @@ describe('EndpointPickerMonitoring props reach the output', () => {
   test('a vLLM pool that fails open: no InferencePoolNoReadyEndpoints (its pods never have fresh metrics), FailOpen said', () => {
     const { chart, server } = serverChart({ gpus: 1, models: [llmModel('vllm')] });
     const m = new EndpointPickerMonitoring(chart, 'm', { server, poolName: 'ranker', pool: VLLM, picker: fakePicker().picker });
-    expect(alertsOf(m).map((r) => r.alert)).toEqual([N.endpointPickerDown, N.schedulingFailures]);
-    expect(alertOf(m, N.endpointPickerDown).annotations.description).toMatch(/ for 5m: the gateway fails open \(failureMode FailOpen\): it sends the requests of InferencePool inference\/ranker to pods of its own picking, without the picker's queue, KV-cache or prefix scoring\.$/);
+    expect(alertsOf(m).map((r) => r.alert)).toEqual([N.endpointPickerDown, N.standbyMissing, N.schedulingFailures]);
+    expect(alertOf(m, N.endpointPickerDown).annotations.description).toMatch(/ picker to ask; the gateway fails open \(failureMode FailOpen\): it sends the requests of InferencePool inference\/ranker to pods of its own picking, without the picker's queue, KV-cache or prefix scoring\.$/);
   });
 
   test('thresholds, alertLabels, runbookBaseUrl, prometheusLabels', () => {
     const { monitoring, podMonitor, rule } = monitored({
-      thresholds: { downForMinutes: 2, schedulingFailuresForMinutes: 15 },
+      thresholds: { downForMinutes: 1, standbyMissingForMinutes: 30, schedulingFailuresForMinutes: 15 },
       alertLabels: { noReadyEndpoints: { tier: 'P1', labels: { team: 'llm' } } },
       runbookBaseUrl: 'https://wiki.example.com/epp', prometheusLabels: { prometheus: 'serving' },
     });
     expect(alertsOf(monitoring).map((r) => [r.for, r.labels, r.annotations.runbook_url])).toEqual([
-      ['2m', { severity: 'critical', tier: 'P1' }, 'https://wiki.example.com/epp#endpointpickerdown'],
+      ['1m', { severity: 'critical', tier: 'P1' }, 'https://wiki.example.com/epp#endpointpickerdown'],
+      ['30m', { severity: 'warning', tier: 'P3' }, 'https://wiki.example.com/epp#endpointpickerstandbymissing'],
       ['5m', { severity: 'warning', tier: 'P1', team: 'llm' }, 'https://wiki.example.com/epp#inferencepoolnoreadyendpoints'],
       ['15m', { severity: 'critical', tier: 'P1' }, 'https://wiki.example.com/epp#endpointpickerschedulingfailures'],
     ]);
-    expect(alertOf(monitoring, N.endpointPickerDown).annotations.description).toContain(' for 2m: ');
+    expect(alertOf(monitoring, N.endpointPickerDown).annotations.description).toContain(' for 1m (');
     for (const o of [podMonitor, rule]) {
       expect(o.metadata.labels.prometheus).toBe('serving');
       expect(o.metadata.labels.release).toBeUndefined();
@@ -175,7 +190,7 @@ describe('EndpointPickerMonitoring refuses bad input with the path, prop, value 
     ['a zero duration', { thresholds: { noReadyEndpointsForMinutes: 0 } },
       "test/epp-monitoring: 'noReadyEndpointsForMinutes' (0) must be a finite number of minutes above 0; use e.g. 5"],
     ['an alert label of another family', { alertLabels: { targetDown: { tier: 'P2' } } as never },
-      "test/epp-monitoring: 'alertLabels' ('targetDown') is not an endpoint-picker alert; use one of [\"endpointPickerDown\",\"noReadyEndpoints\",\"schedulingFailures\"]"],
+      "test/epp-monitoring: 'alertLabels' ('targetDown') is not an endpoint-picker alert; use one of [\"endpointPickerDown\",\"standbyMissing\",\"noReadyEndpoints\",\"schedulingFailures\"]"],
     ['a label the series carry', { alertLabels: { schedulingFailures: { labels: { endpoint_picker: 'x' } } } },
       "test/epp-monitoring: 'alertLabels.schedulingFailures.labels' ('endpoint_picker') is a label the alert takes from its series; a rule label would overwrite it (and break routing by namespace); use another name"],
     ['a runbook URL with a fragment', { runbookBaseUrl: 'https://wiki.example.com/epp#alerts' },
@@ -221,14 +236,22 @@ describe('promtool files', () => {
 
   test.concurrent.each<[string, Pick<ResolvedInferencePool, 'failureMode' | 'backend'>, string[]]>([
     ['TensorRT-LLM, FailClose', TRTLLM, [
-      'EndpointPickerDown fires: the scrape target is down', 'EndpointPickerDown fires: the picker has no scrape target',
-      'EndpointPickerDown stays silent: the scrape target is up',
+      'EndpointPickerDown fires: both replicas stand by, none leads',
+      'EndpointPickerDown fires: the leader is gone and the standby has not taken over', 'EndpointPickerDown fires: no replica is scraped',
+      'EndpointPickerDown stays silent: one replica leads, the other stands by',
+      'EndpointPickerDown stays silent: the standby restarts while the leader leads',
+      'EndpointPickerStandbyMissing fires: one replica of two is down', 'EndpointPickerStandbyMissing fires: one replica is left',
+      'EndpointPickerStandbyMissing stays silent: both replicas are up',
       'InferencePoolNoReadyEndpoints fires: no pod of the pool has fresh metrics',
       'InferencePoolNoReadyEndpoints stays silent: 2 pods of the pool have fresh metrics',
       'EndpointPickerSchedulingFailures fires: 1 of 10 attempts/s fails', 'EndpointPickerSchedulingFailures stays silent: every attempt succeeds']],
     ['vLLM, FailOpen', VLLM, [
-      'EndpointPickerDown fires: the scrape target is down', 'EndpointPickerDown fires: the picker has no scrape target',
-      'EndpointPickerDown stays silent: the scrape target is up',
+      'EndpointPickerDown fires: both replicas stand by, none leads',
+      'EndpointPickerDown fires: the leader is gone and the standby has not taken over', 'EndpointPickerDown fires: no replica is scraped',
+      'EndpointPickerDown stays silent: one replica leads, the other stands by',
+      'EndpointPickerDown stays silent: the standby restarts while the leader leads',
+      'EndpointPickerStandbyMissing fires: one replica of two is down', 'EndpointPickerStandbyMissing fires: one replica is left',
+      'EndpointPickerStandbyMissing stays silent: both replicas are up',
       'EndpointPickerSchedulingFailures fires: 1 of 10 attempts/s fails', 'EndpointPickerSchedulingFailures stays silent: every attempt succeeds']],
   ])('%s: a firing and a silent case per alert, and promtool passes them', async (_name, pool, cases) => {
     const { chart, server } = serverChart({ gpus: 1, models: [llmModel(pool.backend)] });
@@ -256,6 +279,7 @@ describe('promtool files', () => {
     writeFileSync(rules, readFileSync(rules, 'utf8').replace(/endpoint_picker="ranker-epp"/g, 'endpoint_picker=~"ranker-epp.*"'));
     const run = await promtool(['test', 'rules'], tests);
     expect(run.status).not.toBe(0);
-    expect(run.stdout + run.stderr).toContain('EndpointPickerDown fires: the scrape target is down');
+    expect(run.stdout + run.stderr).toContain('EndpointPickerDown fires: both replicas stand by, none leads');
+    expect(run.stdout + run.stderr).toContain('EndpointPickerStandbyMissing fires: one replica of two is down');
   }, PROMTOOL_MS);
 });
