@@ -1,5 +1,5 @@
 /**
- * Tables of upstream facts behind the routing's constants: each row holds our value, the value its source states (read
+ * Tables of upstream facts behind our constants (the routing's, the model configuration's): each row holds our value, the value its source states (read
  * in the pinned mirror when the row was written) and the source as `owner/repo:path@ref line N`; several sources are
  * joined with `; `. CI has no mirrors, so a row proves that our constant is what the cited line said, and a new pin
  * fails here until its rows are read again at the new ref.
@@ -23,6 +23,9 @@ export const PINS: Readonly<Record<string, readonly string[]>> = {
   // r25.03 shows what 25.03 lacks, r25.04 what it gained.
   'triton-inference-server/tensorrtllm_backend': ['r25.03', 'r25.04'],
   'triton-inference-server/vllm_backend': ['r26.01'],
+  // The release of the examples' images (nvcr.io/nvidia/tritonserver:26.07-py3).
+  'triton-inference-server/common': ['r26.07'],
+  'triton-inference-server/server': ['r26.07'],
 };
 
 const CITATION = /^([\w.-]+\/[\w.-]+):([\w./-]+)@([\w.-]+) lines? \d+(-\d+)?(, \d+(-\d+)?)*$/;
