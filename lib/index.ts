@@ -87,8 +87,8 @@ export {
   TritonAlertRouting, TritonAlertRoutingOptions, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS,
 } from './k8s/monitoring/triton-alert-routing';
 export {
-  AlertReceiver, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
-  OpsgeniePriority, TierReceivers,
+  AlertReceiver, ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions,
+  OpsgenieReceiverOptions, OpsgeniePriority, TierReceivers,
 } from './triton/alert-routing';
 export { TRITON_ALERT_NAMES, AlertedServer } from './triton/alert-rules';
 export {

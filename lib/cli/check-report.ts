@@ -1,5 +1,5 @@
 /** The three report formats of `triton-ops check`: human (default), JSON and JUnit XML. */
-import type { CheckCase, Skip, Suite } from './check-types';
+import { outcome, type CheckCase, type Skip, type Suite } from './check-types';
 
 export interface CheckReport {
   readonly cases: readonly CheckCase[];
@@ -34,6 +34,12 @@ const SUITE_TITLES: Readonly<Record<Suite, string>> = {
   'promtool': 'promtool rules and tests',
 };
 
+function counts(cases: readonly CheckCase[]): Record<ReturnType<typeof outcome>, number> {
+  const n = { passed: 0, failed: 0, skipped: 0 };
+  for (const c of cases) n[outcome(c)]++;
+  return n;
+}
+
 export function formatHuman(report: CheckReport): string {
   const lines: string[] = [];
   for (const p of problemsOf(report)) {
@@ -45,9 +51,10 @@ export function formatHuman(report: CheckReport): string {
   for (const suite of Object.keys(SUITE_TITLES) as Suite[]) {
     const cases = report.cases.filter((c) => c.suite === suite);
     if (!cases.length) continue;
-    const failed = cases.filter((c) => c.problems.length).length;
+    const n = counts(cases);
     const tool = suite === 'model-config' ? report.tools.protoc : suite === 'promtool' ? report.tools.promtool : undefined;
-    lines.push(`${SUITE_TITLES[suite]}: ${cases.length - failed} passed, ${failed} failed${tool ? ` (${tool})` : ''}`);
+    // An object whose schema was not checked is no pass: `skipped` appears whenever a case of the check was.
+    lines.push(`${SUITE_TITLES[suite]}: ${n.passed} passed, ${n.failed} failed${n.skipped ? `, ${n.skipped} skipped` : ''}${tool ? ` (${tool})` : ''}`);
   }
   for (const s of report.skips) {
     lines.push(`${s.required ? 'FAILED' : 'SKIPPED'} ${s.what}: ${s.reason}${s.required ? ' (required by --require)' : ''}`);
@@ -68,7 +75,9 @@ export function formatJson(report: CheckReport): string {
     counts: { ...report.counts, problems: problems.length },
     tools: report.tools,
     problems,
-    skipped: report.skips.map((s) => ({ tool: s.tool, what: s.what, required: s.required, reason: s.reason, files: s.files })),
+    skipped: report.skips.map((s) => ({
+      tool: s.tool, what: s.what, required: s.required, reason: s.reason, files: s.files, ...(s.objects ? { objects: s.objects } : {}),
+    })),
   }, null, 2)}\n`;
 }
 
@@ -79,7 +88,8 @@ const xml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 /**
  * JUnit XML as CI systems read it (GitLab, Jenkins, GitHub test reporters): one `<testsuite>` per check, one
  * `<testcase>` per object / file (classname = the file, name = the object or command), a `<failure>` listing its
- * problems; a skipped tool is a `<testcase>` with `<skipped>` (or a `<failure>` when `--require` names it).
+ * problems, or `<skipped>` when part of it was not checked (an object whose schema package is missing); a skipped tool
+ * is a `<testcase>` with `<skipped>` (or a `<failure>` when `--require` names it).
  */
 export function formatJunit(report: CheckReport): string {
   const suites = (Object.keys(SUITE_TITLES) as Suite[]).map((suite) => ({
@@ -88,17 +98,18 @@ export function formatJunit(report: CheckReport): string {
   const out: string[] = [];
   const total = report.cases.length + report.skips.length;
   const failures = report.cases.filter((c) => c.problems.length).length + report.skips.filter((s) => s.required).length;
-  const skipped = report.skips.filter((s) => !s.required).length;
+  const skipped = report.cases.filter((c) => outcome(c) === 'skipped').length + report.skips.filter((s) => !s.required).length;
   out.push('<?xml version="1.0" encoding="UTF-8"?>');
   out.push(`<testsuites name="triton-ops check" tests="${total}" failures="${failures}" errors="0" skipped="${skipped}">`);
   for (const { suite, cases } of suites) {
-    const f = cases.filter((c) => c.problems.length).length;
-    out.push(`  <testsuite name="${xml(suite)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0">`);
+    const n = counts(cases);
+    out.push(`  <testsuite name="${xml(suite)}" tests="${cases.length}" failures="${n.failed}" errors="0" skipped="${n.skipped}">`);
     for (const c of cases) {
       const name = c.object ?? c.command ?? c.file;
+      const result = { failed: `\n      <failure message="${xml(c.problems[0]?.split('\n')[0] ?? '')}" type="${xml(suite)}">${xml(c.problems.join('\n'))}</failure>\n    `,
+        skipped: `<skipped message="${xml(c.skipped ?? '')}"/>`, passed: '' }[outcome(c)];
       out.push(`    <testcase classname="${xml(c.file)}" name="${xml(c.object && c.command ? `${c.object} ${c.command}` : name)}" file="${xml(c.file)}">`
-        + (c.problems.length ? `\n      <failure message="${xml(c.problems[0].split('\n')[0])}" type="${xml(suite)}">${xml(c.problems.join('\n'))}</failure>\n    ` : '')
-        + '</testcase>');
+        + result + '</testcase>');
     }
     out.push('  </testsuite>');
   }

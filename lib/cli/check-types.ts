@@ -13,6 +13,16 @@ export interface CheckCase {
   /** What was run, for cases that are no object (e.g. `promtool test rules`). */
   readonly command?: string;
   readonly problems: readonly string[];
+  /**
+   * What of this case was not checked, and why (`schema not checked: kubernetes-models is not installed`): a case
+   * without problems is then skipped, not passed.
+   */
+  readonly skipped?: string;
+}
+
+/** How a case ended: failed (it has problems), skipped (not everything was checked) or passed. */
+export function outcome(c: CheckCase): 'failed' | 'skipped' | 'passed' {
+  return c.problems.length ? 'failed' : c.skipped !== undefined ? 'skipped' : 'passed';
 }
 
 /** A tool the check needs, missing on this machine. */
@@ -24,6 +34,8 @@ export interface Skip {
   /** What was not checked, e.g. `7 config.pbtxt`. */
   readonly what: string;
   readonly files: readonly string[];
+  /** The objects not checked (`Kind namespace/name`), for a check of objects. */
+  readonly objects?: readonly string[];
   /** Why, and how to install what is missing. */
   readonly reason: string;
   /** Whether `--require` named the tool, which turns the skip into a failure. */

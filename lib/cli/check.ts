@@ -117,8 +117,8 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
   const skips: Skip[] = [];
   const tools: Partial<Record<'protoc' | 'promtool', string>> = {};
   const promtoolFiles = [...found.promtoolRules, ...found.promtoolTests];
-  const skip = (tool: Tool, what: string, files: string[], reason: string) =>
-    skips.push({ tool, what, files, reason, required: options.require.has(tool) });
+  const skip = (tool: Tool, what: string, files: string[], reason: string, objects?: string[]) =>
+    skips.push({ tool, what, files, ...(objects ? { objects } : {}), reason, required: options.require.has(tool) });
 
   for (const u of found.unreadable) cases.push({ suite: 'input', file: u.file, problems: [u.problem] });
 
@@ -132,8 +132,11 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
     const objectCases: CheckCase[] = [];
     for (const o of found.objects) {
       const result = o.parseErrors?.length ? { problems: [...o.parseErrors], missingPackage: undefined } : await objectProblems(o.value, loader);
-      if (result.missingPackage) missing.set(result.missingPackage, [...(missing.get(result.missingPackage) ?? []), o]);
-      objectCases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems });
+      const pkg = result.missingPackage;
+      if (pkg) missing.set(pkg, [...(missing.get(pkg) ?? []), o]);
+      // Only the structure was checked: skipped, not passed, unless the structure already fails.
+      objectCases.push({ suite: 'kubernetes', file: o.file, object: objectId(o), problems: result.problems,
+        ...(pkg ? { skipped: `schema not checked: ${pkg} is not installed` } : {}) });
     }
     return objectCases;
   }, failedOf));
@@ -142,7 +145,8 @@ export async function check(options: CheckOptions, env: NodeJS.ProcessEnv = proc
     const objects = [...missing.values()].flat();
     skip('schemas', `schema check of ${objects.length} object${objects.length === 1 ? '' : 's'}`, [...new Set(objects.map((o) => o.file))],
       `${pkgs.join(', ')} ${pkgs.length === 1 ? 'is' : 'are'} not installed (optional peer dependencies of triton-ops, needed only by `
-      + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs as CheckPeer[], { dev: true })}`);
+      + `'triton-ops check'; structural and cross-object rules still ran); install with: ${installCommand(pkgs as CheckPeer[], { dev: true })}`,
+      objects.map(objectId));
   }
   cases.push(...await stage(progress, 'cross-object', `${found.objects.length} objects`,
     () => crossObjectCases(found.objects, options.externalHosts), failedOf));

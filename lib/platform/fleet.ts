@@ -6,10 +6,13 @@
  * @module triton-ops/fleet
  */
 export * from './fleet-description';
+export type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-types';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export type { ServerRequests } from '../triton/server-requests';
 export type { TritonServerSettings } from '../triton/server-settings';
+export type { LogFormat } from '../triton/server-flags';
+export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, RedisCacheTlsOptions } from '../triton/response-cache';
 export type { ResourceRequests } from '../triton/node-capacity';
 export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
@@ -17,6 +20,7 @@ export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } fro
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
 export * from '../triton/model-config';
 export * from '../triton/llm-engine';
+export type { LlmBackend } from '../triton/llm-backends';
 export {
   vllmModel, VllmModelOptions, VllmEngineOptions, VllmDtype, VllmQuantization,
 } from '../triton/vllm-model';
@@ -24,10 +28,13 @@ export {
   tensorrtLlmModels, tensorrtLlmModelNames, TensorRtLlmModelsOptions, TensorRtLlmModelNames, TensorRtLlmBatchingStrategy,
   TensorRtLlmSchedulerPolicy,
 } from '../triton/tensorrt-llm-models';
-export { ModelControl, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference } from '../triton/model-control';
+export {
+  ModelControl, AdminKeyOptions, ExplicitModelControlOptions, PollModelControlOptions, SecretKeyReference,
+} from '../triton/model-control';
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
 } from '../k8s/autoscaling/autoscaling-metric';
+export type { AutoscalingEngine } from '../triton/autoscaler-options';
 export type { AlertThresholds } from '../triton/alert-thresholds';
 export { LoadSweep, SweepRange, SweepMode } from '../k8s/load-test/load-sweep';
 export { LoadTestResults, S3ResultsOptions } from '../k8s/load-test/load-test-results';
@@ -41,8 +48,19 @@ export type {
 export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
 // Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
 export { AlertReceiver } from '../triton/alert-routing';
+export type {
+  ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
+  OpsgeniePriority, TierReceivers,
+} from '../triton/alert-routing';
 export type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 // Type-only: the module of MeshCallers is a cdk8s construct.
 export type { MeshCallers } from '../k8s/mesh/triton-authorization';
+// Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
+export type { RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions } from '../k8s/mesh/route-builders';
+export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';
+export type { NvidiaDevicePluginProps, TimeSlicingOptions, MigStrategy } from '../k8s/nvidia-device-plugin';
+export type {
+  InferencePoolOptions, InferencePoolScorers, InferenceObjectiveOptions, FailureMode,
+} from '../triton/inference-pool-options';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 export { TritonOpsError } from '../private/errors';

@@ -50,7 +50,8 @@ export interface AlertmanagerConfigSpec {
 
 export type OpsgeniePriority = 'P1' | 'P2' | 'P3' | 'P4' | 'P5';
 
-interface ReceiverBaseOptions {
+/** What every receiver takes. */
+export interface ReceiverBaseOptions {
   /** Receiver name, unique in the AlertmanagerConfig (a DNS label). @default - the kind: `pagerduty`, `slack`, `webhook`, `opsgenie` */
   readonly name?: string;
   /** Also notify when the alert resolves. @default true */

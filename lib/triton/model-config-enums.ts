@@ -8,8 +8,20 @@ import type { Backend, DataType, InstanceKind, Platform, SequenceControlKind, Te
 const DATA_TYPES: Record<DataType, true> = {
   BOOL: true, UINT8: true, UINT16: true, UINT32: true, UINT64: true,
   INT8: true, INT16: true, INT32: true, INT64: true,
-  FP16: true, FP32: true, FP64: true, STRING: true, BF16: true,
+  FP16: true, FP32: true, FP64: true, STRING: true, BYTES: true, BF16: true,
 };
+
+/**
+ * The data types Triton knows by a second name, with the name model_config.proto gives them: `BYTES` (Triton's
+ * clients, protocol and perf_analyzer) is `TYPE_STRING` in config.pbtxt.
+ * @see https://github.com/triton-inference-server/server/blob/r26.07/docs/user_guide/model_configuration.md#datatypes
+ */
+export const DATA_TYPE_ALIASES: Readonly<Partial<Record<DataType, DataType>>> = Object.freeze({ BYTES: 'STRING' });
+
+/** The name model_config.proto gives a data type (without `TYPE_`): `STRING` for `BYTES`, else the type itself. */
+export function configDataType(t: DataType): DataType {
+  return DATA_TYPE_ALIASES[t] ?? t;
+}
 
 const PLATFORMS: Record<Platform, true> = {
   onnxruntime_onnx: true, tensorrt_plan: true, pytorch_libtorch: true,

@@ -6,11 +6,18 @@
  */
 import type { LlmEngine } from './llm-engine';
 
-/** Tensor element types (DataType in model_config.proto, without the `TYPE_` prefix). */
+/**
+ * Tensor element types (DataType in model_config.proto, without the `TYPE_` prefix).
+ *
+ * `BYTES` is accepted as Triton's other name for `STRING`: its clients, its HTTP/GRPC protocol and perf_analyzer call
+ * variable-length byte strings BYTES, while model_config.proto has `TYPE_STRING = 13` and no `TYPE_BYTES`, so both
+ * are written `data_type: TYPE_STRING` and compare as the same type (an ensemble tensor, a warmup sample).
+ * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_configuration.md#datatypes
+ */
 export type DataType =
   | 'BOOL' | 'UINT8' | 'UINT16' | 'UINT32' | 'UINT64'
   | 'INT8' | 'INT16' | 'INT32' | 'INT64'
-  | 'FP16' | 'FP32' | 'FP64' | 'STRING' | 'BF16';
+  | 'FP16' | 'FP32' | 'FP64' | 'STRING' | 'BYTES' | 'BF16';
 
 /** Platforms Triton recognises in `platform`; `ensemble` marks an ensemble model. */
 export type Platform =

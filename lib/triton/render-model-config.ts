@@ -9,7 +9,10 @@ import type {
   Optimization, QueuePolicy, SequenceBatching, SequenceControl, SequenceControlInput, VersionPolicy, WarmupInput,
   InstanceGroup,
 } from './model-config';
+import { configDataType } from './model-config-enums';
+import { ModelConfigError } from './model-config-problem';
 import { PbMessage } from './pbtxt-writer';
+import { dataTypeProblems } from './validate-tensors';
 
 /** `step.model_version` when none is given: -1 is Triton's "latest version" (0 would name no version). */
 export const DEFAULT_ENSEMBLE_MODEL_VERSION = -1;
@@ -20,16 +23,20 @@ export const DEFAULT_WARMUP_BATCH_SIZE = 1;
  * Renders a model configuration as config.pbtxt (protobuf text format for `inference.ModelConfig`), ready for
  * `<repository>/<name>/config.pbtxt`.
  *
- * Run validateModelConfig first: the renderer writes what it is given and does not judge it. Beyond the given
+ * Run validateModelConfig first: the renderer writes what it is given and does not judge it, except for a data type
+ * that is none (from a JavaScript caller), which it refuses with a ModelConfigError rather than write a
+ * `TYPE_<value>` Triton cannot parse; `BYTES` is written `TYPE_STRING` (DataType). Beyond the given
  * fields it writes three documented defaults whose Triton counterpart would change behaviour:
  * `model_version: -1` for an ensemble step, `batch_size: 1` for a warmup sample and `zero_data: true` for a
  * warmup input. `sequenceBatching.maxCandidateSequences` is written only under the oldest strategy (the direct
  * strategy has no such field; validation rejects it there).
  *
  * @returns the text, two-space indented, ending in a newline
+ * @throws ModelConfigError when a data type is unknown
  * @see https://github.com/triton-inference-server/server/blob/main/docs/user_guide/model_configuration.md
  */
 export function renderModelConfig(config: ModelConfig): string {
+  ModelConfigError.throwIfErrors(dataTypeProblems(config));
   const m = new PbMessage()
     .string('name', config.name)
     .string('platform', config.platform)
@@ -71,7 +78,7 @@ function reshape(shape: readonly number[] | undefined): PbMessage | undefined {
 function input(i: ModelInput): PbMessage {
   return new PbMessage()
     .string('name', i.name)
-    .enum('data_type', `TYPE_${i.dataType}`)
+    .enum('data_type', `TYPE_${configDataType(i.dataType)}`)
     .enum('format', i.format)
     .numbers('dims', i.dims)
     .message('reshape', reshape(i.reshape), true)
@@ -82,7 +89,7 @@ function input(i: ModelInput): PbMessage {
 function output(o: ModelOutput): PbMessage {
   return new PbMessage()
     .string('name', o.name)
-    .enum('data_type', `TYPE_${o.dataType}`)
+    .enum('data_type', `TYPE_${configDataType(o.dataType)}`)
     .numbers('dims', o.dims)
     .message('reshape', reshape(o.reshape), true)
     .string('label_filename', o.labelFilename);
@@ -126,7 +133,7 @@ function sequenceControl(c: SequenceControl): PbMessage {
     .numbers('int32_false_true', c.int32FalseTrue)
     .numbers('fp32_false_true', c.fp32FalseTrue)
     .bools('bool_false_true', c.boolFalseTrue)
-    .enum('data_type', c.dataType && `TYPE_${c.dataType}`);
+    .enum('data_type', c.dataType && `TYPE_${configDataType(c.dataType)}`);
 }
 
 function controlInput(c: SequenceControlInput): PbMessage {
@@ -161,7 +168,7 @@ function instanceGroup(g: InstanceGroup): PbMessage {
 }
 
 function warmupInput(i: WarmupInput, entry: PbMessage): void {
-  const value = new PbMessage().enum('data_type', `TYPE_${i.dataType}`).numbers('dims', i.dims);
+  const value = new PbMessage().enum('data_type', `TYPE_${configDataType(i.dataType)}`).numbers('dims', i.dims);
   // A oneof in the proto: Triton reads which member is set, not its value.
   if (i.data === 'random') value.bool('random_data', true);
   else value.bool('zero_data', true);

@@ -7,6 +7,7 @@
  * exactly one step output, and every tensor must be read by a step or be an ensemble output.
  */
 import type { DataType, EnsembleStep, ModelConfig } from './model-config';
+import { configDataType } from './model-config-enums';
 import { entryPath, isInt, type ProblemCollector } from './model-config-problem';
 import { VARIABLE_DIM } from './validate-tensors';
 
@@ -212,7 +213,7 @@ export function validateEnsembleMembers(ensemble: ModelConfig, models: ReadonlyM
   const note = (tensor: string, use: TensorUse, field: string) => {
     const first = uses.get(tensor);
     if (first === undefined) { uses.set(tensor, use); return; }
-    if (first.type !== use.type) {
+    if (configDataType(first.type) !== configDataType(use.type)) {
       out.error(field, `tensor '${tensor}' is ${use.type} for ${use.where} but ${first.type} for ${first.where}; ` +
         'make the data types agree');
     } else if (!sameShape(first, use)) {

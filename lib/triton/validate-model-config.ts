@@ -7,14 +7,14 @@
  */
 import type { ModelConfig, ModelWarmup } from './model-config';
 import {
-  BACKEND_NAMES, DATA_TYPE_NAMES, PLATFORM_BACKEND, PLATFORM_NAMES, isBackend, isDataType, isPlatform,
+  BACKEND_NAMES, PLATFORM_BACKEND, PLATFORM_NAMES, configDataType, isBackend, isDataType, isPlatform,
 } from './model-config-enums';
 import { ProblemCollector, entryPath, isInt, type ModelConfigProblem } from './model-config-problem';
 import { validateEnsemble, validateEnsembleMembers } from './validate-ensemble';
 import { validateInstanceGroups } from './validate-instance-groups';
 import { validateLlm } from './validate-llm';
 import { isEnsemble, validateScheduling } from './validate-scheduling';
-import { VARIABLE_DIM, validateTensors } from './validate-tensors';
+import { VARIABLE_DIM, checkDataType, validateTensors } from './validate-tensors';
 
 export { ModelConfigError, formatProblem, type ModelConfigProblem } from './model-config-problem';
 
@@ -202,9 +202,7 @@ function checkWarmup(config: ModelConfig, w: ModelWarmup, i: number, out: Proble
   for (const name of names) {
     const field = entryPath(`${at}.inputs`, name);
     const sample = entries[name];
-    if (!isDataType(sample.dataType)) {
-      out.error(`${field}.data_type`, `'${String(sample.dataType)}' is not a Triton data type; use one of ${DATA_TYPE_NAMES}`);
-    }
+    checkDataType(`${field}.data_type`, `warmup '${String(w.name)}' input '${name}'`, sample.dataType, out);
     const dims = Array.isArray(sample.dims) ? sample.dims : [];
     dims.forEach((d, k) => {
       if (!isInt(d, 1)) out.error(`${field}.dims[${k}]`, `(${d}) must be a fixed size >= 1; give the concrete size to warm up with`);
@@ -219,7 +217,8 @@ function checkWarmup(config: ModelConfig, w: ModelWarmup, i: number, out: Proble
         'use one of those names');
       continue;
     }
-    if (isDataType(sample.dataType) && sample.dataType !== input.dataType) {
+    if (isDataType(sample.dataType) && isDataType(input.dataType)
+      && configDataType(sample.dataType) !== configDataType(input.dataType)) {
       out.error(`${field}.data_type`, `(${sample.dataType}) differs from input '${name}' (${input.dataType}); use ${input.dataType}`);
     }
     const fits = dims.length === input.dims.length && dims.every((d, k) => input.dims[k] === VARIABLE_DIM || input.dims[k] === d);

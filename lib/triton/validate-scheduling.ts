@@ -3,7 +3,7 @@
  * (ValidateModelConfig and GetBooleanSequenceControlProperties in Triton core).
  */
 import type { DynamicBatching, ModelConfig, SequenceBatching, SequenceControl } from './model-config';
-import { isDataType, isSequenceControlKind } from './model-config-enums';
+import { configDataType, isDataType, isSequenceControlKind } from './model-config-enums';
 import { isInt, type ProblemCollector } from './model-config-problem';
 
 /** Example queue delay offered in the "no batching" warning: short enough not to be felt, long enough to batch. */
@@ -159,7 +159,7 @@ function checkControl(field: string, c: SequenceControl, out: ProblemCollector):
       out.error(`${field}.${lists[0][0]}`, 'is set on CONTROL_SEQUENCE_CORRID, which carries the correlation id ' +
         'itself; remove it and give dataType');
     }
-    if (!isDataType(c.dataType) || !CORRID_TYPES.includes(c.dataType)) {
+    if (!isDataType(c.dataType) || !CORRID_TYPES.includes(configDataType(c.dataType))) {
       out.error(`${field}.data_type`, `(${String(c.dataType)}) must be one of ${CORRID_TYPES.join(', ')} for ` +
         'CONTROL_SEQUENCE_CORRID; set dataType to the type of the correlation id tensor');
     }

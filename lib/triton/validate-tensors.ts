@@ -1,7 +1,7 @@
 /** Triton's rules for `input` and `output` tensors (ValidateIOShape and ValidateModelInput in Triton core). */
 import type { ModelConfig, ModelInput, ModelOutput } from './model-config';
 import { DATA_TYPE_NAMES, isDataType, isTensorFormat } from './model-config-enums';
-import { isInt, type ProblemCollector } from './model-config-problem';
+import { ProblemCollector, entryPath, isInt, type ModelConfigProblem } from './model-config-problem';
 
 /** Triton's marker for a dimension whose size each request chooses. */
 export const VARIABLE_DIM = -1;
@@ -25,9 +25,7 @@ function checkList(kind: 'input' | 'output', tensors: readonly (ModelInput | Mod
     } else {
       firstIndex.set(t.name, i);
     }
-    if (!isDataType(t.dataType)) {
-      out.error(`${at}.data_type`, `'${String(t.dataType)}' is not a Triton data type; use one of ${DATA_TYPE_NAMES}`);
-    }
+    checkDataType(`${at}.data_type`, `${kind} '${String(t.name)}'`, t.dataType, out);
     const dimsOk = checkDims(`${at}.dims`, t.dims, out);
     if (t.reshape !== undefined) checkReshape(at, t.dims, t.reshape, dimsOk, maxBatchSize, out);
     if ('format' in t && t.format !== undefined) checkFormat(at, t, out);
@@ -36,6 +34,39 @@ function checkList(kind: 'input' | 'output', tensors: readonly (ModelInput | Mod
         'remove it, or give the model a max_batch_size');
     }
   });
+}
+
+/**
+ * Records an error at `field` unless `value` is a data type (a JavaScript caller can pass any string); `tensor` names
+ * where it was given, e.g. `input 'ids'`. Returns whether it is one.
+ */
+export function checkDataType(field: string, tensor: string, value: unknown, out: ProblemCollector): value is ModelInput['dataType'] {
+  if (isDataType(value)) return true;
+  out.error(field, `'${String(value)}' (${tensor}) is not a Triton data type; use one of ${DATA_TYPE_NAMES}`);
+  return false;
+}
+
+/**
+ * The unknown data types of a config, wherever one is written (inputs, outputs, sequence controls, warmup samples):
+ * what renderModelConfig refuses rather than write as `TYPE_<value>`, which Triton cannot parse.
+ */
+export function dataTypeProblems(config: ModelConfig): ModelConfigProblem[] {
+  const out = new ProblemCollector(config.name);
+  for (const [kind, tensors] of [['input', config.inputs], ['output', config.outputs]] as const) {
+    (tensors ?? []).forEach((t, i) => checkDataType(`${kind}[${i}].data_type`, `${kind} '${String(t.name)}'`, t.dataType, out));
+  }
+  (config.sequenceBatching?.controlInputs ?? []).forEach((input, i) => (input.controls ?? []).forEach((c, j) => {
+    if (c.dataType === undefined) return;
+    checkDataType(`sequence_batching.control_input[${i}].control[${j}].data_type`, `control input '${String(input.name)}'`,
+      c.dataType, out);
+  }));
+  (config.modelWarmup ?? []).forEach((w, i) => {
+    for (const [name, sample] of Object.entries(w.inputs ?? {})) {
+      checkDataType(`${entryPath(`model_warmup[${i}].inputs`, name)}.data_type`, `warmup '${String(w.name)}' input '${name}'`,
+        sample.dataType, out);
+    }
+  });
+  return out.problems;
 }
 
 /** Reports bad dims; true when they are a usable shape. */

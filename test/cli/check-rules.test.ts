@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { check, parseCheckArgs } from '../../lib/cli/check';
+import { formatHuman, formatJson, formatJunit } from '../../lib/cli/check-report';
 import { crossObjectCases } from '../../lib/cli/check-cross';
 import { SchemaLoader } from '../../lib/cli/check-schema';
 import { FoundObject } from '../../lib/cli/check-types';
@@ -72,4 +73,38 @@ test('a missing schema package skips the schema check of its objects, naming the
   const required = parseCheckArgs([dir, '--require', 'schemas']);
   if (required === 'help') throw new Error('unexpected');
   expect((await check(required, process.env, missing)).exitCode).toBe(1);
+});
+
+test('an object whose schema was not checked is skipped, not passed, in every format; one whose structure fails still fails', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'triton-ops-check-rules-'));
+  writeFileSync(join(dir, 'app.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: ml }\n---\n'
+    + 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n');
+  const missing = new SchemaLoader(() => Promise.reject(Object.assign(new Error("Cannot find package 'kubernetes-models' imported from x"), { code: 'ERR_MODULE_NOT_FOUND' })));
+  const options = parseCheckArgs([dir]);
+  if (options === 'help') throw new Error('unexpected');
+  const report = await check(options, process.env, missing);
+  const file = join(dir, 'app.yaml');
+
+  expect(formatHuman(report)).toContain('Kubernetes objects (schema and structure): 0 passed, 1 failed, 1 skipped\n');
+  expect(formatHuman(report)).toContain('SKIPPED schema check of 2 objects: kubernetes-models is not installed');
+
+  const json = JSON.parse(formatJson(report));
+  expect(json.skipped).toEqual([expect.objectContaining({ tool: 'schemas', what: 'schema check of 2 objects', files: [file],
+    objects: ['ConfigMap ml/c', 'ConfigMap d'] })]);
+  expect(json.problems).toEqual([expect.objectContaining({ check: 'kubernetes', object: 'ConfigMap d', reason: expect.stringContaining('metadata.namespace is missing') })]);
+
+  const junit = formatJunit(report);
+  expect(junit).toMatch(/<testsuite name="kubernetes" tests="2" failures="1" errors="0" skipped="1">/);
+  expect(junit).toContain(`<testcase classname="${file}" name="ConfigMap ml/c" file="${file}"><skipped message="schema not checked: kubernetes-models is not installed"/></testcase>`);
+  expect(junit).toMatch(/<testcase classname="[^"]+" name="ConfigMap d" file="[^"]+">\n {6}<failure message="metadata.namespace is missing/);
+  // The kubernetes suite's skipped object, and the schema tool's skip.
+  expect(junit).toMatch(/<testsuites name="triton-ops check" tests="\d+" failures="1" errors="0" skipped="2">/);
+});
+
+test('with every schema package, the same report has no skipped object', () => {
+  const passed = { suite: 'kubernetes' as const, file: 'a.yaml', object: 'ConfigMap ml/c', problems: [] };
+  const report = { cases: [passed], skips: [], counts: { objects: 1, modelConfigs: 0, promtoolFiles: 0 }, tools: {}, exitCode: 0 as const };
+  expect(formatHuman(report)).toContain('Kubernetes objects (schema and structure): 1 passed, 0 failed\n');
+  expect(formatJunit(report)).toContain('<testsuite name="kubernetes" tests="1" failures="0" errors="0" skipped="0">');
+  expect(formatJunit(report)).toContain('name="ConfigMap ml/c" file="a.yaml"></testcase>');
 });

@@ -164,6 +164,9 @@ describe('names and paths are well-formed where the target needs it, and unique'
       "shop: 'nodePools.gpu-a.securityGroupIds[0]' ('default') must be a security group id"],
     ['a blank tensor name', withServer('gpu', { models: [{ ...gpu.models[0], inputs: [{ ...gpu.models[0].inputs![0], name: '   ' }] }] }),
       "shop: 'servers.gpu.models[0].inputs[0].name' ('   ') must be a tensor name, not empty and without surrounding spaces"],
+    ["a data type Triton has no name for (model_config.proto's TYPE_ name)", withServer('gpu', { models: [{ ...gpu.models[0], inputs: [{ ...gpu.models[0].inputs![0], dataType: 'TYPE_BYTES' }] }] }),
+      "shop: 'servers.gpu.models[0].inputs[0].dataType' ('TYPE_BYTES') is not one of 'BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', "
+      + "'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'STRING', 'BYTES', 'BF16'"],
     ['an empty AWS profile', { ...SHOP, aws: { profile: '' } },
       "shop: 'aws.profile' ('') must be an AWS profile name, not empty and without surrounding spaces"],
     ['a blank state bucket', { ...SHOP, state: { bucket: '  ' } },
@@ -180,6 +183,11 @@ describe('names and paths are well-formed where the target needs it, and unique'
 });
 
 describe('as strict as the platform, no stricter', () => {
+  test("a BYTES tensor, Triton's API name for TYPE_STRING, is accepted", () => {
+    const bytes = withServer('gpu', { models: [{ ...gpu.models[0], inputs: [{ ...gpu.models[0].inputs![0], dataType: 'BYTES' }] }] });
+    expect(() => planFleet(bytes)).not.toThrow();
+  });
+
   test('minReplicas equal to maxReplicas is accepted, as an HPA accepts it', () => {
     const fleet = withServer('gpu', { autoscale: { ...autoscale, minReplicas: 3, maxReplicas: 3 } });
     expect(planFleet(fleet).servers.gpu.replicas).toEqual({ min: 3, max: 3 });

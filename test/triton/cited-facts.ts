@@ -1,5 +1,5 @@
 /**
- * Tables of upstream facts behind the routing's constants: each row holds our value, the value its source states (read
+ * Tables of upstream facts behind our constants (the routing's, the model configuration's): each row holds our value, the value its source states (read
  * in the pinned mirror when the row was written) and the source as `owner/repo:path@ref line N`; several sources are
  * joined with `; `. CI has no mirrors, so a row proves that our constant is what the cited line said, and a new pin
  * fails here until its rows are read again at the new ref.
@@ -26,6 +26,9 @@ export const PINS: Readonly<Record<string, readonly string[]>> = {
   // The picker's leader election: the versions llm-d-router v0.10.0's go.mod pins (lines 54, 58).
   'kubernetes-sigs/controller-runtime': ['v0.23.3'],
   'kubernetes/client-go': ['v0.35.7'],
+  // The release of the examples' images (nvcr.io/nvidia/tritonserver:26.07-py3).
+  'triton-inference-server/common': ['r26.07'],
+  'triton-inference-server/server': ['r26.07'],
 };
 
 const CITATION = /^([\w.-]+\/[\w.-]+):([\w./-]+)@([\w.-]+) lines? \d+(-\d+)?(, \d+(-\d+)?)*$/;

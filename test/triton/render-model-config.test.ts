@@ -1,7 +1,13 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { VersionPolicy, type ModelConfig } from '../../lib/triton/model-config';
 import {
   DEFAULT_ENSEMBLE_MODEL_VERSION, DEFAULT_WARMUP_BATCH_SIZE, renderModelConfig,
 } from '../../lib/triton/render-model-config';
+import { ModelConfigError } from '../../lib/triton/validate-model-config';
+import { DATA_TYPE_ALIASES } from '../../lib/triton/model-config-enums';
+import { messageOf } from '../helpers';
+import { describeCitedFacts } from './cited-facts';
 import { resnet } from './fixtures';
 
 const python = (extra: Partial<ModelConfig>): ModelConfig => ({ name: 'm', backend: 'python', ...extra });
@@ -9,6 +15,20 @@ const python = (extra: Partial<ModelConfig>): ModelConfig => ({ name: 'm', backe
 /** The lines of a rendered config that start with `prefix` after their indentation, without it. */
 const linesStarting = (text: string, prefix: string) =>
   text.split('\n').map((l) => l.trimStart()).filter((l) => l.startsWith(prefix));
+
+describeCitedFacts("BYTES, Triton's API name for TYPE_STRING", [
+  {
+    fact: 'model_config.proto, the parser of config.pbtxt, names the type TYPE_STRING (13); it has no TYPE_BYTES',
+    value: linesStarting(renderModelConfig(python({ inputs: [{ name: 't', dataType: 'BYTES', dims: [1] }] })), 'data_type:'),
+    upstream: ['data_type: TYPE_STRING'],
+    source: 'triton-inference-server/common:protobuf/model_config.proto@r26.07 line 73',
+  },
+  {
+    fact: "the datatypes table gives TYPE_STRING the API name BYTES (C APIs, HTTP/REST and GRPC, Triton's clients)",
+    value: DATA_TYPE_ALIASES, upstream: { BYTES: 'STRING' },
+    source: 'triton-inference-server/server:docs/user_guide/model_configuration.md@r26.07 lines 326, 343',
+  },
+]);
 
 describe('renderModelConfig', () => {
   test('renders an ONNX ResNet-50 classifier as Triton reads it', () => {
@@ -303,6 +323,58 @@ ensemble_scheduling {
   }
 ]
 `);
+  });
+
+  describe("BYTES, Triton's API name for TYPE_STRING", () => {
+    // proto/model_config.proto: the copy of common:protobuf/model_config.proto the package ships.
+    const proto = readFileSync(join(__dirname, '..', '..', 'proto', 'model_config.proto'), 'utf8');
+
+    test('model_config.proto, which parses config.pbtxt, has TYPE_STRING and no TYPE_BYTES', () => {
+      expect(proto).toMatch(/^\s*TYPE_STRING = 13;$/m);
+      expect(proto).not.toContain('TYPE_BYTES');
+    });
+
+    test('is written TYPE_STRING wherever a data type is: inputs, outputs, a correlation id, a warmup sample', () => {
+      const text = renderModelConfig(python({
+        inputs: [{ name: 'text', dataType: 'BYTES', dims: [1] }],
+        outputs: [{ name: 'tokens', dataType: 'BYTES', dims: [-1] }],
+        sequenceBatching: { controlInputs: [{ name: 'CORRID', controls: [{ kind: 'CONTROL_SEQUENCE_CORRID', dataType: 'BYTES' }] }] },
+        modelWarmup: [{ name: 'w', inputs: { text: { dataType: 'BYTES', dims: [1] } } }],
+      }));
+      expect(text.match(/data_type: \w+/g)).toEqual(Array(4).fill('data_type: TYPE_STRING'));
+      expect(text).toBe(renderModelConfig(python({
+        inputs: [{ name: 'text', dataType: 'STRING', dims: [1] }],
+        outputs: [{ name: 'tokens', dataType: 'STRING', dims: [-1] }],
+        sequenceBatching: { controlInputs: [{ name: 'CORRID', controls: [{ kind: 'CONTROL_SEQUENCE_CORRID', dataType: 'STRING' }] }] },
+        modelWarmup: [{ name: 'w', inputs: { text: { dataType: 'STRING', dims: [1] } } }],
+      })));
+    });
+  });
+
+  describe('refuses a data type that is none (a JavaScript caller) instead of writing TYPE_<value>', () => {
+    const names = 'use one of BOOL, UINT8, UINT16, UINT32, UINT64, INT8, INT16, INT32, INT64, FP16, FP32, FP64, STRING, BYTES, BF16';
+    test.each<[string, Partial<ModelConfig>, string]>([
+      ['an input', { inputs: [{ name: 'ids', dataType: 'TEXT' as never, dims: [1] }] },
+        `model 'm' input[0].data_type: 'TEXT' (input 'ids') is not a Triton data type; ${names}`],
+      ['an output', { outputs: [{ name: 'out', dataType: 'float32' as never, dims: [1] }] },
+        `model 'm' output[0].data_type: 'float32' (output 'out') is not a Triton data type; ${names}`],
+      ['a correlation id', { sequenceBatching: { controlInputs: [{ name: 'CORRID', controls: [{ kind: 'CONTROL_SEQUENCE_CORRID', dataType: 'UINT128' as never }] }] } },
+        `model 'm' sequence_batching.control_input[0].control[0].data_type: 'UINT128' (control input 'CORRID') is not a Triton data type; ${names}`],
+      ['a warmup sample', { modelWarmup: [{ name: 'w', inputs: { x: { dataType: 'TYPE_FP32' as never, dims: [1] } } }] },
+        `model 'm' model_warmup[0].inputs["x"].data_type: 'TYPE_FP32' (warmup 'w' input 'x') is not a Triton data type; ${names}`],
+    ])('in %s', (_where, extra, message) => {
+      expect(() => renderModelConfig(python(extra))).toThrow(ModelConfigError);
+      expect(messageOf(() => renderModelConfig(python(extra)))).toBe(message);
+    });
+
+    test('every one at once', () => {
+      const config = python({
+        inputs: [{ name: 'a', dataType: 'TEXT' as never, dims: [1] }, { name: 'b', dataType: undefined as never, dims: [1] }],
+      });
+      expect(messageOf(() => renderModelConfig(config))).toBe('2 problems:\n'
+        + `- model 'm' input[0].data_type: 'TEXT' (input 'a') is not a Triton data type; ${names}\n`
+        + `- model 'm' input[1].data_type: 'undefined' (input 'b') is not a Triton data type; ${names}`);
+    });
   });
 
   test('renders instance groups with GPU ids, CPU accelerators and the response cache', () => {

@@ -61,6 +61,15 @@ describe('validateModelConfig', () => {
     ['an ensemble', ensemble, known],
     ['a sequence model with warmup on control inputs', sequence, {}],
     ['a model on a pod with enough GPUs', { ...resnet, instanceGroups: [{ kind: 'KIND_GPU' as const, gpus: [0] }, { kind: 'KIND_GPU' as const, gpus: [1] }] }, { gpuCount: 2 }],
+    // BYTES is Triton's API name for TYPE_STRING: the same type wherever types are compared.
+    ['BYTES tensors, a BYTES correlation id and a STRING warmup sample of a BYTES input', {
+      ...sequence,
+      inputs: [...sequence.inputs!, { name: 'text', dataType: 'BYTES' as const, dims: [1] }],
+      outputs: [...sequence.outputs!, { name: 'tokens', dataType: 'BYTES' as const, dims: [-1] }],
+      sequenceBatching: { ...sequence.sequenceBatching, controlInputs: [sequence.sequenceBatching!.controlInputs![0],
+        { name: 'CORRID', controls: [{ kind: 'CONTROL_SEQUENCE_CORRID' as const, dataType: 'BYTES' as const }] }] },
+      modelWarmup: [{ name: 'w', batchSize: 2, inputs: { ...sequence.modelWarmup![0].inputs, text: { dataType: 'STRING' as const, dims: [1] } } }],
+    }, {}],
   ])('accepts %s', (_what, config, context) => {
     expect(validateModelConfig(config, context)).toEqual([]);
   });
@@ -122,7 +131,10 @@ describe('validateModelConfig', () => {
     ['two inputs with one name', { ...resnet, inputs: [...resnet.inputs!, { name: 'input', dataType: 'FP32', dims: [1] }] }, 'input[1].name', "'input' is already the name of input[0]"],
     ['two outputs with one name', { ...resnet, outputs: [...resnet.outputs!, { name: 'output', dataType: 'FP32', dims: [1] }] }, 'output[1].name', "'output' is already the name of output[0]"],
     ['an unnamed input', { ...resnet, inputs: [{ ...resnet.inputs![0], name: '' }] }, 'input[0].name', 'is empty'],
-    ['an unknown data type', { ...resnet, inputs: [{ ...resnet.inputs![0], dataType: 'FLOAT' as never }] }, 'input[0].data_type', "'FLOAT' is not a Triton data type"],
+    ['an unknown data type', { ...resnet, inputs: [{ ...resnet.inputs![0], dataType: 'FLOAT' as never }] }, 'input[0].data_type',
+      "'FLOAT' (input 'input') is not a Triton data type; use one of BOOL, UINT8, UINT16, UINT32, UINT64, INT8, INT16, INT32, INT64, FP16, FP32, FP64, STRING, BYTES, BF16"],
+    ['an unknown warmup data type', withWarmup({ inputs: { input: { dataType: 'TYPE_FP32' as never, dims: [3, 224, 224] } } }),
+      'model_warmup[0].inputs["input"].data_type', "'TYPE_FP32' (warmup 'w' input 'input') is not a Triton data type; use one of BOOL,"],
     ['an output without dims', { ...resnet, outputs: [{ name: 'output', dataType: 'FP32', dims: [] }] }, 'output[0].dims', 'is empty'],
     ['a zero dimension', { ...resnet, inputs: [{ ...resnet.inputs![0], dims: [3, 0, 224] }] }, 'input[0].dims[1]', '(0) must be a whole number >= 1, or -1'],
     ['a negative dimension other than -1', { ...resnet, outputs: [{ name: 'output', dataType: 'FP32', dims: [-2] }] }, 'output[0].dims[0]', '(-2) must be a whole number >= 1, or -1'],
@@ -291,12 +303,19 @@ describe('validateModelSet', () => {
       'max_batch_size', "(32) exceeds the max_batch_size (8) of 'preprocess' in ensemble_scheduling.step[0]"],
     ['one tensor with two data types', [{ ...preprocess, outputs: [{ name: 'IMAGE', dataType: 'FP16', dims: [3, 224, 224] }] }, resnet, ensemble],
       'ensemble_scheduling.step[1].input_map["input"]', "tensor 'image' is FP32 for input 'input' of 'resnet50' but FP16 for output 'IMAGE' of 'preprocess'"],
+    ['one tensor with two data types, BYTES being STRING', [{ ...preprocess, outputs: [{ name: 'IMAGE', dataType: 'BYTES', dims: [3, 224, 224] }] }, resnet, ensemble],
+      'ensemble_scheduling.step[1].input_map["input"]', "tensor 'image' is FP32 for input 'input' of 'resnet50' but BYTES for output 'IMAGE' of 'preprocess'"],
     ['one tensor with two shapes', [{ ...preprocess, outputs: [{ name: 'IMAGE', dataType: 'FP32', dims: [3, 256, 256] }] }, resnet, ensemble],
       'ensemble_scheduling.step[1].input_map["input"]', "tensor 'image' has shape [3, 224, 224] for input 'input' of 'resnet50' but [3, 256, 256]"],
   ])('checks ensembles against their step models: %s', (_rule, models, field, message) => {
     expect(errors(validateModelSet(models))).toEqual([
       expect.objectContaining({ model: 'classify', field, message: expect.stringContaining(message) }),
     ]);
+  });
+
+  test('accepts an ensemble tensor that is BYTES for one model and STRING for the other (one type, two names)', () => {
+    const text: ModelConfig = { ...preprocess, inputs: [{ name: 'RAW', dataType: 'STRING', dims: [-1] }] };
+    expect(validateModelSet([text, resnet, { ...ensemble, inputs: [{ name: 'RAW', dataType: 'BYTES', dims: [-1] }] }])).toEqual([]);
   });
 
   test('accepts a non-batching step model whose shape carries the batch dimension', () => {
