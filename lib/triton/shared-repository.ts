@@ -34,6 +34,14 @@ export function modelConfigPath(model: string, configName?: string): string {
   return configName === undefined ? `${model}/${MODEL_CONFIG_FILE}` : `${model}/${CUSTOM_CONFIG_DIRECTORY}/${configName}.pbtxt`;
 }
 
+/**
+ * A model configuration file of a repository tree, by its path with `/` separators: `<model>/config.pbtxt`, or a custom
+ * configuration `<model>/configs/<name>.pbtxt`. Both are model configurations (`triton-ops check` parses them).
+ */
+export function isModelConfigFile(path: string): boolean {
+  return /(^|\/)config\.pbtxt$/.test(path) || new RegExp(`(^|/)${CUSTOM_CONFIG_DIRECTORY}/[^/]+\\.pbtxt$`).test(path);
+}
+
 /** Checks a custom configuration name (`--model-config-name`); problems go to `p` under `prop`. */
 export function checkModelConfigName(p: Problems, prop: string, name: string): void {
   p.check(MODEL_CONFIG_NAME.test(name), prop, name,

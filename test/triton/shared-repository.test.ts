@@ -20,6 +20,11 @@ import {
   checkModelConfigName, checkSharedRepository, CUSTOM_CONFIG_DIRECTORY, MODEL_CONFIG_FILE, modelConfigPath, SharedRepositoryReader,
 } from '../../lib/triton/shared-repository';
 import { OLDEST_KNOWN_RELEASE, TRITON_RELEASES } from '../../lib/triton/triton-releases';
+import { isModelConfigFile } from '../../lib/triton/shared-repository';
+import { findInputs } from '../../lib/cli/check-files';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
 import { MODEL } from '../helpers';
 
 const problems = (readers: SharedRepositoryReader[]): readonly string[] => {
@@ -37,6 +42,16 @@ describe('where a server of a shared repository reads its configuration', () => 
     expect([MODEL_CONFIG_FILE, CUSTOM_CONFIG_DIRECTORY]).toEqual(['config.pbtxt', 'configs']);
     expect(modelConfigPath('ranker')).toBe('ranker/config.pbtxt');
     expect(modelConfigPath('ranker', 'ranker-v2')).toBe('ranker/configs/ranker-v2.pbtxt');
+  });
+
+  test('both are model configurations: triton-ops check parses each with protoc, the synth summary counts them', () => {
+    expect(['m/config.pbtxt', 'a/b/m/configs/ranker-v2.pbtxt', 'config.pbtxt'].every(isModelConfigFile)).toBe(true);
+    expect(['m/configs/x/y.pbtxt', 'm/labels.txt', 'm/1/model.json', 'm/other.pbtxt'].some(isModelConfigFile)).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), 'shared-check-'));
+    mkdirSync(join(dir, 'ranker', 'configs'), { recursive: true });
+    writeFileSync(join(dir, 'ranker', 'configs', 'ranker-v1.pbtxt'), 'name: "ranker"\n');
+    writeFileSync(join(dir, 'ranker', 'config.pbtxt'), 'name: "ranker"\n');
+    expect(findInputs([dir]).modelConfigs.map((f) => f.slice(dir.length + 1))).toEqual(['ranker/config.pbtxt', 'ranker/configs/ranker-v1.pbtxt']);
   });
 
   test('the flag is in every release the table holds (it predates the oldest, 24.08)', () => {
