@@ -19,8 +19,6 @@ const VISION_FULL: FleetDescription = {
   aws: { profile: 'ml', defaultTags: { team: 'ml' } },
   state: { bucket: 'acme-terraform-state', keyPrefix: 'vision', region: 'us-east-1' },
   modelAccess: 'pod-identity',
-  modelBucket: { ...DEFAULT_FLEET.modelBucket!, existing: true },
-  releases: Object.fromEntries(Object.entries(DEFAULT_FLEET.releases!).map(([name, release]) => [name, { ...release, sharedRepository: true }])),
   nodePools: Object.fromEntries(Object.entries(DEFAULT_FLEET.nodePools!).map(([name, pool]) => [name,
     { ...pool, capacityType: 'SPOT', amiType: 'BOTTLEROCKET_x86_64_NVIDIA', minSize: 2, maxSize: 12 }])),
   gateway: { ...DEFAULT_FLEET.gateway!, namespace: 'istio-system', name: 'vision-gateway' },
