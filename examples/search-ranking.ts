@@ -31,7 +31,8 @@ export const SEARCH_FLEET: FleetDescription = {
   releases: {
     // 1 % by weight, plus the users whose id ends in 00 (a fixed 1 % that never flips between rankings).
     ranker: {
-      versions: [{ version: 'v1', server: 'ranker-v1' }, { version: 'v2', server: 'ranker-v2' }], stage: 0,
+      // One repository (search/ranker) holds versions 1 and 2; each server's ranker/configs/<server>.pbtxt pins its own.
+      versions: [{ version: 'v1', server: 'ranker-v1' }, { version: 'v2', server: 'ranker-v2' }], stage: 0, sharedRepository: true,
       headerRoutes: [{ header: 'x-user-id', regex: '.*00', version: 'v2' }],
       // On the search latency path: fail fast rather than queue; eject a failing pod after 3 errors.
       protocol: 'grpc', timeoutSeconds: 2, retries: { attempts: 1, perTryTimeoutSeconds: 1 },

@@ -11,6 +11,8 @@ export {
   GpuNodeGroup, GpuNodeGroupProps, GPU_NODE_GROUP_DEFAULTS, GpuNodeGroupDefaults, GpuAmiType, GpuCapacityType,
 } from './gpu-node-group';
 export { ModelBucket, ModelBucketProps, MODEL_BUCKET_DEFAULTS, ExistingModelBucketOptions } from './model-bucket';
+export { ExistingModelBucket, ExistingModelBucketProps } from './existing-model-bucket';
+export { ModelConfigUploadOptions } from './model-config-objects';
 export { IModelBucket } from './model-bucket-ref';
 export { KarpenterInfra, KarpenterInfraProps, KARPENTER_INFRA_DEFAULTS } from './karpenter-infra';
 export { ModelReaderRole, ModelReaderRoleProps, MODEL_READER_ROLE_DEFAULTS } from './model-reader-role';

@@ -6,16 +6,15 @@ import { S3BucketPolicy } from '@cdktf/provider-aws/lib/s3-bucket-policy';
 import { S3BucketPublicAccessBlock } from '@cdktf/provider-aws/lib/s3-bucket-public-access-block';
 import { S3BucketServerSideEncryptionConfigurationA } from '@cdktf/provider-aws/lib/s3-bucket-server-side-encryption-configuration';
 import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versioning';
-import { S3Object } from '@cdktf/provider-aws/lib/s3-object';
+import type { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Construct } from 'constructs';
 import type { ModelConfig } from '../triton/model-config';
-import { renderModelConfig } from '../triton/render-model-config';
-import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
-import { checkBucketName, checkS3Prefix } from '../private/aws-names';
-import { isReference } from '../private/checks';
-import { Problems } from '../private/errors';
-import { escapeTemplate } from '../private/terraform-escape';
+import { ExistingModelBucket, ExistingModelBucketProps } from './existing-model-bucket';
 import type { IModelBucket } from './model-bucket-ref';
+import { addModelConfigObjects, checkBucket, KMS_SSE_ALGORITHM, ModelConfigUploadOptions } from './model-config-objects';
+
+export { KMS_SSE_ALGORITHM, MODEL_CONFIG_CONTENT_TYPE, ModelConfigUploadOptions } from './model-config-objects';
+export { MODEL_CONFIG_FILE } from '../triton/shared-repository';
 
 /** Defaults of ModelBucketProps, one named constant each (asserted by the tests). */
 export const MODEL_BUCKET_DEFAULTS = {
@@ -24,16 +23,8 @@ export const MODEL_BUCKET_DEFAULTS = {
   /** Terraform refuses to delete a bucket that still holds models. */
   forceDestroy: false,
 } as const;
-/** Server-side encryption with the given KMS key. */
-export const KMS_SSE_ALGORITHM = 'aws:kms';
 /** Object ownership: ACLs are disabled and the bucket owner owns every object (CKV2_AWS_65). */
 export const MODEL_BUCKET_OBJECT_OWNERSHIP = 'BucketOwnerEnforced';
-/** Content type of an uploaded config.pbtxt (protobuf text format). */
-export const MODEL_CONFIG_CONTENT_TYPE = 'text/plain';
-/** File name Triton reads in each model directory. */
-export const MODEL_CONFIG_FILE = 'config.pbtxt';
-
-const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[\w-]+$/;
 
 /** Options of ModelBucket.fromName. */
 export interface ExistingModelBucketOptions {
@@ -92,7 +83,17 @@ export class ModelBucket extends Construct implements IModelBucket {
    * the ARN; the bucket is never looked up, so the deploying identity needs no access to it.
    */
   public static fromName(scope: Construct, id: string, bucketName: string, options: ExistingModelBucketOptions = {}): IModelBucket {
-    return new ExistingModelBucket(scope, id, bucketName, options);
+    return new NamedModelBucket(scope, id, bucketName, options);
+  }
+
+  /**
+   * A bucket of this stack's account that exists already (made by hand, by another stack, by another team): read
+   * through an `aws_s3_bucket` data source (the plan fails when it does not exist) and written to like a created one
+   * (`addModelConfigs`). Its own settings (encryption, versioning, public access block, TLS-only policy, ownership)
+   * are its owner's: nothing here creates or changes them. See ExistingModelBucket.
+   */
+  public static fromExisting(scope: Construct, id: string, props: ExistingModelBucketProps): ExistingModelBucket {
+    return new ExistingModelBucket(scope, id, props);
   }
 
 
@@ -149,45 +150,26 @@ export class ModelBucket extends Construct implements IModelBucket {
   }
 
   /**
-   * Uploads the rendered config.pbtxt of each model to `<prefix>/<model>/config.pbtxt`, so model configuration
+   * Uploads the rendered config.pbtxt of each model to `<prefix>/<model>/config.pbtxt` (with `configName`, to
+   * `<prefix>/<model>/configs/<configName>.pbtxt`: a repository shared by several servers), so model configuration
    * is reviewed and deployed as code. The models are checked together first (names, ensembles and their steps);
    * a model's binaries are not touched (see the class docs for the layout).
    *
-   * Resource ids derive from the prefix and the model name, so renaming either replaces the object.
+   * Resource ids derive from the prefix, the model name and the configuration name, so renaming one replaces the object.
    *
    * @param prefix key prefix of the repository, without leading or trailing `/`; `''` is the bucket root
    * @param models the models one Triton server loads from this prefix
    * @returns the aws_s3_object of each model, in the order given
    * @throws ModelConfigError when a model configuration has errors, each line prefixed with this construct's path
    */
-  public addModelConfigs(prefix: string, models: ModelConfig[]): S3Object[] {
-    const problems = new Problems(this.node.path);
-    checkS3Prefix(problems, 'prefix', prefix);
-    for (const model of models) {
-      const key = configKey(prefix, model.name);
-      problems.check(!this.uploaded.has(key), 'models', model.name,
-        `is already uploaded to '${key}' by an earlier addModelConfigs call`, 'upload each model once');
-    }
-    problems.throwIfAny();
-    ModelConfigError.throwIfErrors(validateModelSet(models), this.node.path);
-
-    return models.map((model) => {
-      const key = configKey(prefix, model.name);
-      this.uploaded.add(key);
-      return new S3Object(this, `Config:${prefix}/${model.name}`, {
-        bucket: this.bucket.id,
-        key,
-        // A config string may hold `${` or `%{` (a parameter value, a label file name); Terraform must not
-        // read them as template syntax.
-        content: escapeTemplate(renderModelConfig(model)),
-        contentType: MODEL_CONFIG_CONTENT_TYPE,
-        dependsOn: [this.encryption],
-      });
-    });
+  public addModelConfigs(prefix: string, models: ModelConfig[], options: ModelConfigUploadOptions = {}): S3Object[] {
+    return addModelConfigObjects(this, {
+      bucket: this.bucket.id, uploaded: this.uploaded, object: { dependsOn: [this.encryption] },
+    }, prefix, models, options);
   }
 }
 
-class ExistingModelBucket extends Construct implements IModelBucket {
+class NamedModelBucket extends Construct implements IModelBucket {
   public readonly bucketName: string;
   public readonly bucketArn: string;
   public readonly kmsKeyArn?: string;
@@ -200,19 +182,4 @@ class ExistingModelBucket extends Construct implements IModelBucket {
     // S3 ARNs carry neither account nor region, only the partition.
     this.bucketArn = `arn:${new DataAwsPartition(this, 'Partition').partition}:s3:::${bucketName}`;
   }
-}
-
-function checkBucket(path: string, bucketName: string, key: string | undefined): void {
-  const problems = new Problems(path);
-  checkBucketName(problems, 'bucketName', bucketName);
-  if (key !== undefined && !isReference(key)) {
-    problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
-      "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
-      '(IAM grants kms:Decrypt on key ARNs, not aliases)');
-  }
-  problems.throwIfAny();
-}
-
-function configKey(prefix: string, model: string): string {
-  return prefix === '' ? `${model}/${MODEL_CONFIG_FILE}` : `${prefix}/${model}/${MODEL_CONFIG_FILE}`;
 }

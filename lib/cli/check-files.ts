@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, sep } from 'path';
 import { isRecord } from '../testing/objects';
+import { isModelConfigFile } from '../triton/shared-repository';
 import type { FoundObject } from './check-types';
 
 type YamlModule = typeof import('yaml');
@@ -60,7 +61,8 @@ export function findInputs(paths: readonly string[], yaml: () => YamlModule = lo
   let YAML: YamlModule | undefined; // loaded once, and only when there is YAML to read
   for (const file of files) {
     const base = file.split('/').pop()!;
-    if (base === 'config.pbtxt') {
+    // A shared repository's custom configurations (`<model>/configs/<server>.pbtxt`) are model configurations too.
+    if (isModelConfigFile(file)) {
       found.modelConfigs.push(file);
     } else if (base.endsWith('.tf.json')) {
       readTerraform(file, found);

@@ -2,12 +2,15 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../private/errors';
+import { modelConfigPath } from '../triton/shared-repository';
 import { TritonServer } from './triton-server';
 
 /**
  * Writes the config.pbtxt of every model of every TritonServer under `scope` (or under each of several scopes, e.g. the
  * cdk8s Apps of several clusters) as `<outdir>/model-repository/<server>/<model>/config.pbtxt`, with the model's
- * further files (`files`) beside it: the tree to sync into each server's repository.
+ * further files (`files`) beside it: the tree to sync into each server's repository. A server of a shared repository
+ * (`modelConfigName`) gets `<model>/configs/<name>.pbtxt` instead: the trees of the servers that share a repository
+ * are synced into the one prefix, each adding its own configuration files.
  * Returns the written paths, relative to outdir, sorted.
  */
 export function writeModelRepositories(scope: Construct | readonly Construct[], outdir: string): string[] {
@@ -24,8 +27,8 @@ export function writeModelRepositories(scope: Construct | readonly Construct[], 
   const written: string[] = [];
   for (const server of servers) {
     for (const [model, text] of Object.entries(server.modelConfigs)) {
-      const file = join('model-repository', server.name, model, 'config.pbtxt');
-      mkdirSync(join(outdir, 'model-repository', server.name, model), { recursive: true });
+      const file = join('model-repository', server.name, modelConfigPath(model, server.modelConfigName));
+      mkdirSync(dirname(join(outdir, file)), { recursive: true });
       writeFileSync(join(outdir, file), text);
       written.push(file);
       for (const [relative, content] of Object.entries(server.modelFiles[model] ?? {})) {

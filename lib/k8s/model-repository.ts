@@ -5,6 +5,7 @@ import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import { checkBucketRegion, checkRoleArn } from '../private/aws-names';
+import { checkModelConfigName } from '../triton/shared-repository';
 
 /** Where a mounted repository appears inside the Triton container. */
 export const MODEL_MOUNT_PATH = '/models';
@@ -45,6 +46,12 @@ export interface RepositoryBinding {
    * @default - none
    */
   readonly sharedFileSystem?: string;
+  /**
+   * The server reads `<model>/configs/<name>.pbtxt` of each model (`--model-config-name`): a repository shared by
+   * several servers, each with its own configurations.
+   * @default - none: each model's `config.pbtxt`
+   */
+  readonly modelConfigName?: string;
 }
 
 export interface S3RepositoryOptions {
@@ -69,6 +76,17 @@ export interface S3RepositoryOptions {
    * @see https://docs.aws.amazon.com/eks/latest/userguide/pod-identities.html
    */
   readonly podIdentity?: boolean;
+  /**
+   * The prefix is a repository shared by several servers (the versions of a canary release): the model directories
+   * and their version directories are uploaded once, and each server reads its own configuration of each model,
+   * `<model>/configs/<modelConfigName>.pbtxt`, started with `--model-config-name=<modelConfigName>`; its version policy
+   * decides which version it serves. Triton falls back to `<model>/config.pbtxt` (or an auto-completed configuration)
+   * when the file is missing, so the server's files must be in place before it starts (the infra stack uploads them).
+   * Not with the OpenAI frontend, which starts Triton without the flag.
+   * @default - none: each model's `config.pbtxt`, a repository of one server
+   * @see https://github.com/triton-inference-server/server/blob/v2.71.0/docs/user_guide/model_configuration.md#custom-model-configuration
+   */
+  readonly modelConfigName?: string;
 }
 
 export interface NewClaimRepositoryOptions {
@@ -195,6 +213,8 @@ class S3Repository extends ModelRepository {
     problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,
       'must not start or end with /', `write it as '${prefix.replace(/^\/+|\/+$/g, '')}'`);
     checkBucketRegion(problems, 'repository.region', region);
+    const { modelConfigName } = this.options;
+    if (modelConfigName !== undefined) checkModelConfigName(problems, 'repository.modelConfigName', modelConfigName);
     if (podIdentity) {
       problems.check(roleArn === undefined, 'repository.roleArn', roleArn,
         'is set together with podIdentity, which binds the role outside Kubernetes and writes no annotation',
@@ -214,6 +234,7 @@ class S3Repository extends ModelRepository {
       serviceAccountAnnotations: podIdentity ? {} : { [IRSA_ANNOTATION]: roleArn! },
       needsHttpsEgress: true,
       egress: podIdentity ? [POD_IDENTITY_AGENT] : [],
+      ...(modelConfigName !== undefined ? { modelConfigName } : {}),
     };
   }
 }

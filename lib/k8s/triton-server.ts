@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { Problems, show, TritonOpsError } from '../private/errors';
+import { problem, Problems, show, TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
 import { llmBackendsOf, LlmBackend } from '../triton/llm-backends';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
@@ -83,6 +83,12 @@ export class TritonServer extends Construct implements ITritonServer {
   /** Further files of each model's directory (`files`, e.g. a vLLM model.json), by model name and relative path. */
   public readonly modelFiles: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
+   * The custom configuration name the server starts with (`--model-config-name`, its repository's `modelConfigName`):
+   * each model's configuration is `<model>/configs/<name>.pbtxt` of a shared repository.
+   * @default - none: `<model>/config.pbtxt`
+   */
+  public readonly modelConfigName?: string;
+  /**
    * Warnings, formatted: warning-level model problems (max_batch_size without a batcher, the effective instance
    * count of a group that lists several GPUs) and GPUs of the pod that no model instance uses.
    */
@@ -111,6 +117,7 @@ export class TritonServer extends Construct implements ITritonServer {
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
     this.models = props.models;
     this.modelConfigs = Object.fromEntries(props.models.map((m) => [m.name, renderModelConfig(m)]));
+    this.modelConfigName = binding.modelConfigName;
     this.modelFiles = Object.fromEntries(props.models.filter((m) => m.files !== undefined).map((m) => [m.name, m.files!]));
     this.name = s.name;
     this.namespace = s.namespace;
@@ -160,9 +167,15 @@ export class TritonServer extends Construct implements ITritonServer {
       checkLocalRepository(p, local, binding, s.modelControl);
       p.throwIfAny();
     }
+    if (binding.modelConfigName !== undefined && props.openAi !== undefined) {
+      throw new TritonOpsError(problem(this.node.path, 'repository.modelConfigName', binding.modelConfigName,
+        'needs Triton started with --model-config-name, but the OpenAI frontend starts it without the flag',
+        'give the server a repository of its own (no modelConfigName), or serve it without openAi'));
+    }
     const flags = renderServerFlags({
       ...s,
       modelRepository: local ? MODEL_MOUNT_PATH : binding.uri,
+      modelConfigName: binding.modelConfigName,
       gpuCount: s.gpus,
       pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
       cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,

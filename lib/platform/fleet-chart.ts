@@ -136,7 +136,8 @@ export class FleetChart extends Chart {
     this.servers = servers;
 
     const releases: Record<string, CanaryRelease> = {};
-    for (const [name, { versions, exposed, ...options }] of Object.entries(fleet.releases ?? {})) {
+    // `sharedRepository` is the plan's: each server's repository and configuration name (plan.s3).
+    for (const [name, { versions, exposed, sharedRepository: _shared, ...options }] of Object.entries(fleet.releases ?? {})) {
       // A release over a refused server is left out: that server's problems are already in the list.
       if (versions.some((v) => servers[v.server] === undefined)) continue;
       const release = p.attempt(() => new CanaryRelease(this, name, {

@@ -52,7 +52,7 @@ export interface NodePoolDescription {
   readonly securityGroupIds?: string[];
 }
 
-/** The model repository bucket of the fleet, created by the infra stack. */
+/** The model repository bucket of the fleet, created by the infra stack unless it exists (`existing`). */
 export interface ModelBucketDescription {
   /**
    * Account that owns the bucket. Another account than the fleet's is refused unless `crossAccountAccess` declares
@@ -66,11 +66,25 @@ export interface ModelBucketDescription {
    * @default false
    */
   readonly crossAccountAccess?: boolean;
-  /** Bucket name. */
+  /** Bucket name: 3-63 lowercase letters, digits, dots and hyphens (S3's naming rules). */
   readonly name: string;
+  /**
+   * The bucket exists already in the fleet's account: the infra stack reads it (an `aws_s3_bucket` data source, so
+   * `terraform plan` fails when it is missing or in another region than the fleet's) instead of creating it, still
+   * uploads every config.pbtxt to its prefix and grants the reader roles on it. Its own settings (default encryption,
+   * versioning, public access block, TLS-only bucket policy, object ownership) are then its owner's, not the fleet's;
+   * with SSE-KMS, give the key as `kmsKeyArn` (readers get `kms:Decrypt` on it, config objects are written with it).
+   * Refused with a bucket of another account, which the fleet never creates or reads anyway.
+   * @default false: the infra stack creates the bucket, private, encrypted and versioned
+   */
+  readonly existing?: boolean;
   /** Key prefix of the fleet; each server reads `<prefix>/<server>`. @default - the fleet name */
   readonly prefix?: string;
-  /** KMS key of the bucket. @default - SSE-S3 */
+  /**
+   * ARN of the KMS key of the bucket (not an alias): a created bucket encrypts with it (SSE-KMS); an `existing` one
+   * (or one of another account) is encrypted with it by its owner. Readers get `kms:Decrypt` on it.
+   * @default - SSE-S3
+   */
   readonly kmsKeyArn?: string;
   /**
    * An FSx for Lustre file system linked to the fleet prefix (`s3://<name>/<prefix>`), which the FSx for Lustre CSI
@@ -222,6 +236,18 @@ export interface ReleaseDescription extends Omit<CanaryReleaseProps, 'name' | 'v
   readonly versions: ReleaseVersionDescription[];
   /** Through the fleet gateway. @default false: callers inside the mesh only */
   readonly exposed?: boolean;
+  /**
+   * The versions read one model repository, `s3://<bucket>/<prefix>/<release>`, instead of one each: every model's
+   * version directories (its binaries, the Python steps) are uploaded once, and each server reads its own configuration
+   * of each model, `<model>/configs/<server>.pbtxt`, through Triton's `--model-config-name=<server>`, so its
+   * `versionPolicy` decides which version it serves. The servers must agree on what they share (the same platform and
+   * files per model; different version policies all `specific`; the same tensors where they load one version); each
+   * server's reader role reads the release's prefix and nothing else. Needs the fleet bucket (not `repositoryClaim`,
+   * not `weightsFrom: 'lustre'`) and the Triton server (not the OpenAI frontend).
+   * @default false: each server reads `<prefix>/<server>`
+   * @see https://github.com/triton-inference-server/server/blob/v2.71.0/docs/user_guide/model_configuration.md#custom-model-configuration
+   */
+  readonly sharedRepository?: boolean;
 }
 
 /**

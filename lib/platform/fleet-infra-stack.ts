@@ -8,6 +8,7 @@ import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { GpuNodeGroup } from '../aws/gpu-node-group';
 import type { KarpenterInfra } from '../aws/karpenter-infra';
+import type { ExistingModelBucket } from '../aws/existing-model-bucket';
 import type { ModelBucket } from '../aws/model-bucket';
 import type { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetDescription } from './fleet-description';
@@ -28,7 +29,9 @@ export interface FleetInfraStackProps {
  * The AWS resources of a fleet: the provider (with default tags), the EKS cluster (created, or read when it exists),
  * one GPU node group per node pool sized by the plan, the model bucket with every server's config.pbtxt, and one
  * read-only role per S3 server (output `<server>-role-arn`), through IRSA or EKS Pod Identity (with its association)
- * as `modelAccess` says. A bucket of another account (`modelBucket.crossAccountAccess`) is not created and gets no
+ * as `modelAccess` says. An existing bucket of the fleet's account (`modelBucket.existing`) is read with an
+ * `aws_s3_bucket` data source instead of created, and gets the config.pbtxt files all the same; its own settings are its
+ * owner's. A bucket of another account (`modelBucket.crossAccountAccess`) is not created and gets no
  * config.pbtxt: its owner's pipeline uploads them (artifacts/model-repository) and grants the roles. Construct ids are
  * Terraform addresses: the node group's is the pool name, the role's `<server>-models`.
  */
@@ -39,8 +42,10 @@ export class FleetInfraStack extends TerraformStack {
   public readonly nodeGroups: Readonly<Record<string, GpuNodeGroup>>;
   /** Karpenter's roles, access entry and interruption queue. @default - none when no pool is provisioned by Karpenter */
   public readonly karpenter?: KarpenterInfra;
-  /** @default - none when the fleet has no modelBucket or its bucket belongs to another account (`crossAccountAccess`) */
+  /** @default - none when the fleet has no modelBucket, its bucket exists (`existing`) or belongs to another account (`crossAccountAccess`) */
   public readonly bucket?: ModelBucket;
+  /** The fleet's bucket read with a data source (`modelBucket.existing`), config.pbtxt files uploaded to it. @default - none */
+  public readonly existingBucket?: ExistingModelBucket;
   /** The model reader roles by server name. */
   public readonly roles: Readonly<Record<string, ModelReaderRole>>;
 
@@ -79,6 +84,7 @@ export class FleetInfraStack extends TerraformStack {
     // The bucket (unless another account owns it) and one reader role per S3 server, with the fleet's model access.
     const readers = p.attempt(() => addModelReaders(this, plan, this.cluster));
     this.bucket = readers?.bucket;
+    this.existingBucket = readers?.existingBucket;
     this.roles = readers?.roles ?? {};
     // The resources name their problems by Terraform address; a fleet's user reads them by description path.
     if (p.problems.length > 0) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));

@@ -29,6 +29,7 @@ import { KarpenterPlan, planKarpenter } from './plan-karpenter';
 import { LustrePlan, planLustre, planServerWeights, ServerLustrePlan } from './plan-lustre';
 import { GatewayHosts, planGatewayHosts, planInferencePool } from './plan-inference-pool';
 import { checkNameCollisions } from './plan-names';
+import { planSharedRepositories } from './plan-shared-repository';
 
 /** Defaults of FleetDescription, one named constant each (asserted by the tests). */
 export const FLEET_DEFAULTS = {
@@ -46,8 +47,14 @@ export const FLEET_DEFAULTS = {
 /** Where a server reads its models from S3, and the IRSA role that may read them. */
 export interface ServerS3Plan {
   readonly bucket: string;
-  /** `<fleet prefix>/<server>`. */
+  /** `<fleet prefix>/<server>`, or `<fleet prefix>/<release>` for a version of a release with `sharedRepository`. */
   readonly prefix: string;
+  /**
+   * The server reads a repository shared by the versions of its release: its configuration of each model is
+   * `<model>/configs/<modelConfigName>.pbtxt` (`--model-config-name`), its own name.
+   * @default - none: its own repository, `<model>/config.pbtxt`
+   */
+  readonly modelConfigName?: string;
   readonly region: string;
   /** `<fleet>-<server>-models`. */
   readonly roleName: string;
@@ -236,6 +243,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     serviceAccount: fleet.gateway.serviceAccount ?? FLEET_DEFAULTS.gatewayServiceAccount,
   };
   const prefix = fleet.modelBucket?.prefix ?? fleet.name;
+  const sharedRepositories = planSharedRepositories(fleet, p);
   const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
   const demands: GpuDemand[] = [];
   const drafts: Omit<ServerPlan, 'pool'>[] = [];
@@ -289,6 +297,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
       ...(isExposed && baseGateway ? [baseGateway.namespace, baseGateway.serviceAccount.namespace] : []),
     ]).filter((ns) => ns !== fleet.namespace);
     const roleName = `${fleet.name}-${name}-models`;
+    const shared = sharedRepositories.get(name);
     const lustre = planServerWeights(fleet, name, s, prefix, p);
     const {
       image, nodePool: _pool, autoscale: _autoscale, repositoryClaim: _claim, weightsFrom: _weights, route: _route, callers: _callers,
@@ -320,8 +329,9 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
         ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
       },
       s3: s.repositoryClaim !== undefined || fleet.modelBucket === undefined || s.weightsFrom === 'lustre' ? undefined : {
-        bucket: fleet.modelBucket.name, prefix: `${prefix}/${name}`, region: fleet.region, roleName,
+        bucket: fleet.modelBucket.name, prefix: `${prefix}/${shared?.release ?? name}`, region: fleet.region, roleName,
         roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
+        ...(shared ? { modelConfigName: shared.modelConfigName } : {}),
       },
       ...(lustre ? { lustre } : {}),
       ...(inferencePool ? { inferencePool } : {}),

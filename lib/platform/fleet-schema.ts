@@ -394,6 +394,7 @@ const release = strict<N<'releases'>[string]>('a release', {
     version: name('a version name'), server: str(),
   })),
   exposed: o(bool()),
+  sharedRepository: o(bool()),
   stages: o(list(percent())), stage: o(int32()), weights: o(dict(percent(), 'versions to weights')),
   headerRoutes: o(list(strict<NonNullable<N<'releases'>[string]['headerRoutes']>[number]>('a header route', {
     header: str(), exact: o(str()), regex: o(str()), version: str(),
@@ -480,6 +481,7 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
   modelBucket: o(strict<N<'modelBucket'>>('the model bucket', {
     accountId: o(typedOnly()),
     crossAccountAccess: o(bool()),
+    existing: o(bool()),
     name: str(),
     prefix: o(str()),
     kmsKeyArn: o(str()),

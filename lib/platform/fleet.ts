@@ -18,6 +18,7 @@ export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
+export { SharedRepositoryPlan, SHARED_REPOSITORY_DEFAULTS } from './plan-shared-repository';
 export * from '../triton/model-config';
 export * from '../triton/llm-engine';
 export type { LlmBackend } from '../triton/llm-backends';

@@ -9,6 +9,7 @@ export { checkFleetShape } from './fleet-shape';
 export { KarpenterPlan } from './plan-karpenter';
 export { LustrePlan, ServerLustrePlan, WeightsSource, LUSTRE_PLAN_DEFAULTS } from './plan-lustre';
 export { ModelAccessPlan, ModelBucketPlan } from './plan-model-access';
+export { SharedRepositoryPlan, SHARED_REPOSITORY_DEFAULTS } from './plan-shared-repository';
 export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './fleet-chart';
 export { ClusterChart, ClusterChartProps, CLUSTER_CHART_ID } from './cluster-chart';
 export { synthFleet, runSynthFleet, SynthFleetOptions, SynthFleetResult, TextOutput } from './synth-fleet';

@@ -13,6 +13,8 @@ export const MODEL_ACCESS_DEFAULTS = {
   modelAccess: 'irsa',
   /** `modelBucket.crossAccountAccess`. */
   crossAccountAccess: false,
+  /** `modelBucket.existing`: the infra stack creates the bucket. */
+  existing: false,
 } as const;
 
 const ACCOUNT_ID = /^\d{12}$/;
@@ -28,6 +30,11 @@ export interface ModelBucketPlan {
    * granted on the named bucket.
    */
   readonly crossAccount: boolean;
+  /**
+   * The bucket of the fleet's account exists (`modelBucket.existing`): the infra stack reads it with a data source
+   * instead of creating it, and still uploads the config.pbtxt files and grants the readers.
+   */
+  readonly existing: boolean;
   /** @default - SSE-S3 */
   readonly kmsKeyArn?: string;
 }
@@ -68,9 +75,15 @@ export function planModelAccess(fleet: FleetDescription, p: Problems): ModelAcce
       `changes nothing: the bucket belongs to the fleet's own account (${fleet.accountId})`,
       "remove crossAccountAccess, or set modelBucket.accountId to the account that owns the bucket");
   }
+  const existing = bucket.existing ?? MODEL_ACCESS_DEFAULTS.existing;
+  if (crossAccount && existing) {
+    p.check(false, 'modelBucket.existing', true,
+      `changes nothing: a bucket of another account (${accountId}) is never created, and never read either (the deploying identity may not see it)`,
+      "remove existing; the bucket's owner keeps it and grants the readers (crossAccountAccess)");
+  }
   return {
     modelAccess,
-    modelBucket: { name: bucket.name, accountId, crossAccount, ...(bucket.kmsKeyArn !== undefined ? { kmsKeyArn: bucket.kmsKeyArn } : {}) },
+    modelBucket: { name: bucket.name, accountId, crossAccount, existing: existing && !crossAccount, ...(bucket.kmsKeyArn !== undefined ? { kmsKeyArn: bucket.kmsKeyArn } : {}) },
   };
 }
 
@@ -79,8 +92,10 @@ export function planModelAccess(fleet: FleetDescription, p: Problems): ModelAcce
  * or `podIdentity: true`, which needs no ARN in Kubernetes.
  */
 export function s3RepositoryOptions(
-  access: ModelAccess, s3: { readonly bucket: string; readonly prefix: string; readonly region: string }, roleArn: () => string,
+  access: ModelAccess, s3: { readonly bucket: string; readonly prefix: string; readonly region: string; readonly modelConfigName?: string },
+  roleArn: () => string,
 ): S3RepositoryOptions {
-  const { bucket, prefix, region } = s3;
-  return access === 'pod-identity' ? { bucket, prefix, region, podIdentity: true } : { bucket, prefix, region, roleArn: roleArn() };
+  const { bucket, prefix, region, modelConfigName } = s3;
+  const where = { bucket, prefix, region, ...(modelConfigName !== undefined ? { modelConfigName } : {}) };
+  return access === 'pod-identity' ? { ...where, podIdentity: true } : { ...where, roleArn: roleArn() };
 }

@@ -7,6 +7,7 @@ import { join } from 'path';
 import { App } from 'cdk8s';
 import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
+import { isModelConfigFile } from '../triton/shared-repository';
 import { ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
 import { modelRepositoryDir, promtoolDir } from './synth-paths';
@@ -54,7 +55,8 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
   const modelRepository = modelRepositoryDir(dirs.artifacts);
   const promtool = promtoolDir(dirs.artifacts);
   const files = fileNames(modelRepository);
-  const configs = files.filter((name) => name === 'config.pbtxt').length;
+  // `<model>/configs/<server>.pbtxt` of a shared repository counts as a model's config.pbtxt.
+  const configs = files.filter(isModelConfigFile).length;
   const others = files.length - configs;
   lines.push(`  ${modelRepository}: ${configs} config.pbtxt${others > 0 ? ` and ${others} other model file${others === 1 ? '' : 's'}` : ''}; `
     + `${promtool}: ${fileNames(promtool).length} rule and test files`);
@@ -89,5 +91,5 @@ export function summarizeStacks(terraform: string, stackIds: readonly string[]):
 function fileNames(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? fileNames(join(dir, entry.name)) : [entry.name]));
+    .flatMap((entry) => (entry.isDirectory() ? fileNames(join(dir, entry.name)).map((name) => `${entry.name}/${name}`) : [entry.name]));
 }

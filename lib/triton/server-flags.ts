@@ -18,6 +18,11 @@ export const FENCED_APIS: readonly string[] = ['model-repository', 'model-config
 export interface ServerFlagOptions {
   /** `/models` for a mounted volume, `s3://bucket/prefix` for S3. */
   readonly modelRepository: string;
+  /**
+   * `--model-config-name`: each model's configuration is `<model>/configs/<name>.pbtxt` of a shared repository.
+   * @default - none: `<model>/config.pbtxt`
+   */
+  readonly modelConfigName?: string;
   readonly modelControl: ModelControl;
   /** Resolved load list for explicit mode. */
   readonly loadModels: readonly string[];
@@ -52,6 +57,7 @@ const MIB = 1024 * 1024;
 export function renderServerFlags(o: ServerFlagOptions): string[] {
   const flags = [
     `--model-repository=${o.modelRepository}`,
+    ...(o.modelConfigName !== undefined ? [`--model-config-name=${o.modelConfigName}`] : []),
     `--model-control-mode=${o.modelControl.mode}`,
     ...o.loadModels.map((m) => `--load-model=${m}`),
   ];
@@ -100,6 +106,7 @@ export function renderServerFlags(o: ServerFlagOptions): string[] {
 export const MANAGED_FLAGS: Record<string, string> = {
   '--model-repository': 'repository',
   '--model-store': 'repository',
+  '--model-config-name': 'repository (ModelRepository.fromS3 modelConfigName)',
   '--model-control-mode': 'modelControl',
   '--load-model': 'modelControl: ModelControl.explicit({ load })',
   '--repository-poll-secs': 'modelControl: ModelControl.poll({ intervalSeconds })',

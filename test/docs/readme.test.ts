@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { checkFleetShape, FleetChart, FleetDescription, ModelConfig, ModelRepository, runSynthFleet, synthFleet, TritonServer } from '../../lib';
+import { checkFleetShape, FleetChart, FleetDescription, ModelConfig, ModelRepository, runSynthFleet, synthFleet, TritonServer, VersionPolicy } from '../../lib';
 import { run as diff } from '../../lib/cli/diff';
 import { run as pins } from '../../lib/cli/pins';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
@@ -24,7 +24,7 @@ import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { synthAll, synthOptions } from '../../stacks/synth';
 import { ROOT, runCheck, runInProcess } from '../cli/check-helpers';
-import { SHOP, withServer } from '../platform/fixtures';
+import { EXPOSED, SHOP, withServer } from '../platform/fixtures';
 import { howToUpdate, staleQuotes, unmarkedTextBlocks } from './quotes';
 
 /** The pages this test keeps true; docs/troubleshooting.md and docs/app.md have their own tests. */
@@ -157,6 +157,12 @@ const CASES: Record<(typeof PAGES)[number], Record<string, () => string | Promis
       ...DEFAULT_FLEET,
       releases: { classifier: { ...DEFAULT_FLEET.releases!.classifier, versions: [{ version: 'v1', server: 'classifier-v1' }, { version: 'v3', server: 'classifier-v3' }] } },
     }))),
+    'output: bucket-problems': () => refusal(() => planFleet({
+      ...EXPOSED,
+      modelBucket: { name: 'shop-models', existing: true, accountId: '444455556666', crossAccountAccess: true },
+      servers: { ...EXPOSED.servers, cpu2: { ...EXPOSED.servers.cpu2, models: [{ ...EXPOSED.servers.cpu2.models[0], versionPolicy: VersionPolicy.specific(2) }] } },
+      releases: { store: { ...EXPOSED.releases!.store, sharedRepository: true } },
+    })),
     'output: pod-fit': () => refusal(() => new FleetChart(new App(), 'shop', { fleet: withServer('gpu', { cpuRequestMillis: 4000 }) })),
     'output: addon-range': () => refusal(() => planAddons(planFleet({
       ...withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } }), cluster: { ...SHOP.cluster, kubernetesVersion: '1.36' },

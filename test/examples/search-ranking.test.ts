@@ -75,11 +75,15 @@ describe('the search-ranking fleet example (seed 004)', () => {
     expect(subsets).toEqual([['v1', [`${release}-v1`]], ['v2', [`${release}-v2`]]]);
   });
 
-  test.each(['ranker-v1', 'ranker-v2', 'fraud-v1', 'fraud-v2'])('%s reads its own S3 prefix through its IRSA role, is autoscaled and alerted on', (server) => {
+  test.each([['ranker-v1', 'ranker'], ['ranker-v2', 'ranker'], ['fraud-v1', 'fraud-v1'], ['fraud-v2', 'fraud-v2']])(
+    '%s reads its S3 prefix (%s) through its own IRSA role, is autoscaled and alerted on', (server, prefix) => {
     const account = find(manifest, 'ServiceAccount', server);
     expect(account.metadata.annotations['eks.amazonaws.com/role-arn']).toBe(`arn:aws:iam::123456789012:role/search-${server}-models`);
-    const env = find(manifest, 'Deployment', server).spec.template.spec.containers[0].args.join(' ');
-    expect(env).toContain(`s3://acme-search-models/search/${server}`);
+    const args: string[] = find(manifest, 'Deployment', server).spec.template.spec.containers[0].args;
+    expect(args).toContain(`--model-repository=s3://acme-search-models/search/${prefix}`);
+    // The ranker's versions share one repository, each with its own configuration files (sharedRepository).
+    if (prefix === 'ranker') expect(args).toContain(`--model-config-name=${server}`);
+    else expect(args.join(' ')).not.toContain('--model-config-name');
     expect(find(manifest, 'HorizontalPodAutoscaler', server)).toBeDefined();
     expect(manifest.filter((o) => o.kind === 'PrometheusRule' && o.metadata.labels['app.kubernetes.io/instance'] === server)).toHaveLength(1);
   });

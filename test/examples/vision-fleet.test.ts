@@ -113,8 +113,8 @@ describe('the vision fleet example', () => {
       'artifacts/model-repository/classifier-v2/resnet50/config.pbtxt',
       'artifacts/model-repository/fraud-v1/fraud/config.pbtxt',
       'artifacts/model-repository/fraud-v2/fraud/config.pbtxt',
-      'artifacts/model-repository/ranker-v1/ranker/config.pbtxt',
-      'artifacts/model-repository/ranker-v2/ranker/config.pbtxt',
+      'artifacts/model-repository/ranker-v1/ranker/configs/ranker-v1.pbtxt',
+      'artifacts/model-repository/ranker-v2/ranker/configs/ranker-v2.pbtxt',
       'artifacts/model-repository/segmenter/segmenter/config.pbtxt',
     ]);
     expect(files).toContain('artifacts/promtool/inference-segmenter.rules.yaml');

@@ -23,10 +23,10 @@ const find = (all: any[], kind: string, name: string) => all.find((o) => o.kind 
 
 describe('planFleet: model access and the bucket account', () => {
   test('defaults: IRSA, a bucket of the fleet account', () => {
-    expect(MODEL_ACCESS_DEFAULTS).toEqual({ modelAccess: 'irsa', crossAccountAccess: false });
+    expect(MODEL_ACCESS_DEFAULTS).toEqual({ modelAccess: 'irsa', crossAccountAccess: false, existing: false });
     const plan = planFleet(SHOP);
     expect(plan.modelAccess).toBe('irsa');
-    expect(plan.modelBucket).toEqual({ name: 'shop-models', accountId: '111122223333', crossAccount: false });
+    expect(plan.modelBucket).toEqual({ name: 'shop-models', accountId: '111122223333', crossAccount: false, existing: false });
     expect(planFleet({ ...SHOP, modelBucket: undefined, servers: { cpu: { ...SHOP.servers.cpu, repositoryClaim: 'm' } }, nodePools: undefined })
       .modelBucket).toBeUndefined();
   });
@@ -36,7 +36,7 @@ describe('planFleet: model access and the bucket account', () => {
   });
 
   test('a declared cross-account bucket', () => {
-    expect(planFleet(crossAccount(POD_IDENTITY)).modelBucket).toEqual({ name: 'shop-models', accountId: PARTNER, crossAccount: true });
+    expect(planFleet(crossAccount(POD_IDENTITY)).modelBucket).toEqual({ name: 'shop-models', accountId: PARTNER, crossAccount: true, existing: false });
   });
 
   const otherAccount = (access: FleetDescription['modelAccess']) => ({ ...SHOP, modelAccess: access, modelBucket: { name: 'shop-models', accountId: PARTNER } });

@@ -21,12 +21,19 @@ function validate(id: string, fleet: FleetDescription) {
   return terraformValidate(join(outdir, 'stacks', id), mirror());
 }
 
-describe('terraform validate: model access beyond IRSA', () => {
+describe('terraform validate: model access beyond IRSA, and an existing bucket', () => {
   test.each<[string, FleetDescription]>([
     ['pod-identity', { ...DEFAULT_FLEET, modelAccess: 'pod-identity' }],
     ['cross-account', {
       ...DEFAULT_FLEET, modelAccess: 'pod-identity',
       modelBucket: { ...DEFAULT_FLEET.modelBucket!, accountId: '444455556666', crossAccountAccess: true },
+    }],
+    // The aws_s3_bucket data source with its region postcondition, SSE-KMS config objects, and a release's shared
+    // repository (configs/<server>.pbtxt objects).
+    ['existing-bucket', {
+      ...DEFAULT_FLEET,
+      modelBucket: { ...DEFAULT_FLEET.modelBucket!, existing: true, kmsKeyArn: 'arn:aws:kms:us-west-2:123456789012:key/0f1e2d3c-4b5a-6000-0000-000000000001' },
+      releases: { classifier: { ...DEFAULT_FLEET.releases!.classifier, sharedRepository: true } },
     }],
   ])('the %s infra stack is valid', (id, fleet) => {
     const result = validate(id, fleet);

@@ -113,6 +113,8 @@ const FENCE = /^[a-z-]+(,[a-z-]+)*:[\w-]+=\S+$/;
 const ROWS: readonly Row[] = [
   // tritonserver (src/command_line_parser.cc: the option table; .h: the defaults).
   triton('--model-repository', /^(\/[\w.-]+)+$|^s3:\/\/[a-z0-9.-]+(\/[\w.-]+)*$/, [400, 402]),
+  // A shared repository (releases.<r>.sharedRepository): the option table's "model-config-name", ArgStr, no spaces.
+  triton('--model-config-name', /^[A-Za-z0-9][A-Za-z0-9._-]*$/, [448, 450]),
   triton('--model-control-mode', /^(none|poll|explicit)$/, [422, 424]),
   triton('--http-restricted-api', FENCE, [501, 508]),
   triton('--grpc-restricted-protocol', FENCE, [625, 632]),
