@@ -58,9 +58,7 @@ export {
   FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER,
 } from './triton/fsx-lustre-options';
 export { writeModelRepositories } from './k8s/model-repository-files';
-export {
-  checkSharedRepository, modelConfigPath, SharedRepositoryReader, MODEL_CONFIG_FILE, CUSTOM_CONFIG_DIRECTORY,
-} from './triton/shared-repository';
+export { modelConfigPath, MODEL_CONFIG_FILE, CUSTOM_CONFIG_DIRECTORY } from './triton/shared-repository';
 export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
 export { TritonLoadTest } from './k8s/load-test/triton-load-test';
 export {
