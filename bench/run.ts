@@ -16,7 +16,8 @@ import { fmt, markdownRow, median } from './stats';
 
 const FLEET_SIZES = [1, 10, 100, 1000];
 const RUNS = 5;
-const TARGETS = { defaultSynthMs: 1500, infraSynthMs: 600, floorRatioAt1000: 4, perServerGrowth: 1.5 };
+// floorRatioAt1000: issue 26's bar (it had been 4, and the ratio drifted from 1.52x to 2.00x without a MISSED).
+const TARGETS = { defaultSynthMs: 1500, infraSynthMs: 600, floorRatioAt1000: 1.5, perServerGrowth: 1.5 };
 /** Issue 3: the serving stack at 100 servers is at least 3x faster than the same objects through cdktf-cdk8s. */
 const BRIDGE_TARGET = { servers: 100, speedup: 3 };
 
