@@ -342,6 +342,13 @@ function structuralCandidates(label: string, fleet: FleetDescription): Candidate
         (f) => { f.servers[server].autoscale.minReplicas = (autoscale.maxReplicas ?? 0) + 1; });
       add('contradiction', ['servers', server, 'replicas'], `replicas 3 beside autoscale`, (f) => { f.servers[server].replicas = 3; });
     }
+    // A negative priority is valid on a pool whose backend exports the saturation signals (output-checks.ts SIGNED_FIELDS),
+    // and refused on a vLLM pool: its metrics are always stale to the picker, which would shed every such request.
+    if (fleet.servers[server].route?.inferencePool && fleet.servers[server].models.some((m) => m.backend === 'vllm')) {
+      add('contradiction', ['servers', server, 'route', 'inferencePool', 'objectives'], `a negative priority on a vLLM pool`, (f) => {
+        f.servers[server].route.inferencePool.objectives = { batch: { priority: -1 } };
+      });
+    }
     if ((fleet.servers[server].gpus ?? 0) > 0) {
       add('contradiction', ['servers', server, 'gpus'], `set to 16, more GPUs than an instance of its pool has`, (f) => { f.servers[server].gpus = 16; });
     }
