@@ -11,7 +11,8 @@ import { DEFAULT_FLEET } from '../../stacks/fleet';
 
 /**
  * The default fleet with every optional key the examples leave out given a valid value (the Terraform state, the
- * provider, Pod Identity, the mesh, a managed node group's AWS settings, ...), so that their keys are mutated too.
+ * provider, Pod Identity, the mesh, a managed node group's AWS settings, an existing bucket, a release on one shared
+ * repository, ...), so that their keys are mutated too.
  */
 const VISION_FULL: FleetDescription = {
   ...DEFAULT_FLEET,
@@ -19,6 +20,9 @@ const VISION_FULL: FleetDescription = {
   aws: { profile: 'ml', defaultTags: { team: 'ml' } },
   state: { bucket: 'acme-terraform-state', keyPrefix: 'vision', region: 'us-east-1' },
   modelAccess: 'pod-identity',
+  // A bucket that exists (read with a data source), and the canary's versions on one model repository.
+  modelBucket: { ...DEFAULT_FLEET.modelBucket!, existing: true },
+  releases: Object.fromEntries(Object.entries(DEFAULT_FLEET.releases!).map(([name, release]) => [name, { ...release, sharedRepository: true }])),
   nodePools: Object.fromEntries(Object.entries(DEFAULT_FLEET.nodePools!).map(([name, pool]) => [name,
     { ...pool, capacityType: 'SPOT', amiType: 'BOTTLEROCKET_x86_64_NVIDIA', minSize: 2, maxSize: 12 }])),
   gateway: { ...DEFAULT_FLEET.gateway!, namespace: 'istio-system', name: 'vision-gateway' },
