@@ -115,7 +115,7 @@ function strict<T>(what: string, entries: Entries<T>, whyRequired: Partial<Recor
     }
     return m(`must be ${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
   });
-  return notList(schema, `${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
+  return notList(schema as unknown as v.GenericSchema<unknown, T>, `${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
 }
 
 /**
