@@ -115,10 +115,22 @@ function strict<T>(what: string, entries: Entries<T>, whyRequired: Partial<Recor
     }
     return m(`must be ${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
   });
-  // A list is an object to strictObject; here it is refused as what it is.
-  const notList = v.custom<T>((input) => !Array.isArray(input),
-    m(`must be ${what}: an object with the keys ${show(keys)}, not a list`, 'write it as an object of those keys'));
-  return v.lazy((input) => (Array.isArray(input) ? notList : schema)) as unknown as v.GenericSchema<unknown, T>;
+  return notList(schema as unknown as v.GenericSchema<unknown, T>, `${what}: an object with the keys ${show(keys)}`, 'write it as an object of those keys');
+}
+
+/**
+ * `schema` (an object or a record), with a list refused as what it is: a list is an object to valibot's strictObject and
+ * record, and record takes its indexes as keys, so `releases: []` would pass as no releases and `env: ['A=1']` as a
+ * variable named '0'.
+ */
+function notList<T>(schema: v.GenericSchema<unknown, T>, what: string, fix: string): v.GenericSchema<unknown, T> {
+  const refused = v.custom<T>((input) => !Array.isArray(input), m(`must be ${what}, not a list`, fix));
+  return v.lazy((input) => (Array.isArray(input) ? refused : schema)) as unknown as v.GenericSchema<unknown, T>;
+}
+
+/** An object whose keys are names the user chooses (`key`), each holding a `value`; a list is refused (see notList). */
+function named<T>(key: v.GenericSchema<string, string>, value: v.GenericSchema<unknown, T>, what: string, fix: string): v.GenericSchema<unknown, Record<string, T>> {
+  return notList(v.record(key, value, m(`must be ${what}`, fix)), what, fix);
 }
 
 const str = (fix = 'write it as a quoted string') => v.string(m('must be a string', fix));
@@ -128,7 +140,7 @@ const name = (what: string) => v.pipe(str(), v.check((s) => s !== '' && s.trim()
 const bool = () => v.boolean(m('must be true or false', "write true or false without quotes ('false' is a string, and a string is not a boolean)"));
 const list = <T>(item: v.GenericSchema<unknown, T>) => v.array(item, m('must be a list', 'write it as [ ... ]'));
 const dict = <T>(value: v.GenericSchema<unknown, T>, what = 'names') =>
-  v.record(v.string(), value, m(`must be an object of ${what}`, 'write it as { key: value, ... }'));
+  named(v.string(), value, `an object of ${what}`, 'write it as { key: value, ... }');
 const strings = () => list(str());
 const stringMap = () => dict(str('quote each value'), 'names to strings');
 const oneOf = <const T extends readonly string[]>(options: T) =>
@@ -284,9 +296,9 @@ const inferencePool = strict<Pool>('an inference pool', {
   // line 178), and whole ones say every ratio a fleet needs without float formatting in the output.
   scorers: o(strict<NonNullable<Pool['scorers']>>('scorer weights', { queue: o(int32(1)), kvCache: o(int32(1)), prefixCache: o(int32(1)) })),
   // InferenceObjective spec.priority is an optional int32 and may be negative (inferenceobjective_types.go@v1.5.0 lines 60-73).
-  objectives: o(v.record(dnsLabel('an objective name'), strict<NonNullable<Pool['objectives']>[string]>('an objective', {
+  objectives: o(named(dnsLabel('an objective name'), strict<NonNullable<Pool['objectives']>[string]>('an objective', {
     priority: o(whole(-INT32_MAX - 1, INT32_MAX, 'an int32 priority')),
-  }), m('must be an object of objectives by name', 'write it as { <objective>: { priority: 10 } }'))),
+  }), 'an object of objectives by name', 'write it as { <objective>: { priority: 10 } }')),
   flowControl: o(bool()),
   // Any whole number here: resolveInferencePool refuses fewer than 2 or more than 5 with the reason and the fix.
   pickerReplicas: o(int32()),
@@ -477,7 +489,7 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
     dynamodbTable: o(name('a DynamoDB table name')),
   })),
   modelAccess: o(typedOnly<ModelAccess>()),
-  nodePools: o(v.record(poolName, nodePool, m('must be an object of node pools by name', 'write it as { <pool>: { ... } }'))),
+  nodePools: o(named(poolName, nodePool, 'an object of node pools by name', 'write it as { <pool>: { ... } }')),
   modelBucket: o(strict<N<'modelBucket'>>('the model bucket', {
     accountId: o(typedOnly()),
     crossAccountAccess: o(bool()),
@@ -495,8 +507,8 @@ export const FLEET_SCHEMA: v.GenericSchema<unknown, FleetDescription> = strict<F
   })),
   image: name('an image reference'),
   serverDefaults: o(serverDefaults),
-  servers: v.record(serviceName('a server name'), server, m('must be an object of servers by name', 'write it as { <server>: { models: [...] } }')),
-  releases: o(v.record(serviceName('a release name'), release, m('must be an object of releases by name', 'write it as { <release>: { versions: [...] } }'))),
+  servers: named(serviceName('a server name'), server, 'an object of servers by name', 'write it as { <server>: { models: [...] } }'),
+  releases: o(named(serviceName('a release name'), release, 'an object of releases by name', 'write it as { <release>: { versions: [...] } }')),
   gateway: o(gateway),
   callers: o(callers),
   monitoring: o(monitoring),

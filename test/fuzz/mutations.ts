@@ -11,7 +11,8 @@ import { DEFAULT_FLEET } from '../../stacks/fleet';
 
 /**
  * The default fleet with every optional key the examples leave out given a valid value (the Terraform state, the
- * provider, Pod Identity, the mesh, a managed node group's AWS settings, ...), so that their keys are mutated too.
+ * provider, Pod Identity, the mesh, a managed node group's AWS settings, an existing bucket, a release on one shared
+ * repository, ...), so that their keys are mutated too.
  */
 const VISION_FULL: FleetDescription = {
   ...DEFAULT_FLEET,
@@ -19,6 +20,9 @@ const VISION_FULL: FleetDescription = {
   aws: { profile: 'ml', defaultTags: { team: 'ml' } },
   state: { bucket: 'acme-terraform-state', keyPrefix: 'vision', region: 'us-east-1' },
   modelAccess: 'pod-identity',
+  // A bucket that exists (read with a data source), and the canary's versions on one model repository.
+  modelBucket: { ...DEFAULT_FLEET.modelBucket!, existing: true },
+  releases: Object.fromEntries(Object.entries(DEFAULT_FLEET.releases!).map(([name, release]) => [name, { ...release, sharedRepository: true }])),
   nodePools: Object.fromEntries(Object.entries(DEFAULT_FLEET.nodePools!).map(([name, pool]) => [name,
     { ...pool, capacityType: 'SPOT', amiType: 'BOTTLEROCKET_x86_64_NVIDIA', minSize: 2, maxSize: 12 }])),
   gateway: { ...DEFAULT_FLEET.gateway!, namespace: 'istio-system', name: 'vision-gateway' },
@@ -341,6 +345,13 @@ function structuralCandidates(label: string, fleet: FleetDescription): Candidate
       add('contradiction', ['servers', server, 'autoscale', 'minReplicas'], `minReplicas ${(autoscale.maxReplicas ?? 0) + 1} above maxReplicas ${autoscale.maxReplicas}`,
         (f) => { f.servers[server].autoscale.minReplicas = (autoscale.maxReplicas ?? 0) + 1; });
       add('contradiction', ['servers', server, 'replicas'], `replicas 3 beside autoscale`, (f) => { f.servers[server].replicas = 3; });
+    }
+    // A negative priority is valid on a pool whose backend exports the saturation signals (output-checks.ts SIGNED_FIELDS),
+    // and refused on a vLLM pool: its metrics are always stale to the picker, which would shed every such request.
+    if (fleet.servers[server].route?.inferencePool && fleet.servers[server].models.some((m) => m.backend === 'vllm')) {
+      add('contradiction', ['servers', server, 'route', 'inferencePool', 'objectives'], `a negative priority on a vLLM pool`, (f) => {
+        f.servers[server].route.inferencePool.objectives = { batch: { priority: -1 } };
+      });
     }
     if ((fleet.servers[server].gpus ?? 0) > 0) {
       add('contradiction', ['servers', server, 'gpus'], `set to 16, more GPUs than an instance of its pool has`, (f) => { f.servers[server].gpus = 16; });

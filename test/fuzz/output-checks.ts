@@ -134,12 +134,23 @@ export function byIdentity(objects: readonly any[]): Map<string, any> {
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /**
+ * Fields that may turn negative, by the kind of the object holding them (a Kubernetes object, or one inside a Terraform
+ * kubernetes_manifest): the heuristic "non-negative in the unmutated output, so non-negative" is wrong there.
+ * - InferenceObjective `spec.priority`: an int32, "negative values _are_ allowed"; a negative priority marks requests
+ *   the endpoint picker may shed while the pool is saturated (llm-d/llm-d-router:apix/v1alpha2/inferenceobjective_types.go@v0.10.0
+ *   lines 60-73; pkg/epp/requestcontrol/admission.go@v0.10.0 lines 66-80). The library refuses it only where the
+ *   picker would shed every such request (a backend without saturation signals, resolveInferencePool), which the fuzz
+ *   checks as a contradiction (mutations.ts).
+ */
+const SIGNED_FIELDS: Readonly<Record<string, RegExp>> = { InferenceObjective: /\.spec\.priority$/ };
+
+/**
  * Fields that changed kind against the unmutated output: a whole number became a fraction, a non-negative number
  * became negative, a value changed its JSON type (a label value `42` where `'v2'` was).
  */
 export function comparedProblems(baseline: unknown, mutated: unknown, path: string): OutputProblem[] {
   const found: OutputProblem[] = [];
-  const walk = (b: unknown, m: unknown, at: string): void => {
+  const walk = (b: unknown, m: unknown, at: string, kind?: string): void => {
     if (b === undefined || m === undefined) return;
     const [tb, tm] = [jsonType(b), jsonType(m)];
     if (tb !== tm) {
@@ -149,12 +160,15 @@ export function comparedProblems(baseline: unknown, mutated: unknown, path: stri
     if (tb === 'number') {
       const [nb, nm] = [b as number, m as number];
       if (Number.isInteger(nb) && Number.isFinite(nm) && !Number.isInteger(nm)) found.push({ check: 'output: fraction in a whole-number field', detail: `${at}: ${nb} -> ${nm}` });
-      if (nb >= 0 && nm < 0) found.push({ check: 'output: negative in a non-negative field', detail: `${at}: ${nb} -> ${nm}` });
+      const signed = kind !== undefined && SIGNED_FIELDS[kind]?.test(at) === true;
+      if (nb >= 0 && nm < 0 && !signed) found.push({ check: 'output: negative in a non-negative field', detail: `${at}: ${nb} -> ${nm}` });
     } else if (tb === 'array') {
       const [ab, am] = [b as unknown[], m as unknown[]];
-      for (let i = 0; i < Math.min(ab.length, am.length); i++) walk(ab[i], am[i], `${at}[${i}]`);
+      for (let i = 0; i < Math.min(ab.length, am.length); i++) walk(ab[i], am[i], `${at}[${i}]`, kind);
     } else if (tb === 'object') {
-      for (const [k, v] of Object.entries(m as object)) walk((b as Record<string, unknown>)[k], v, `${at}.${k}`);
+      const o = m as Record<string, unknown>;
+      const inner = typeof o.apiVersion === 'string' && typeof o.kind === 'string' ? o.kind : kind;
+      for (const [k, v] of Object.entries(o)) walk((b as Record<string, unknown>)[k], v, `${at}.${k}`, inner);
     }
   };
   walk(baseline, mutated, path);

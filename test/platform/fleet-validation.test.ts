@@ -92,6 +92,33 @@ describe('every value has its type', () => {
     expect(refused(fleet)).toContain(message);
   });
 
+  // valibot's record takes a list for an object and its indexes for keys: `releases: []` passed as no releases,
+  // `objectives: [{ priority: 1 }]` as an objective named '0'. Every object of names refuses a list as what it is.
+  test.each<[string, unknown, string]>([
+    ['releases', { ...SHOP, releases: [] },
+      "shop: 'releases' ([]) must be an object of releases by name, not a list; write it as { <release>: { versions: [...] } }"],
+    ['servers', { ...SHOP, servers: [SHOP.servers.gpu] },
+      "shop: 'servers' ([ 1 items ]) must be an object of servers by name, not a list; write it as { <server>: { models: [...] } }"],
+    ['servers (empty)', { ...SHOP, servers: [] },
+      "shop: 'servers' ([]) must be an object of servers by name, not a list; write it as { <server>: { models: [...] } }"],
+    ['nodePools', { ...SHOP, nodePools: [] },
+      "shop: 'nodePools' ([]) must be an object of node pools by name, not a list; write it as { <pool>: { ... } }"],
+    ['serverDefaults', { ...SHOP, serverDefaults: [] }, "shop: 'serverDefaults' ([]) must be server defaults: an object with the keys"],
+    ['an env', withServer('cpu', { env: ['A=1'] }),
+      "shop: 'servers.cpu.env' ([\"A=1\"]) must be an object of names to strings, not a list; write it as { key: value, ... }"],
+    ['backendConfig', withServer('cpu', { backendConfig: [] }),
+      "shop: 'servers.cpu.backendConfig' ([]) must be an object of backend names to settings, not a list; write it as { key: value, ... }"],
+    ['a release\'s weights', { ...EXPOSED, releases: { store: { ...EXPOSED.releases!.store, weights: [90, 10] } } },
+      "shop: 'releases.store.weights' ([90,10]) must be an object of versions to weights, not a list; write it as { key: value, ... }"],
+    ['aws.defaultTags', { ...SHOP, aws: { defaultTags: [] } },
+      "shop: 'aws.defaultTags' ([]) must be an object of names to strings, not a list; write it as { key: value, ... }"],
+    ['inferencePool.objectives', withServer('gpu', { route: { inferencePool: { failureMode: 'FailOpen', objectives: [{ priority: 1 }] } } }),
+      "shop: 'servers.gpu.route.inferencePool.objectives' ([{\"priority\":1}]) must be an object of objectives by name, not a list; "
+      + 'write it as { <objective>: { priority: 10 } }'],
+  ])('a list where an object of names is expected is refused: %s', (_name, fleet, message) => {
+    expect(refused(fleet)).toContain(message);
+  });
+
   test.each<[string, unknown]>([['null', null], ['undefined', undefined], ['a list', []], ['a string', 'shop'], ['a number', 42]])(
     'a description that is %s is refused, never a TypeError', (_name, fleet) => {
       expect(() => planFleet(fleet as FleetDescription)).toThrow(TritonOpsError);
