@@ -5,8 +5,12 @@
  *   wrapper module tools/promtool (prometheus' go.mod has exclude and replace directives, so `go install` refuses it);
  * - protoc, from grpcio-tools on PyPI (the protobuf C++ compiler behind a Python entry point), so no root and no system
  *   package is needed.
+ * - for `triton-ops verify`: the control plane and kubectl at each Kubernetes release of tools/kubernetes (the default
+ *   cluster version and the lowest supported one), etcd, kwok and its stages, the prometheus server, prometheus-adapter
+ *   (each built from its Go module through a wrapper module of tools/, go.mod and go.sum committed) and the CRDs the
+ *   output needs (`verify` obtains them all for the default version, `verify-<release>` for another).
  * A tool already on PATH at the pinned version is used as it is.
- * `node tools/obtain.js promtool protoc` obtains them and prints the folder to put first on PATH;
+ * `node tools/obtain.js promtool protoc` (the default) obtains them and prints the folders to put first on PATH;
  * jest's global setup (test/global-setup.js) and .ci/run call `obtainTools`.
  * The cache: $TRITON_OPS_TOOLS_DIR, else $XDG_CACHE_HOME/triton-ops/tools, else ~/.cache/triton-ops/tools.
  */
@@ -80,33 +84,151 @@ function versionOf(file) {
   return /(?:version|libprotoc) (\S+)/.exec(`${r.stdout}${r.stderr}`)?.[1];
 }
 
-async function promtool(log) {
-  const found = onPath('promtool');
-  if (found && versionOf(found) === PROMTOOL_VERSION) return undefined;
-  const module = join(__dirname, 'promtool');
-  const key = createHash('sha256').update(fs.readFileSync(join(module, 'go.mod'))).update(fs.readFileSync(join(module, 'go.sum')))
+/** The cache key of a wrapper module: its go.mod and go.sum, so a moved pin builds afresh. */
+function moduleKey(module) {
+  return createHash('sha256').update(fs.readFileSync(join(module, 'go.mod'))).update(fs.readFileSync(join(module, 'go.sum')))
     .digest('hex').slice(0, 12);
-  const dir = join(toolsRoot(), `promtool-${PROMTOOL_VERSION}-${key}`);
-  if (fs.existsSync(join(dir, 'promtool'))) return dir;
+}
+
+/**
+ * Builds `packages` of the wrapper module tools/<module> into `<cache>/<name>-<version>-<key>` (once per machine) and
+ * returns that folder. `files` lists what the folder must hold; `after` may add files to it (data from the modules).
+ */
+async function goBuild(log, { name, version, module, packages, ldflags = '', tags = [], files, cost, after }) {
+  const dir = join(toolsRoot(), `${name}-${version}-${moduleKey(join(__dirname, module))}`);
+  if (files.every((f) => fs.existsSync(join(dir, f)))) return dir;
   const go = onPath('go');
   if (!go) {
-    throw new ToolError(`promtool ${PROMTOOL_VERSION}: cannot build it, 'go' is not on PATH; install Go 1.25.8 or newer and run 'npm run tools', or put promtool ${PROMTOOL_VERSION} on PATH`);
+    const wants = /^go (\S+)$/m.exec(fs.readFileSync(join(__dirname, module, 'go.mod'), 'utf8'))[1];
+    throw new ToolError(`${name} ${version}: cannot build it, 'go' is not on PATH; install Go ${wants} or newer and run 'npm run tools', or put ${files[0]} ${version} on PATH`);
   }
-  log(`triton-ops tools: building promtool ${PROMTOOL_VERSION} from github.com/prometheus/prometheus v0.3${PROMTOOL_VERSION.slice(2)} with Go (once per machine: about 2 min, 0.9 GB of modules and 0.8 GB of build cache cold) into ${dir}`);
+  log(`triton-ops tools: building ${name} ${version} from the Go module proxy with Go (once per machine: ${cost} cold) into ${dir}`);
   const started = Date.now();
+  // -mod=readonly: the committed go.sum decides every module; go build downloads only what the packages need.
   const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' };
   await intoCache(dir, async (tmp) => {
     try {
-      // go build downloads only the modules promtool's packages need (a third of the module graph's 1.7 GB);
-      // remove_all_sd leaves out the service discoveries (cloud SDKs) that rule checks and tests never use.
-      await run(go, ['build', '-trimpath', '-tags', 'remove_all_sd', '-o', join(tmp, 'promtool'), '-ldflags',
-        `-s -w -X github.com/prometheus/common/version.Version=${PROMTOOL_VERSION} -X github.com/prometheus/common/version.Branch=HEAD`,
-        'github.com/prometheus/prometheus/cmd/promtool'], { cwd: module, env }, 'downloading modules and compiling promtool', log);
+      await run(go, ['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(',')] : []), '-o', `${tmp}/`,
+        '-ldflags', `-s -w ${ldflags}`.trim(), ...packages], { cwd: join(__dirname, module), env }, `downloading modules and compiling ${name}`, log);
+      if (after) await after(tmp, go, env);
     } catch (e) {
-      throw new ToolError(`promtool ${PROMTOOL_VERSION}: the Go build in tools/promtool failed (${e.message}); it needs the Go module proxy, or put promtool ${PROMTOOL_VERSION} on PATH`);
+      throw new ToolError(`${name} ${version}: the Go build in tools/${module} failed (${e.message}); it needs the Go module proxy, or put ${files[0]} ${version} on PATH`);
     }
   });
-  log(`triton-ops tools: promtool ${PROMTOOL_VERSION} built in ${Math.round((Date.now() - started) / 1000)} s`);
+  log(`triton-ops tools: ${name} ${version} built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return dir;
+}
+
+/**
+ * promtool and the prometheus server of the release the pinned kube-prometheus-stack runs, one build of the wrapper
+ * tools/promtool. remove_all_sd leaves out the service discoveries (cloud SDKs) that rule checks, tests and verify's
+ * static scrape never use.
+ */
+const prometheus = (log) => goBuild(log, {
+  name: 'promtool', version: PROMTOOL_VERSION, module: 'promtool', tags: ['remove_all_sd'],
+  packages: ['github.com/prometheus/prometheus/cmd/promtool', 'github.com/prometheus/prometheus/cmd/prometheus'],
+  ldflags: `-X github.com/prometheus/common/version.Version=${PROMTOOL_VERSION} -X github.com/prometheus/common/version.Branch=HEAD`,
+  files: ['promtool', 'prometheus'], cost: 'about 3 min, 0.9 GB of modules and 1 GB of build cache',
+});
+
+async function promtool(log) {
+  const found = onPath('promtool');
+  if (found && versionOf(found) === PROMTOOL_VERSION) return undefined;
+  return prometheus(log);
+}
+
+/**
+ * The control plane and kubectl of one Kubernetes release, through tools/kubernetes/v<release> (written by
+ * tools/kubernetes/wrap.sh). The version stamp is what `kubectl version` and the API server's /version report.
+ */
+function kubernetes(release) {
+  const [, minor] = release.split('.');
+  return (log) => goBuild(log, {
+    name: 'kubernetes', version: release, module: `kubernetes/v${release}`,
+    packages: KUBERNETES_COMMANDS.map((c) => `k8s.io/kubernetes/cmd/${c}`),
+    ldflags: ['gitVersion=v' + release, 'gitMajor=1', `gitMinor=${minor}`, 'gitTreeState=clean']
+      .map((v) => `-X k8s.io/component-base/version.${v}`).join(' '),
+    files: KUBERNETES_COMMANDS, cost: 'about 12 min on 2 cores, 1.3 GB of modules and 3 GB of build cache',
+  });
+}
+const KUBERNETES_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+
+/** The releases the wrapper modules build: the default cluster version and the lowest supported one. */
+const KUBERNETES_RELEASES = fs.readdirSync(join(__dirname, 'kubernetes'), { withFileTypes: true })
+  .filter((e) => e.isDirectory()).map((e) => e.name.slice(1))
+  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+
+const ETCD_VERSION = '3.6.16';
+const KWOK_VERSION = '0.8.0';
+/** prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 (appVersion). */
+const PROMETHEUS_ADAPTER_VERSION = '0.12.0';
+
+const etcd = (log) => goBuild(log, {
+  name: 'etcd', version: ETCD_VERSION, module: 'etcd', packages: ['go.etcd.io/etcd/server/v3'],
+  // go names a major-version module's binary after the folder above v3: server.
+  after: (tmp) => fs.renameSync(join(tmp, 'server'), join(tmp, 'etcd')),
+  files: ['etcd'], cost: 'about 2 min',
+});
+
+/**
+ * kwok and the Stage objects it needs to make nodes Ready and pods Running: kwok refuses to start without stages, and
+ * kwokctl's default set is node-initialize, node-heartbeat-with-lease and the fast pod stages
+ * (sigs.k8s.io/kwok:kustomize/stage/fast/kustomization.yaml@v0.8.0), read here from the module the build downloaded.
+ */
+const kwok = (log) => goBuild(log, {
+  name: 'kwok', version: KWOK_VERSION, module: 'kwok', packages: ['sigs.k8s.io/kwok/cmd/kwok'],
+  after: async (tmp, go, env) => {
+    const dir = JSON.parse(await run(go, ['mod', 'download', '-json', `sigs.k8s.io/kwok@v${KWOK_VERSION}`],
+      { cwd: join(__dirname, 'kwok'), env }, 'reading kwok\'s stages', () => undefined)).Dir;
+    const stages = ['node/fast/node-initialize.yaml', 'node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
+      'pod/fast/pod-ready.yaml', 'pod/fast/pod-complete.yaml', 'pod/fast/pod-delete.yaml']
+      .map((f) => fs.readFileSync(join(dir, 'kustomize', 'stage', f), 'utf8').trim());
+    fs.writeFileSync(join(tmp, 'kwok-stages.yaml'), `${stages.join('\n---\n')}\n`);
+  },
+  files: ['kwok', 'kwok-stages.yaml'], cost: 'about 3 min',
+});
+
+const prometheusAdapter = (log) => goBuild(log, {
+  name: 'prometheus-adapter', version: PROMETHEUS_ADAPTER_VERSION, module: 'prometheus-adapter',
+  packages: ['sigs.k8s.io/prometheus-adapter/cmd/adapter'], files: ['adapter'], cost: 'about 3 min',
+});
+
+/**
+ * The CRDs `triton-ops verify` installs before the output, at the releases the library pins: Istio's from istio.io/api
+ * (kubernetes/customresourcedefinitions.gen.yaml at the istio charts' 1.30.3) and KEDA's from github.com/kedacore/keda/v2
+ * (config/crd/bases at the keda chart's 2.20.2), downloaded from the Go module proxy (nothing is built), with the
+ * vendored ones of tools/crds (the proxy serves neither kube-prometheus-stack's chart nor sigs.k8s.io/lws; their
+ * sources are in tools/crds/README.md). The package's own crds/ (Gateway API, InferencePool, InferenceObjective) verify
+ * always installs.
+ */
+const CRD_MODULES = [
+  { module: 'istio.io/api', version: 'v1.30.3', files: ['kubernetes/customresourcedefinitions.gen.yaml'] },
+  { module: 'github.com/kedacore/keda/v2', version: 'v2.20.2', files: ['config/crd/bases/keda.sh_scaledobjects.yaml',
+    'config/crd/bases/keda.sh_triggerauthentications.yaml', 'config/crd/bases/keda.sh_clustertriggerauthentications.yaml'] },
+];
+async function verifyCrds(log) {
+  const vendored = join(__dirname, 'crds');
+  const own = fs.existsSync(vendored) ? fs.readdirSync(vendored).filter((f) => f.endsWith('.yaml')).sort() : [];
+  const hash = createHash('sha256').update(JSON.stringify(CRD_MODULES));
+  for (const f of own) hash.update(fs.readFileSync(join(vendored, f)));
+  const dir = join(toolsRoot(), `verify-crds-${hash.digest('hex').slice(0, 12)}`);
+  if (fs.existsSync(dir)) return dir;
+  const go = onPath('go');
+  if (!go) throw new ToolError("verify-crds: cannot download Istio's and KEDA's CRDs, 'go' is not on PATH; install Go 1.26 or newer and run 'npm run tools -- verify-crds'");
+  log(`triton-ops tools: gathering the CRDs verify installs (Istio 1.30.3 and KEDA 2.20.2 from the Go module proxy, and tools/crds) into ${dir}`);
+  await intoCache(dir, async (tmp) => {
+    for (const { module, version, files } of CRD_MODULES) {
+      let moduleDir;
+      try {
+        moduleDir = JSON.parse(await run(go, ['mod', 'download', '-json', `${module}@${version}`], { cwd: tmp, env: { ...process.env, GOFLAGS: '-mod=mod' } },
+          `downloading ${module}@${version}`, log)).Dir;
+      } catch (e) {
+        throw new ToolError(`verify-crds: go mod download ${module}@${version} failed (${e.message}); it needs the Go module proxy`);
+      }
+      for (const f of files) fs.copyFileSync(join(moduleDir, f), join(tmp, `${module.replace(/\//g, '_')}-${f.split('/').pop()}`));
+    }
+    for (const f of own) fs.copyFileSync(join(vendored, f), join(tmp, f));
+  });
   return dir;
 }
 
@@ -139,7 +261,10 @@ PYTHONPATH="$here/python" exec "${interpreter}" -S -c 'import sys; from grpc_too
   return dir;
 }
 
-const TOOLS = { promtool, protoc };
+const TOOLS = {
+  promtool, protoc, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, 'verify-crds': verifyCrds,
+  ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`kubernetes-${r}`, kubernetes(r)])),
+};
 
 /**
  * Obtains `names` (built or installed into the cache when missing) and returns the folders to put first on PATH.
@@ -147,7 +272,7 @@ const TOOLS = { promtool, protoc };
  */
 async function obtainTools(names, log = (line) => process.stderr.write(`${line}\n`)) {
   const dirs = [];
-  for (const name of names) {
+  for (const name of names.flatMap((n) => GROUPS[n] ?? [n])) {
     if (!TOOLS[name]) throw new ToolError(`unknown tool '${name}'; known: ${Object.keys(TOOLS).join(', ')}`);
     const dir = await TOOLS[name](log);
     if (dir) dirs.push(dir);
@@ -155,11 +280,22 @@ async function obtainTools(names, log = (line) => process.stderr.write(`${line}\
   return dirs;
 }
 
-module.exports = { obtainTools, ToolError, PROMTOOL_VERSION };
+/**
+ * `verify`: what `triton-ops verify` runs, at the default cluster version (lib/triton/eks-versions.ts); `verify-<release>`
+ * at another. Their folders are what TRITON_OPS_VERIFY_BIN takes (verify reads the CRDs from there too).
+ */
+const VERIFY_COMMON = ['etcd', 'kwok', 'prometheus', 'prometheus-adapter', 'verify-crds'];
+const DEFAULT_RELEASE = KUBERNETES_RELEASES[KUBERNETES_RELEASES.length - 1];
+const GROUPS = {
+  verify: [`kubernetes-${DEFAULT_RELEASE}`, ...VERIFY_COMMON],
+  ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`verify-${r}`, [`kubernetes-${r}`, ...VERIFY_COMMON]])),
+};
+
+module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, KUBERNETES_RELEASES };
 
 if (require.main === module) {
   const names = process.argv.slice(2);
-  obtainTools(names.length ? names : Object.keys(TOOLS)).then((dirs) => {
+  obtainTools(names.length ? names : ['promtool', 'protoc']).then((dirs) => {
     process.stdout.write(`${dirs.join(delimiter)}\n`);
   }, (e) => {
     process.stderr.write(`${e instanceof ToolError ? e.message : e.stack}\n`);

@@ -50,5 +50,5 @@ test('protoc with no python3 to install it with: one line naming protoc and what
 });
 
 test('an unknown tool is refused with the known ones', async () => {
-  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc");
+  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });
