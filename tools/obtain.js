@@ -4,11 +4,13 @@
  * - promtool, the Prometheus release the pinned kube-prometheus-stack runs, built from its Go module through the
  *   wrapper module tools/promtool (prometheus' go.mod has exclude and replace directives, so `go install` refuses it);
  * - protoc, from grpcio-tools on PyPI (the protobuf C++ compiler behind a Python entry point), so no root and no system
- *   package is needed.
+ *   package is needed;
  * - for `triton-ops verify`: the control plane and kubectl at each Kubernetes release of tools/kubernetes (the default
  *   cluster version and the lowest supported one), etcd, kwok and its stages, the prometheus server, prometheus-adapter
  *   (each built from its Go module through a wrapper module of tools/, go.mod and go.sum committed) and the CRDs the
  *   output needs (`verify` obtains them all for the default version, `verify-<release>` for another).
+ * - checkov, the IaC scanner platform teams run over Kubernetes YAML and Terraform JSON, from PyPI with its dependencies
+ *   at the versions of tools/checkov/constraints.txt (.ci/check-checkov.sh runs it; `npm test` does not);
  * A tool already on PATH at the pinned version is used as it is.
  * `node tools/obtain.js promtool protoc` (the default) obtains them and prints the folders to put first on PATH;
  * jest's global setup (test/global-setup.js) and .ci/run call `obtainTools`.
@@ -28,6 +30,8 @@ const PROMTOOL_VERSION = '3.14.0';
 /** grpcio-tools 1.85.1 carries libprotoc 35.1 (`protoc --version`). */
 const GRPCIO_TOOLS_VERSION = '1.85.1';
 const PROTOC_VERSION = '35.1';
+/** The newest checkov on PyPI when pinned; tools/checkov/constraints.txt pins its dependencies, regenerated with it. */
+const CHECKOV_VERSION = '3.3.30';
 
 const toolsRoot = () => process.env.TRITON_OPS_TOOLS_DIR
   || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'triton-ops', 'tools');
@@ -261,8 +265,48 @@ PYTHONPATH="$here/python" exec "${interpreter}" -S -c 'import sys; from grpc_too
   return dir;
 }
 
+/**
+ * checkov into `<cache>/checkov-<version>`: `pip install --target` of the release and its dependencies, each at the version
+ * tools/checkov/constraints.txt names (checkov's own requirements are ranges, so an unpinned install would scan with
+ * whatever pydantic or rustworkx PyPI has that day), then a `checkov` script like protoc's. About 30 s and 270 MB cold.
+ */
+async function checkov(log) {
+  const found = onPath('checkov');
+  if (found && spawnSync(found, ['--version'], { encoding: 'utf8' }).stdout?.trim() === CHECKOV_VERSION) return undefined;
+  const dir = join(toolsRoot(), `checkov-${CHECKOV_VERSION}`);
+  if (fs.existsSync(join(dir, 'checkov'))) return dir;
+  const python = onPath('python3');
+  if (!python) {
+    throw new ToolError(`checkov ${CHECKOV_VERSION}: cannot install it, 'python3' is not on PATH; install python3 (3.9 or newer) with pip and run 'npm run tools checkov', or put checkov ${CHECKOV_VERSION} on PATH`);
+  }
+  log(`triton-ops tools: installing checkov ${CHECKOV_VERSION} with its dependencies from PyPI (once per machine: about 30 s, 270 MB) into ${dir}`);
+  const started = Date.now();
+  await intoCache(dir, async (tmp) => {
+    try {
+      await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-conflicts', '--no-warn-script-location',
+        '--target', join(tmp, 'python'), '--constraint', join(__dirname, 'checkov', 'constraints.txt'), `checkov==${CHECKOV_VERSION}`],
+        {}, 'installing checkov', log);
+    } catch (e) {
+      throw new ToolError(`checkov ${CHECKOV_VERSION}: pip could not install it (${e.message}); it needs PyPI, or put checkov ${CHECKOV_VERSION} on PATH`);
+    }
+    // As protoc's script: the interpreter itself, -S so that the packages of its site-packages (another pydantic, say)
+    // never mix with the pinned ones. The body is checkov's own entry point (its bin/checkov, whose #! names the folder
+    // the install ran in).
+    const interpreter = spawnSync(python, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || python;
+    fs.writeFileSync(join(tmp, 'checkov'), `#!/bin/sh
+here=$(dirname "$0")
+PYTHONPATH="$here/python" exec "${interpreter}" -S -c 'import sys, warnings
+warnings.simplefilter("ignore", category=SyntaxWarning)
+from checkov.main import Checkov
+sys.exit(Checkov().run())' "$@"
+`, { mode: 0o755 });
+  });
+  log(`triton-ops tools: checkov ${CHECKOV_VERSION} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  return dir;
+}
+
 const TOOLS = {
-  promtool, protoc, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, 'verify-crds': verifyCrds,
+  promtool, protoc, checkov, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, 'verify-crds': verifyCrds,
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`kubernetes-${r}`, kubernetes(r)])),
 };
 
@@ -291,7 +335,7 @@ const GROUPS = {
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`verify-${r}`, [`kubernetes-${r}`, ...VERIFY_COMMON]])),
 };
 
-module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, KUBERNETES_RELEASES };
+module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES };
 
 if (require.main === module) {
   const names = process.argv.slice(2);

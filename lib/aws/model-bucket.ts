@@ -1,6 +1,7 @@
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
 import { DataAwsPartition } from '@cdktf/provider-aws/lib/data-aws-partition';
 import { S3Bucket } from '@cdktf/provider-aws/lib/s3-bucket';
+import { S3BucketLifecycleConfiguration, S3BucketLifecycleConfigurationRule } from '@cdktf/provider-aws/lib/s3-bucket-lifecycle-configuration';
 import { S3BucketOwnershipControls } from '@cdktf/provider-aws/lib/s3-bucket-ownership-controls';
 import { S3BucketPolicy } from '@cdktf/provider-aws/lib/s3-bucket-policy';
 import { S3BucketPublicAccessBlock } from '@cdktf/provider-aws/lib/s3-bucket-public-access-block';
@@ -9,6 +10,8 @@ import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versionin
 import type { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Construct } from 'constructs';
 import type { ModelConfig } from '../triton/model-config';
+import { isWhole } from '../private/checks';
+import { Problems } from '../private/errors';
 import { ExistingModelBucket, ExistingModelBucketProps } from './existing-model-bucket';
 import type { IModelBucket } from './model-bucket-ref';
 import { addModelConfigObjects, checkBucket, KMS_SSE_ALGORITHM, ModelConfigUploadOptions } from './model-config-objects';
@@ -22,6 +25,16 @@ export const MODEL_BUCKET_DEFAULTS = {
   sseAlgorithm: 'AES256',
   /** Terraform refuses to delete a bucket that still holds models. */
   forceDestroy: false,
+  /**
+   * A week to finish a multipart upload (a model's weights in parts): longer than any upload runs, short enough that the
+   * parts of an interrupted one, billed and absent from listings, do not stay for good.
+   */
+  abortIncompleteUploadsAfterDays: 7,
+} as const;
+/** The ids of the lifecycle rules, as S3 lists them. */
+export const MODEL_BUCKET_LIFECYCLE_RULES = {
+  abortIncompleteUploads: 'abort-incomplete-multipart-uploads',
+  expireNoncurrentVersions: 'expire-noncurrent-versions',
 } as const;
 /** Object ownership: ACLs are disabled and the bucket owner owns every object (CKV2_AWS_65). */
 export const MODEL_BUCKET_OBJECT_OWNERSHIP = 'BucketOwnerEnforced';
@@ -54,13 +67,29 @@ export interface ModelBucketProps {
    * @default false
    */
   readonly forceDestroy?: boolean;
+  /**
+   * Days after which S3 aborts a multipart upload that was started and never completed, and deletes its parts.
+   * @default 7
+   * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpu-abort-incomplete-mpu-lifecycle-config.html
+   */
+  readonly abortIncompleteUploadsAfterDays?: number;
+  /**
+   * Days S3 keeps a version after it was overwritten or deleted, then expires it. Versioning keeps every one, so each
+   * re-upload of a model's weights is billed again for as long as the bucket lives; this bounds the window in which an
+   * overwritten model can be restored.
+   * @default - every version is kept until deleted by hand
+   * @see https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-configuration-examples.html
+   */
+  readonly noncurrentVersionExpirationDays?: number;
 }
 
 /**
  * An S3 bucket that holds a Triton model repository, private and encrypted: all four public-access-block flags,
  * server-side encryption (SSE-S3, or SSE-KMS with `kmsKeyArn`), versioning (an overwritten model can be
  * restored), `BucketOwnerEnforced` ownership (no ACLs) and a bucket policy that refuses every request not made
- * over TLS (CHECKLIST A03).
+ * over TLS (CHECKLIST A03), and a lifecycle configuration that aborts unfinished multipart uploads (and, with
+ * `noncurrentVersionExpirationDays`, expires overwritten versions). The lifecycle configuration is the bucket's only one:
+ * add rules to it through `lifecycle`, not with another aws_s3_bucket_lifecycle_configuration.
  *
  * Layout: a repository is a key prefix holding one directory per model, exactly as Triton reads it:
  *
@@ -105,13 +134,23 @@ export class ModelBucket extends Construct implements IModelBucket {
   public readonly kmsKeyArn?: string;
   /** Escape hatch: the underlying aws_s3_bucket. */
   public readonly bucket: S3Bucket;
+  /** Escape hatch: the bucket's lifecycle configuration (S3 holds one per bucket). */
+  public readonly lifecycle: S3BucketLifecycleConfiguration;
   /** Objects are written only after default encryption is in place, so none is stored with the wrong key. */
   private readonly encryption: S3BucketServerSideEncryptionConfigurationA;
   private readonly uploaded = new Set<string>();
 
   public constructor(scope: Construct, id: string, props: ModelBucketProps) {
     super(scope, id);
-    checkBucket(this.node.path, props.bucketName, props.kmsKeyArn);
+    const abortAfter = props.abortIncompleteUploadsAfterDays ?? MODEL_BUCKET_DEFAULTS.abortIncompleteUploadsAfterDays;
+    const noncurrentDays = props.noncurrentVersionExpirationDays;
+    const p = new Problems(this.node.path);
+    checkBucket(this.node.path, props.bucketName, props.kmsKeyArn, p);
+    p.check(isWhole(abortAfter, 1), 'abortIncompleteUploadsAfterDays', abortAfter, 'must be a whole number of days >= 1',
+      `use e.g. ${MODEL_BUCKET_DEFAULTS.abortIncompleteUploadsAfterDays}`);
+    p.check(noncurrentDays === undefined || isWhole(noncurrentDays, 1), 'noncurrentVersionExpirationDays', noncurrentDays,
+      'must be a whole number of days >= 1', 'use e.g. 30, or leave it out to keep every version');
+    p.throwIfAny();
     const key = props.kmsKeyArn;
 
     this.bucketName = props.bucketName;
@@ -132,7 +171,20 @@ export class ModelBucket extends Construct implements IModelBucket {
         ? { applyServerSideEncryptionByDefault: { sseAlgorithm: MODEL_BUCKET_DEFAULTS.sseAlgorithm } }
         : { applyServerSideEncryptionByDefault: { sseAlgorithm: KMS_SSE_ALGORITHM, kmsMasterKeyId: key }, bucketKeyEnabled: true }],
     });
-    new S3BucketVersioningA(this, 'Versioning', { bucket, versioningConfiguration: { status: 'Enabled' } });
+    const versioning = new S3BucketVersioningA(this, 'Versioning', { bucket, versioningConfiguration: { status: 'Enabled' } });
+    // Rules for the whole bucket (an empty filter), written after versioning is on (the provider's example of a
+    // lifecycle configuration on a versioned bucket depends on its aws_s3_bucket_versioning the same way).
+    const rules: S3BucketLifecycleConfigurationRule[] = [{
+      id: MODEL_BUCKET_LIFECYCLE_RULES.abortIncompleteUploads, status: 'Enabled', filter: [{}],
+      abortIncompleteMultipartUpload: [{ daysAfterInitiation: abortAfter }],
+    }];
+    if (noncurrentDays !== undefined) {
+      rules.push({
+        id: MODEL_BUCKET_LIFECYCLE_RULES.expireNoncurrentVersions, status: 'Enabled', filter: [{}],
+        noncurrentVersionExpiration: [{ noncurrentDays }],
+      });
+    }
+    this.lifecycle = new S3BucketLifecycleConfiguration(this, 'Lifecycle', { bucket, rule: rules, dependsOn: [versioning] });
     new S3BucketOwnershipControls(this, 'Ownership', { bucket, rule: { objectOwnership: MODEL_BUCKET_OBJECT_OWNERSHIP } });
 
     const tlsOnly = new DataAwsIamPolicyDocument(this, 'TlsOnlyPolicy', {

@@ -32,16 +32,19 @@ export interface ModelConfigUploadOptions {
   readonly configName?: string;
 }
 
-/** Checks a bucket name and its KMS key ARN; throws every problem, named at `path`. */
-export function checkBucket(path: string, bucketName: string, key: string | undefined): void {
-  const problems = new Problems(path);
+/**
+ * Checks a bucket name and its KMS key ARN; throws every problem, named at `path`, or records them in `into` (the
+ * problems of the construct's other props, thrown together by its caller).
+ */
+export function checkBucket(path: string, bucketName: string, key: string | undefined, into?: Problems): void {
+  const problems = into ?? new Problems(path);
   checkBucketName(problems, 'bucketName', bucketName);
   if (key !== undefined && !isReference(key)) {
     problems.check(KMS_KEY_ARN.test(key), 'kmsKeyArn', key, 'is not a KMS key ARN',
       "give the key's ARN, e.g. 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' " +
       '(IAM grants kms:Decrypt on key ARNs, not aliases)');
   }
-  problems.throwIfAny();
+  if (!into) problems.throwIfAny();
 }
 
 /** Where a bucket's config objects go and how they are written. */

@@ -4,7 +4,7 @@ import { S3BucketPublicAccessBlock } from '@cdktf/provider-aws/lib/s3-bucket-pub
 import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versioning';
 import { TerraformElement, TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import {
-  KMS_SSE_ALGORITHM, MODEL_BUCKET_DEFAULTS, MODEL_BUCKET_OBJECT_OWNERSHIP,
+  KMS_SSE_ALGORITHM, MODEL_BUCKET_DEFAULTS, MODEL_BUCKET_LIFECYCLE_RULES, MODEL_BUCKET_OBJECT_OWNERSHIP,
   MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE, ModelBucket, ModelBucketProps,
 } from '../../lib/aws/model-bucket';
 import { ModelConfig, ModelConfigError, TritonOpsError, renderModelConfig } from '../../lib';
@@ -29,7 +29,10 @@ function only(json: any, kind: 'resource' | 'data', type: string): any {
 
 describe('ModelBucket', () => {
   test('the named defaults', () => {
-    expect(MODEL_BUCKET_DEFAULTS).toEqual({ sseAlgorithm: 'AES256', forceDestroy: false });
+    expect(MODEL_BUCKET_DEFAULTS).toEqual({ sseAlgorithm: 'AES256', forceDestroy: false, abortIncompleteUploadsAfterDays: 7 });
+    expect(MODEL_BUCKET_LIFECYCLE_RULES).toEqual({
+      abortIncompleteUploads: 'abort-incomplete-multipart-uploads', expireNoncurrentVersions: 'expire-noncurrent-versions',
+    });
     expect([KMS_SSE_ALGORITHM, MODEL_BUCKET_OBJECT_OWNERSHIP, MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE])
       .toEqual(['aws:kms', 'BucketOwnerEnforced', 'text/plain', 'config.pbtxt']);
   });
@@ -70,6 +73,41 @@ describe('ModelBucket', () => {
     const out = Testing.synth(stack);
     expect(out).toHaveResourceWithProperties(S3BucketVersioningA, { bucket: ref('id'), versioning_configuration: { status: 'Enabled' } });
     expect(out).toHaveResourceWithProperties(S3BucketOwnershipControls, { bucket: ref('id'), rule: { object_ownership: 'BucketOwnerEnforced' } });
+  });
+
+  test('a lifecycle configuration, after versioning, that aborts unfinished multipart uploads of the whole bucket after 7 days (checkov CKV2_AWS_61, CKV_AWS_300)', () => {
+    const { stack, models, ref } = build();
+    expect(only(synth(stack), 'resource', 'aws_s3_bucket_lifecycle_configuration')).toMatchObject({
+      bucket: ref('id'),
+      depends_on: [`aws_s3_bucket_versioning.${stack.getLogicalId(models.node.findChild('Versioning') as TerraformElement)}`],
+      rule: [{
+        id: 'abort-incomplete-multipart-uploads', status: 'Enabled', filter: [{}], abort_incomplete_multipart_upload: [{ days_after_initiation: 7 }],
+      }],
+    });
+  });
+
+  test('abortIncompleteUploadsAfterDays and noncurrentVersionExpirationDays set the rules; every version is kept without the latter', () => {
+    const { stack } = build({ abortIncompleteUploadsAfterDays: 2, noncurrentVersionExpirationDays: 30 });
+    expect(only(synth(stack), 'resource', 'aws_s3_bucket_lifecycle_configuration').rule).toEqual([
+      { id: 'abort-incomplete-multipart-uploads', status: 'Enabled', filter: [{}], abort_incomplete_multipart_upload: [{ days_after_initiation: 2 }] },
+      { id: 'expire-noncurrent-versions', status: 'Enabled', filter: [{}], noncurrent_version_expiration: [{ noncurrent_days: 30 }] },
+    ]);
+    expect(JSON.stringify(only(synth(build().stack), 'resource', 'aws_s3_bucket_lifecycle_configuration'))).not.toContain('noncurrent');
+  });
+
+  test('the lifecycle escape hatch reaches the output', () => {
+    const { stack, models } = build();
+    models.lifecycle.addOverride('rule.0.abort_incomplete_multipart_upload.0.days_after_initiation', 3);
+    expect(only(synth(stack), 'resource', 'aws_s3_bucket_lifecycle_configuration').rule[0].abort_incomplete_multipart_upload).toEqual([{ days_after_initiation: 3 }]);
+  });
+
+  test('fails on lifecycle days that are not whole numbers >= 1, with the bucket name\'s problems at once', () => {
+    expect(() => build({ bucketName: 'ab', abortIncompleteUploadsAfterDays: 0, noncurrentVersionExpirationDays: 1.5 })).toThrow(new TritonOpsError([
+      '3 problems:',
+      "- infra/Models: 'bucketName' ('ab') must be 3-63 characters long (it has 2); use a longer name, e.g. 'acme-models'",
+      "- infra/Models: 'abortIncompleteUploadsAfterDays' (0) must be a whole number of days >= 1; use e.g. 7",
+      "- infra/Models: 'noncurrentVersionExpirationDays' (1.5) must be a whole number of days >= 1; use e.g. 30, or leave it out to keep every version",
+    ].join('\n')));
   });
 
   test('the bucket policy denies every request not made over TLS, after the public access block', () => {

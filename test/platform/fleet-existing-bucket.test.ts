@@ -23,7 +23,7 @@ describe('modelBucket.existing', () => {
     expect(stack.bucket).toBeUndefined();
     expect(stack.existingBucket).toBeInstanceOf(ExistingModelBucket);
     for (const type of ['aws_s3_bucket', 'aws_s3_bucket_policy', 'aws_s3_bucket_public_access_block', 'aws_s3_bucket_versioning',
-      'aws_s3_bucket_server_side_encryption_configuration', 'aws_s3_bucket_ownership_controls']) {
+      'aws_s3_bucket_server_side_encryption_configuration', 'aws_s3_bucket_ownership_controls', 'aws_s3_bucket_lifecycle_configuration']) {
       expect(json.resource[type]).toBeUndefined();
     }
     const data = Object.entries(json.data.aws_s3_bucket as Record<string, any>);

@@ -1,12 +1,12 @@
 /**
- * tools/obtain.js, which gives the tests and CI their promtool and protoc: a tool on PATH is used only at the pinned
+ * tools/obtain.js, which gives the tests and CI their promtool, protoc and checkov: a tool on PATH is used only at the pinned
  * release, and a tool that cannot be had fails at once with one line naming it and how to get it.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-const { obtainTools, ToolError, PROMTOOL_VERSION } = require('../../tools/obtain');
+const { obtainTools, ToolError, PROMTOOL_VERSION, CHECKOV_VERSION } = require('../../tools/obtain');
 
 let dir: string;
 const saved = { PATH: process.env.PATH, TRITON_OPS_TOOLS_DIR: process.env.TRITON_OPS_TOOLS_DIR };
@@ -49,6 +49,19 @@ test('protoc with no python3 to install it with: one line naming protoc and what
     new ToolError("protoc 35.1: cannot install it, 'python3' is not on PATH; install python3 with pip and run 'npm run tools', or put protoc 35.1 on PATH"));
 });
 
+test('a checkov on PATH at the pinned release is used as it is; another release is not, and with no python3 one line says what to do', async () => {
+  expect(CHECKOV_VERSION).toBe('3.3.30');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const checkov = (version: string) => writeFileSync(join(bin, 'checkov'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+  process.env.PATH = bin;
+  checkov('3.3.30');
+  expect(await obtainTools(['checkov'], () => undefined)).toEqual([]);
+  checkov('3.2.0');
+  await expect(obtainTools(['checkov'], () => undefined)).rejects.toThrow(new ToolError(
+    "checkov 3.3.30: cannot install it, 'python3' is not on PATH; install python3 (3.9 or newer) with pip and run 'npm run tools checkov', or put checkov 3.3.30 on PATH"));
+});
+
 test('an unknown tool is refused with the known ones', async () => {
-  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
+  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });

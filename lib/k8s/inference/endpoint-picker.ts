@@ -46,10 +46,11 @@ export const ENDPOINT_PICKER_DEFAULTS = {
   /**
    * The chart asks 8 CPUs and 8 GiB (16 GiB limit) for fleets of many model servers at high request rates. A pool of
    * a few GPU pods keeps a prefix index of a few MiB per pod (31250 blocks per pod by default) and parses a request
-   * body per request: 1 CPU and 1 GiB, a 2 GiB memory limit, and no CPU limit (the chart's shape), so that bursts are
-   * not throttled.
+   * body per request: 1 CPU and 1 GiB, a 2 GiB memory limit. The chart sets no CPU limit, so that bursts are not
+   * throttled; here the limit is the chart's request, 8 CPUs: a burst is throttled only beyond what the chart sizes for
+   * the largest fleets, and a runaway picker cannot take every CPU of its node (CHECKLIST R02, checkov CKV_K8S_11).
    */
-  resources: { cpuMillis: 1000, memoryMiB: 1024, memoryLimitMiB: 2048 },
+  resources: { cpuMillis: 1000, cpuLimitMillis: 8000, memoryMiB: 1024, memoryLimitMiB: 2048 },
 } as const;
 
 /**
@@ -202,7 +203,7 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
               env: [fieldEnv('NAMESPACE', 'metadata.namespace'), fieldEnv('POD_NAME', 'metadata.name')],
               resources: {
                 requests: { cpu: k8s.Quantity.fromString(`${D.resources.cpuMillis}m`), memory: k8s.Quantity.fromString(`${D.resources.memoryMiB}Mi`) },
-                limits: { memory: k8s.Quantity.fromString(`${D.resources.memoryLimitMiB}Mi`) },
+                limits: { cpu: k8s.Quantity.fromString(`${D.resources.cpuLimitMillis}m`), memory: k8s.Quantity.fromString(`${D.resources.memoryLimitMiB}Mi`) },
               },
               securityContext: RESTRICTED_CONTAINER_SPEC,
               volumeMounts: [{ name: 'config', mountPath: D.configDirectory, readOnly: true }],

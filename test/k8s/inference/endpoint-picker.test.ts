@@ -78,8 +78,9 @@ describe('EndpointPicker', () => {
     });
   });
 
-  test('resources: 1 CPU and 1 GiB requested, 2 GiB memory limit, no CPU limit (the chart asks 8 CPUs, 8 GiB, VALUES lines 60-65)', () => {
-    expect(epp.resources).toEqual({ requests: { cpu: '1000m', memory: '1024Mi' }, limits: { memory: '2048Mi' } });
+  test('resources: 1 CPU and 1 GiB requested, 2 GiB memory limit, a CPU limit at the chart\'s request of 8 CPUs (VALUES lines 60-65; CHECKLIST R02, checkov CKV_K8S_11)', () => {
+    expect(ENDPOINT_PICKER_DEFAULTS.resources).toEqual({ cpuMillis: 1000, cpuLimitMillis: 8000, memoryMiB: 1024, memoryLimitMiB: 2048 });
+    expect(epp.resources).toEqual({ requests: { cpu: '1000m', memory: '1024Mi' }, limits: { cpu: '8000m', memory: '2048Mi' } });
   });
 
   test('the configuration document as YAML in its ConfigMap, mounted read-only at /config', () => {
