@@ -113,7 +113,8 @@ export interface EndpointPickerProps {
  *
  * No PodDisruptionBudget: a budget counts ready pods, and only the leader is ever ready, so any budget that protects
  * something (maxUnavailable below the replicas) allows no disruption at all and would block every drain of the leader's
- * node. An evicted leader releases the Lease and a standby leads within seconds; the standbys spread over nodes.
+ * node. An evicted leader releases the Lease and a standby leads within seconds; no two replicas share a node
+ * (DoNotSchedule: on a cluster of one node the standby waits Pending), so one drain never takes them all.
  */
 export class EndpointPicker extends Construct implements IScrapedEndpointPicker {
   public readonly name: string;
@@ -180,7 +181,8 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
             terminationGracePeriodSeconds: D.terminationGracePeriodSeconds,
             securityContext: RESTRICTED_POD_SPEC,
             // A standby on the leader's node would go with it.
-            topologySpreadConstraints: spreadOverNodesAndZones(selector),
+            // Never two on one node: a drain would take the leader and its standby at once.
+            topologySpreadConstraints: spreadOverNodesAndZones(selector, 'DoNotSchedule'),
             containers: [{
               name: 'epp',
               image: props.image ?? D.image,

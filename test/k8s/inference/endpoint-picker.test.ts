@@ -102,9 +102,9 @@ describe('EndpointPicker', () => {
     });
   });
 
-  test('spread over nodes and zones like the servers, ScheduleAnyway', () => {
+  test('never two replicas on one node (DoNotSchedule), spread over zones where it can (ScheduleAnyway)', () => {
     expect(pod.topologySpreadConstraints).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone'].map((topologyKey) => ({
-      maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: SELECTOR },
+      maxSkew: 1, topologyKey, whenUnsatisfiable: topologyKey === 'kubernetes.io/hostname' ? 'DoNotSchedule' : 'ScheduleAnyway', labelSelector: { matchLabels: SELECTOR },
     })));
   });
 
