@@ -184,6 +184,17 @@ esm_check "$b" "import { FleetInfraStack, GpuNodeGroup } from 'triton-ops/aws'; 
 
 # The oldest peers build the same objects as the versions the project tests with, and they pass the schemas.
 cmp -s "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" || { diff "$a/dist/fresh.yaml" "$b/dist/fresh.yaml" | head -40; fail "(a) and (b) synthesized different YAML"; }
+# `npx triton-ops verify` in the Terraform app, outside the repository: the serving stack's kubernetes_manifest objects
+# applied, scheduled on its infra stack's node pools, drained and rolled on a control plane of the binaries .ci/run
+# built (TRITON_OPS_VERIFY_BIN; skipped with a line when it is not set).
+if [ -n "${TRITON_OPS_VERIFY_BIN:-}" ]; then
+  step "(b) npx triton-ops verify cdktf.out/stacks/serving cdktf.out/stacks/infra"
+  out=$(cd "$b" && npx --no-install triton-ops verify cdktf.out/stacks/serving cdktf.out/stacks/infra --stages apply,schedule,disrupt 2>&1) \
+    || fail "(b) npx triton-ops verify failed:"$'\n'"$out"
+  grep -E '^(apply|schedule|disrupt):|^triton-ops verify' <<<"$out" | sed 's/^/    /'
+else
+  echo "(b) triton-ops verify not run: TRITON_OPS_VERIFY_BIN is not set (node tools/obtain.js verify gives it)"
+fi
 # `npx triton-ops check` in the YAML-only app: the bin runs; without the optional schema packages the schema check is
 # skipped naming what to install (structure, cross-object rules, protoc and promtool still run), and --require fails.
 step "(a) npx triton-ops check without the schema packages"

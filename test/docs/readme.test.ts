@@ -185,6 +185,8 @@ const CASES: Record<(typeof PAGES)[number], Record<string, () => string | Promis
     }),
   },
   'docs/ci.md': {
+    // The report of a real run, which .ci/verify.sh writes and compares (verify needs binaries npm test does not build).
+    'output: verify-report': () => readFileSync(join(ROOT, 'test', 'docs', 'verify-report.txt'), 'utf8').trimEnd(),
     'output: check-problems': () => brokenCheck.then((out) => `$ npx triton-ops check dist\n${out.trimEnd()}`),
     'output: describe-changes': () => describeChanges(searchChart(BEFORE), searchChart(AFTER)).join('\n'),
     'output: diff': async () => {
