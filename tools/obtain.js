@@ -197,16 +197,6 @@ const prometheusAdapter = (log) => goBuild(log, {
   packages: ['sigs.k8s.io/prometheus-adapter/cmd/adapter'], files: ['adapter'], cost: 'about 3 min',
 });
 
-/** KEDA's operator and metrics server at the pinned keda chart's release, renamed apart from prometheus-adapter's `adapter`. */
-const KEDA_VERSION = '2.20.2';
-const keda = (log) => goBuild(log, {
-  name: 'keda', version: KEDA_VERSION, module: 'keda',
-  packages: ['github.com/kedacore/keda/v2/cmd/operator', 'github.com/kedacore/keda/v2/cmd/adapter'],
-  ldflags: `-X github.com/kedacore/keda/v2/version.Version=${KEDA_VERSION}`,
-  after: (tmp) => { for (const b of ['operator', 'adapter']) fs.renameSync(join(tmp, b), join(tmp, `keda-${b}`)); },
-  files: ['keda-operator', 'keda-adapter'], cost: 'about 10 min on 2 cores, 2 GB of modules',
-});
-
 /**
  * The CRDs `triton-ops verify` installs before the output, at the releases the library pins: Istio's from istio.io/api
  * (kubernetes/customresourcedefinitions.gen.yaml at the istio charts' 1.30.3) and KEDA's from github.com/kedacore/keda/v2
@@ -316,7 +306,7 @@ sys.exit(Checkov().run())' "$@"
 }
 
 const TOOLS = {
-  promtool, protoc, checkov, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, keda, 'verify-crds': verifyCrds,
+  promtool, protoc, checkov, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, 'verify-crds': verifyCrds,
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`kubernetes-${r}`, kubernetes(r)])),
 };
 

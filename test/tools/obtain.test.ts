@@ -63,5 +63,5 @@ test('a checkov on PATH at the pinned release is used as it is; another release 
 });
 
 test('an unknown tool is refused with the known ones', async () => {
-  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, keda, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
+  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });
