@@ -164,7 +164,7 @@ const KUBERNETES_RELEASES = fs.readdirSync(join(__dirname, 'kubernetes'), { with
 
 const ETCD_VERSION = '3.6.16';
 const KWOK_VERSION = '0.8.0';
-/** prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 (appVersion). */
+/** prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 line 4 (`appVersion: v0.12.0`). */
 const PROMETHEUS_ADAPTER_VERSION = '0.12.0';
 
 const etcd = (log) => goBuild(log, {
@@ -335,7 +335,7 @@ const GROUPS = {
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`verify-${r}`, [`kubernetes-${r}`, ...VERIFY_COMMON]])),
 };
 
-module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES };
+module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES, PROMETHEUS_ADAPTER_VERSION, CRD_MODULES };
 
 if (require.main === module) {
   const names = process.argv.slice(2);

@@ -65,3 +65,17 @@ test('a checkov on PATH at the pinned release is used as it is; another release 
 test('an unknown tool is refused with the known ones', async () => {
   await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });
+
+test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's and KEDA's charts, the supported cluster range", () => {
+  const { PROMETHEUS_ADAPTER_VERSION, CRD_MODULES, KUBERNETES_RELEASES } = require('../../tools/obtain');
+  const { pins } = require('../../lib/platform/pins');
+  const { EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION } = require('../../lib/triton/eks-versions');
+  const chart = (component: string) => pins().find((p: { component: string }) => p.component === component).version;
+  // prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 line 4: appVersion: v0.12.0
+  expect(chart('prometheus-adapter')).toBe('5.3.0');
+  expect(PROMETHEUS_ADAPTER_VERSION).toBe('0.12.0');
+  const crd = (module: string) => CRD_MODULES.find((m: { module: string }) => m.module === module).version;
+  expect(crd('istio.io/api')).toBe(`v${chart('istio base')}`);
+  expect(crd('github.com/kedacore/keda/v2')).toBe(`v${chart('keda')}`);
+  expect(KUBERNETES_RELEASES.map((r: string) => r.split('.').slice(0, 2).join('.'))).toEqual([EKS_SUPPORTED_VERSIONS.min, EKS_DEFAULT_KUBERNETES_VERSION]);
+});
