@@ -295,9 +295,9 @@ function servicePortProblem(at: string, portPath: string, service: Obj, port: un
 /**
  * An HTTPRoute's Gateway API Gateways and listeners, its InferencePools and Services. A parentRef's group defaults to
  * the Gateway API's, its kind to Gateway, its namespace to the route's; a backendRef's group to the core group, its kind
- * to Service, its namespace to the route's (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.5.1 lines 36-61,
- * apis/v1/object_reference_types.go lines 100-154). A backend that does not resolve answers 500 (httproute_types.go
- * lines 273-277).
+ * to Service, its namespace to the route's (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 36-61,
+ * apis/v1/object_reference_types.go lines 104-158). A backend that does not resolve answers 500 (httproute_types.go
+ * lines 278-282).
  */
 function httpRouteProblems(o: Obj, out: Output): string[] {
   const problems: string[] = [];
@@ -337,7 +337,7 @@ function httpRouteProblems(o: Obj, out: Output): string[] {
  * An InferencePool's selector must select pods of its namespace (it selects no others), each of its target ports must be
  * a container port of them, and its endpoint picker (group core, kind Service by default) must be a Service of its
  * namespace with the port it names, the Service's port (kubernetes-sigs/gateway-api-inference-extension:
- * api/v1/inferencepool_types.go@v1.5.0 lines 61-81, 126-173).
+ * api/v1/inferencepool_types.go@v1.6.2 lines 61-81, 126-173).
  */
 function inferencePoolProblems(o: Obj, out: Output): string[] {
   const problems: string[] = [];

@@ -5,13 +5,13 @@
  */
 export interface AddonsDescription {
   /**
-   * The Gateway API v1.5.1 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
+   * The Gateway API v1.6.3 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
    * istiod; `false` when the cluster has them already (a `kubernetes_manifest` cannot adopt an existing CRD).
    * @default - installed when a server has `route.inferencePool`
    */
   readonly gatewayApiCrds?: false;
   /**
-   * The InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs;
+   * The InferencePool (Gateway API Inference Extension v1.6.2) and InferenceObjective (llm-d router v0.10.0) CRDs;
    * `false` when the cluster has them already. @default - installed when a server has `route.inferencePool`
    */
   readonly inferenceCrds?: false;

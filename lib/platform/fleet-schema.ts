@@ -295,7 +295,7 @@ const inferencePool = strict<Pool>('an inference pool', {
   // Whole weights: the profile's weight is a float64 (llm-d/llm-d-router:apix/config/v1alpha1/endpointpickerconfig_types.go@v0.10.0
   // line 178), and whole ones say every ratio a fleet needs without float formatting in the output.
   scorers: o(strict<NonNullable<Pool['scorers']>>('scorer weights', { queue: o(int32(1)), kvCache: o(int32(1)), prefixCache: o(int32(1)) })),
-  // InferenceObjective spec.priority is an optional int32 and may be negative (inferenceobjective_types.go@v1.5.0 lines 60-73).
+  // InferenceObjective spec.priority is an optional int32 and may be negative (llm-d/llm-d-router:apix/v1alpha2/inferenceobjective_types.go@v0.10.0 lines 61-73).
   objectives: o(named(dnsLabel('an objective name'), strict<NonNullable<Pool['objectives']>[string]>('an objective', {
     priority: o(whole(-INT32_MAX - 1, INT32_MAX, 'an int32 priority')),
   }), 'an object of objectives by name', 'write it as { <objective>: { priority: 10 } }')),

@@ -8,7 +8,7 @@
  * What the gateway does when the endpoint picker cannot answer (`endpointPickerRef.failureMode`): `FailClose` drops the
  * request, `FailOpen` forwards it to a pod of the gateway's own picking (the route still works, unscored). The API
  * defaults to FailClose and the upstream charts to FailOpen, so the fleet always states it.
- * kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 168-189
+ * kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 168-189
  */
 export type FailureMode = 'FailOpen' | 'FailClose';
 export const FAILURE_MODES: readonly FailureMode[] = Object.freeze(['FailOpen', 'FailClose'] as const);
@@ -102,11 +102,11 @@ export const endpointPickerLeaseName = (namespace: string, pool: string): string
 
 /** The API groups of the routing's objects. */
 export const INFERENCE_GROUPS = {
-  /** InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/doc.go@v1.5.0 line 22). */
+  /** InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/doc.go@v1.6.2 line 22). */
   inferencePool: 'inference.networking.k8s.io',
   /** InferenceObjective, InferenceModelRewrite and EndpointPickerConfig (llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22). */
   llmD: 'llm-d.ai',
-  /** Gateway and HTTPRoute (kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.5.1 lines 31-34). */
+  /** Gateway and HTTPRoute (kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.6.3 lines 31-34). */
   gateway: 'gateway.networking.k8s.io',
 } as const;
 

@@ -21,7 +21,10 @@ export const ENDPOINT_PICKER_IMAGE = 'ghcr.io/llm-d/llm-d-router-endpoint-picker
 export const ENDPOINT_PICKER_PIN: Pin = {
   component: 'llm-d-router-endpoint-picker', kind: 'image', version: ENDPOINT_PICKER_IMAGE,
   source: 'llm-d/llm-d-router:hack/push-chart.sh@v0.10.0 lines 25, 28, 40-45 (the image the release\'s charts deploy)',
-  supports: 'InferencePool inference.networking.k8s.io/v1 of gateway-api-inference-extension v1.5.0 (llm-d/llm-d-router:go.mod@v0.10.0 line 61)',
+  // Built against GAIE v1.5.0's types; the v1.6.2 CRD the add-ons apply serves the same v1 API, whose one change (an
+  // optional endpointPickerRef) no pool of triton-ops uses: each names its picker.
+  supports: 'InferencePool inference.networking.k8s.io/v1 of gateway-api-inference-extension v1.5.0 (llm-d/llm-d-router:go.mod@v0.10.0 line 61) '
+    + 'and v1.6.2 (the same v1 API; endpointPickerRef only became optional: api/v1/inferencepool_types.go@v1.6.2 lines 99-100)',
 };
 
 /** A scorer of the fleet's API (InferencePoolScorers). */

@@ -49,7 +49,7 @@ test('so do those of its serving stack, compared within the stack\'s kubernetes_
 
 describe('an HTTPRoute', () => {
   test('a backendRef of kind InferencePool must name an InferencePool of the route\'s namespace', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.5.1 lines 131-132: no namespace is the route's.
+    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.6.3 lines 135-136: no namespace is the route's.
     expect(problemsWith('HTTPRoute', 'chat-8b', (r) => { r.spec.rules[0].backendRefs[0].name = 'chat-7b'; })).toEqual([
       "HTTPRoute llm/chat-8b: .spec.rules[0].backendRefs[0] InferencePool 'chat-7b' is not an InferencePool of the output in namespace 'llm', "
       + "so its requests are answered 500; InferencePools there: 'chat-70b', 'chat-8b'",
@@ -57,7 +57,7 @@ describe('an HTTPRoute', () => {
   });
 
   test('a backendRef with no kind is a Service, and must name one of the output with that port', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.5.1 lines 101-125 (group core, kind Service by
+    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.6.3 lines 105-129 (group core, kind Service by
     // default), lines 144-146 (the port is the Service's, not the target port).
     const toService = (port: number) => (r: any) => { r.spec.rules[0].backendRefs[0] = { name: 'chat-8b', port }; };
     expect(problemsWith('HTTPRoute', 'chat-8b', toService(9000))).toEqual([]);
@@ -72,7 +72,7 @@ describe('an HTTPRoute', () => {
   });
 
   test('a parentRef of kind Gateway must name a Gateway API Gateway, in the route\'s namespace when it gives none', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.5.1 lines 60-61. The Istio Gateway of the same name is no parent.
+    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 60-61. The Istio Gateway of the same name is no parent.
     expect(problemsWith('HTTPRoute', 'chat-8b', (r) => { delete r.spec.parentRefs[0].namespace; })).toEqual([
       "HTTPRoute llm/chat-8b: .spec.parentRefs[0] Gateway 'llm' is not a Gateway API Gateway of the output in namespace 'llm', "
       + 'so the route is attached to no gateway and serves nothing; Gateway API Gateways there: none',
@@ -86,7 +86,7 @@ describe('an HTTPRoute', () => {
   });
 
   test('a parentRef\'s sectionName must name a listener of its Gateway', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.5.1 lines 92-97: of a Gateway, the listener's name.
+    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 92-97: of a Gateway, the listener's name.
     expect(problemsWith('HTTPRoute', 'llm-https-redirect', (r) => { r.spec.parentRefs[1].sectionName = 'http-2'; })).toEqual([
       "HTTPRoute istio-system/llm-https-redirect: .spec.parentRefs[1].sectionName 'http-2' is not a listener of Gateway istio-system/llm, "
       + "so the route is attached to no listener and serves nothing; its listeners: 'https-0', 'http-0', 'https-1', 'http-1'",
@@ -95,7 +95,7 @@ describe('an HTTPRoute', () => {
 });
 
 describe('an InferencePool', () => {
-  // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 61-63: pods of its namespace only.
+  // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 61-63: pods of its namespace only.
   test('its selector must select pods of its namespace', () => {
     expect(problemsWith('InferencePool', 'chat-8b', (p) => { p.metadata.namespace = 'serving'; })).toEqual([
       "InferencePool serving/chat-8b: .spec.selector (app.kubernetes.io/instance=chat-8b, app.kubernetes.io/name=triton-server) selects no "
@@ -109,7 +109,7 @@ describe('an InferencePool', () => {
   });
 
   test('each target port must be a container port of the pods it selects', () => {
-    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 72-74 and 105: podIP:number.
+    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 72-74 and 105: podIP:number.
     expect(problemsWith('InferencePool', 'chat-70b', (p) => { p.spec.targetPorts = [{ number: 9000 }, { number: 8000 }]; })).toEqual([
       'InferencePool llm/chat-70b: .spec.targetPorts[1].number 8000 is not a container port of Deployment chat-70b, so the requests the '
       + 'pool sends there find nothing listening; its container ports: 9000 (http-openai), 8002 (http-metrics)',
@@ -131,7 +131,7 @@ describe('an InferencePool', () => {
   });
 
   test('its endpointPickerRef must name a Service of its namespace with that port, the Service\'s port', () => {
-    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 128, 137-163: kind Service
+    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 128, 137-163: kind Service
     // by default, the port required for a Service and read as the Service's port, not the target port.
     expect(problemsWith('InferencePool', 'chat-70b', (p) => { p.spec.endpointPickerRef.name = 'chat-70b-picker'; })).toEqual([
       "InferencePool llm/chat-70b: .spec.endpointPickerRef Service 'chat-70b-picker' is not a Service of the output in namespace 'llm', so "

@@ -51,10 +51,10 @@ const route = (spec: object = {}): any => ({
 describe('the inference routing schemas (vendored from the CRDs in crds/, checked with kubernetes-models)', () => {
   test('each kind has its schema, taken from the pinned CRD', () => {
     const sources = {
-      'inference.networking.k8s.io/v1 InferencePool': 'kubernetes-sigs/gateway-api-inference-extension v1.5.0 (commit df9f8909fe06fe2dfd4a6fc0bd0c01a0acabf849)',
+      'inference.networking.k8s.io/v1 InferencePool': 'kubernetes-sigs/gateway-api-inference-extension v1.6.2 (Go module h1:GfTwDiMta9z6vtsZZuYE2xlryUGw+PiCdTJzYePY23M=)',
       'llm-d.ai/v1alpha2 InferenceObjective': 'llm-d/llm-d-router v0.10.0 (commit 71f4f0999f95b96c49a9d0c4afbd18dfdb943c26)',
-      'gateway.networking.k8s.io/v1 Gateway': 'kubernetes-sigs/gateway-api v1.5.1 (commit e7677b70ae75d14a4448fba94870e7deea6cf0ad)',
-      'gateway.networking.k8s.io/v1 HTTPRoute': 'kubernetes-sigs/gateway-api v1.5.1 (commit e7677b70ae75d14a4448fba94870e7deea6cf0ad)',
+      'gateway.networking.k8s.io/v1 Gateway': 'kubernetes-sigs/gateway-api v1.6.3 (Go module h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=)',
+      'gateway.networking.k8s.io/v1 HTTPRoute': 'kubernetes-sigs/gateway-api v1.6.3 (Go module h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=)',
     };
     for (const [kind, source] of Object.entries(sources)) {
       const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', VENDORED_SCHEMAS[kind]), 'utf8'));
@@ -74,7 +74,7 @@ describe('the inference routing schemas (vendored from the CRDs in crds/, checke
   });
 
   test('an InferencePool with failureMode \'Sometimes\' is refused: the API knows FailOpen and FailClose only', async () => {
-    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 168-189
+    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 168-189
     const bad = pool({ endpointPickerRef: { name: 'chat-70b-epp', port: { number: 9002 }, failureMode: 'Sometimes' } });
     expect(await schemaProblems([bad])).toEqual([
       'InferencePool/chat-70b .spec.endpointPickerRef.failureMode: must be equal to one of the allowed values',
@@ -82,7 +82,7 @@ describe('the inference routing schemas (vendored from the CRDs in crds/, checke
   });
 
   test('an InferencePool without targetPorts is refused: the field is required', async () => {
-    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0 lines 72-81
+    // kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2 lines 72-81
     const { targetPorts, ...rest } = pool().spec;
     expect(targetPorts).toEqual([{ number: 9000 }]);
     expect(await schemaProblems([{ ...pool(), spec: rest }])).toEqual([

@@ -3,7 +3,8 @@ import { join } from 'path';
 import { parse } from 'yaml';
 import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { GATEWAY_API_CRDS } from '../../lib/platform/addons/gateway-api-crds-addon';
-import { describeFacts } from './upstream';
+import { LLM_FLEET } from '../../examples/llm-fleet';
+import { describeFacts, objectsOf } from './upstream';
 
 const REPO = 'kubernetes-sigs/gateway-api';
 const TAG = GATEWAY_API_CRDS[0].version;
@@ -20,12 +21,37 @@ const crdOf = (kind: string): any => {
 const served = (kind: string): string[] => crdOf(kind).spec.versions.filter((v: any) => v.served).map((v: any) => v.name);
 /** The kinds the add-on provides. */
 const provided = () => ADDON_PROVIDES.gatewayApiCrds.provides.map((p) => p.kind);
+/** The listeners of the LLM example's Gateway API Gateways. */
+const listeners = (): any[] => objectsOf(LLM_FLEET).filter((o) => o.kind === 'Gateway' && o.apiVersion.startsWith('gateway.networking.k8s.io/'))
+  .flatMap((o) => o.spec.listeners);
 
 describeFacts(`Gateway API ${TAG}: the facts of the vendored CRDs and of the Istio that reads them`, { [REPO]: TAG, [ISTIO]: ISTIO_TAG }, [
   {
-    fact: 'Istio 1.30.3 is built against Gateway API v1.5.1 (so the CRDs are that release)',
-    citation: istio('go.mod', 112),
-    holds: () => expect(new Set(GATEWAY_API_CRDS.map((c) => c.version))).toEqual(new Set(['v1.5.1'])),
+    fact: 'the v1.6 safe-upgrades policy refuses every Gateway API CRD stamped v1.0 to v1.5: the vendored CRDs are all of one v1.6 release',
+    citation: `${REPO}:config/crd/standard/gateway.networking.k8s.io_vap_safeupgrades.yaml@${TAG} lines 24-33`,
+    holds: () => {
+      expect(new Set(GATEWAY_API_CRDS.map((c) => c.version))).toEqual(new Set([TAG]));
+      expect(TAG).toMatch(/^v1\.6\.\d+$/);
+    },
+  },
+  {
+    fact: 'tls is required on an HTTPS listener and its mode must be Terminate, with certificateRefs; it must not be set on an HTTP one',
+    citation: cite('gateway.networking.k8s.io_gateways.yaml', 746),
+    holds: () => {
+      const all = listeners();
+      expect(all.filter((l) => l.protocol === 'HTTPS').length).toBeGreaterThan(0);
+      expect(all.filter((l) => (l.protocol === 'HTTPS'
+        ? !(l.tls?.mode === 'Terminate' && l.tls.certificateRefs?.length > 0) : l.tls !== undefined)).map((l) => l.name)).toEqual([]);
+    },
+  },
+  {
+    fact: 'the CRD\'s rules: no tls on HTTP, TCP or UDP; mode Terminate on HTTPS; certificateRefs or options when Terminate',
+    citation: cite('gateway.networking.k8s.io_gateways.yaml', 899),
+    holds: () => {
+      const rules = crdOf('Gateway').spec.versions.find((v: any) => v.name === 'v1').schema.openAPIV3Schema.properties.spec.properties.listeners['x-kubernetes-validations'];
+      expect(rules.map((r: any) => r.message)).toEqual(expect.arrayContaining([
+        "tls must not be specified for protocols ['HTTP', 'TCP', 'UDP']", 'tls mode must be Terminate for protocol HTTPS']));
+    },
   },
   {
     fact: 'istiod watches GatewayClass, Gateway, HTTPRoute, GRPCRoute, BackendTLSPolicy, TLSRoute, ListenerSet and ReferenceGrant: the add-on\'s kinds are among them',

@@ -3,7 +3,8 @@ import { join } from 'path';
 import { parse } from 'yaml';
 import { INFERENCE_CRDS } from '../../lib/platform/addons/inference-crds-addon';
 import { INFERENCE_APIS } from '../../lib/triton/inference-pool-options';
-import { describeFacts } from './upstream';
+import { LLM_FLEET } from '../../examples/llm-fleet';
+import { describeFacts, objectsOf } from './upstream';
 
 const GAIE = 'kubernetes-sigs/gateway-api-inference-extension';
 const LDR = 'llm-d/llm-d-router';
@@ -19,8 +20,8 @@ const apiVersions = (file: string): string[] => {
 
 describeFacts('The inference CRDs: InferencePool (GAIE) and InferenceObjective (llm-d router)', { [GAIE]: POOL.version, [LDR]: OBJECTIVE.version, [ISTIO]: '1.30.3' }, [
   {
-    fact: 'GAIE installs with kubectl apply of its release manifests: no CRD chart, so the add-ons stack applies the file',
-    citation: `${GAIE}:site-src/guides/index.md@${POOL.version} line 56`,
+    fact: 'GAIE releases its CRDs as manifests built from config/crd (no CRD chart), so the add-ons stack applies the file',
+    citation: `${GAIE}:Makefile@${POOL.version} lines 263-265`,
     holds: () => expect(POOL.file).toBe('inference.networking.k8s.io_inferencepools.yaml'),
   },
   {
@@ -29,9 +30,19 @@ describeFacts('The inference CRDs: InferencePool (GAIE) and InferenceObjective (
     holds: () => expect(apiVersions(POOL.file)).toEqual([INFERENCE_APIS.inferencePool]),
   },
   {
-    fact: 'the InferencePool CRD is stamped with bundle v1.5.0',
+    fact: `the InferencePool CRD is stamped with bundle ${POOL.version}`,
     citation: `${GAIE}:config/crd/bases/inference.networking.k8s.io_inferencepools.yaml@${POOL.version} line 6`,
     holds: () => expect(crdOf(POOL.file).metadata.annotations['inference.networking.k8s.io/bundle-version']).toBe(POOL.version),
+  },
+  {
+    fact: 'endpointPickerRef is optional from v1.6 on, "still required by most implementations" (reason EndpointPickerRefMissing, '
+      + 'lines 311-320): every pool of the LLM example names its picker',
+    citation: `${GAIE}:api/v1/inferencepool_types.go@${POOL.version} lines 99-100`,
+    holds: () => {
+      const pools = objectsOf(LLM_FLEET).filter((o) => o.kind === 'InferencePool');
+      expect(pools.length).toBeGreaterThan(0);
+      expect(pools.filter((o) => o.spec.endpointPickerRef?.name === undefined).map((o) => o.metadata.name)).toEqual([]);
+    },
   },
   {
     fact: 'istiod reads InferencePools at inference.networking.k8s.io/v1',

@@ -18,8 +18,8 @@ export interface CitedFact {
 /** The refs read, by repository: a row citing another ref of a pinned repository fails. */
 export const PINS: Readonly<Record<string, readonly string[]>> = {
   'llm-d/llm-d-router': ['v0.10.0'],
-  'kubernetes-sigs/gateway-api-inference-extension': ['v1.5.0'],
-  'kubernetes-sigs/gateway-api': ['v1.5.1'],
+  'kubernetes-sigs/gateway-api-inference-extension': ['v1.6.2'],
+  'kubernetes-sigs/gateway-api': ['v1.6.3'],
   // r25.03 shows what 25.03 lacks, r25.04 what it gained.
   'triton-inference-server/tensorrtllm_backend': ['r25.03', 'r25.04'],
   'triton-inference-server/vllm_backend': ['r26.01'],

@@ -181,9 +181,9 @@ const REPORTER = (branch: string, lines: string) =>
 
 describeCitedFacts('the routing\'s facts, each read at its pinned ref', [
   {
-    fact: 'InferencePool: group inference.networking.k8s.io, version v1 (GAIE v1.5.0)',
+    fact: 'InferencePool: group inference.networking.k8s.io, version v1 (GAIE v1.6.2)',
     value: INFERENCE_APIS.inferencePool, upstream: 'inference.networking.k8s.io/v1',
-    source: 'kubernetes-sigs/gateway-api-inference-extension:api/v1/zz_generated.register.go@v1.5.0 lines 31-34',
+    source: 'kubernetes-sigs/gateway-api-inference-extension:api/v1/zz_generated.register.go@v1.6.2 lines 31-34',
   },
   {
     fact: 'InferenceObjective: group llm-d.ai, version v1alpha2',
@@ -196,9 +196,9 @@ describeCitedFacts('the routing\'s facts, each read at its pinned ref', [
     source: `${LDR('apix/config/v1alpha1/zz_generated.register.go', 'lines 15-18')}; ${LDR('pkg/epp/config/loader/configloader.go', 'lines 91-93')}`,
   },
   {
-    fact: 'Gateway and HTTPRoute: group gateway.networking.k8s.io, version v1 (Gateway API v1.5.1)',
+    fact: 'Gateway and HTTPRoute: group gateway.networking.k8s.io, version v1 (Gateway API v1.6.3)',
     value: INFERENCE_APIS.gateway, upstream: 'gateway.networking.k8s.io/v1',
-    source: 'kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.5.1 lines 31-34',
+    source: 'kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.6.3 lines 31-34',
   },
   {
     fact: 'the picker\'s ports: ext_proc gRPC 9002, gRPC health 9003, metrics 9090',

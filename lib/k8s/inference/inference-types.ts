@@ -1,7 +1,7 @@
 /**
  * The parts of the inference extension's APIs that triton-ops writes, as small typed interfaces over cdk8s ApiObject,
- * like istio-types.ts: InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.5.0)
- * and InferenceObjective (llm-d/llm-d-router:apix/v1alpha2@v0.10.0, the same fields as the GAIE v1.5.0 type).
+ * like istio-types.ts: InferencePool (kubernetes-sigs/gateway-api-inference-extension:api/v1/inferencepool_types.go@v1.6.2)
+ * and InferenceObjective (llm-d/llm-d-router:apix/v1alpha2@v0.10.0, the same fields as GAIE v1.5.0's type, the last GAIE release that had it).
  */
 import { FailureMode, INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 

@@ -1,5 +1,5 @@
 /**
- * The Gateway API CRDs add-on: the standard-channel CRDs of Gateway API v1.5.1 that a fleet with InferencePools needs,
+ * The Gateway API CRDs add-on: the standard-channel CRDs of Gateway API v1.6.3 that a fleet with InferencePools needs,
  * vendored under `crds/` and applied by the add-ons stack before istiod (issue 21; crds/README.md says which kinds and
  * why). Pure: no cdk8s, no cdktf.
  */
@@ -9,16 +9,20 @@ import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
 import { pooledServers } from './inference-crds-addon';
 
-/** The Gateway API release: the one Istio 1.30.3 is built against (istio/istio:go.mod@1.30.3 line 112). */
-const GATEWAY_API_VERSION = 'v1.5.1';
-const GATEWAY_API_COMMIT = 'e7677b70ae75d14a4448fba94870e7deea6cf0ad';
+/**
+ * The Gateway API release: the newest readable here (crds/README.md says why not v1.7.0), of the minor Istio 1.31 is
+ * built against (istio/istio:go.mod@1.31.0-rc.0 line 113); its standard CRDs serve every version istiod 1.30 reads. Read
+ * from the Go module, whose zip hash stands for the commit the Go proxy does not give.
+ */
+const GATEWAY_API_VERSION = 'v1.6.3';
+const GATEWAY_API_MODULE_SUM = 'h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=';
 
 /** One standard-channel CRD of Gateway API, by its plural and kind. */
 const standardCrd = (plural: string, kind: string): VendoredCrd => {
   const file = `gateway.networking.k8s.io_${plural}.yaml`;
   return {
     id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION,
-    source: `kubernetes-sigs/gateway-api:config/crd/standard/${file}@${GATEWAY_API_VERSION} (commit ${GATEWAY_API_COMMIT})`,
+    source: `kubernetes-sigs/gateway-api:config/crd/standard/${file}@${GATEWAY_API_VERSION} (Go module ${GATEWAY_API_MODULE_SUM})`,
   };
 };
 

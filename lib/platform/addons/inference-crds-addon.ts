@@ -1,5 +1,5 @@
 /**
- * The inference CRDs add-on: InferencePool (Gateway API Inference Extension v1.5.0) and InferenceObjective (llm-d
+ * The inference CRDs add-on: InferencePool (Gateway API Inference Extension v1.6.2) and InferenceObjective (llm-d
  * router v0.10.0), vendored under `crds/` and applied by the add-ons stack, for a fleet whose servers route through an
  * InferencePool (issue 21; docs/design/inference-routing.md, section 6.6). Pure: no cdk8s, no cdktf.
  */
@@ -14,15 +14,16 @@ export function pooledServers(plan: FleetPlan): string[] {
 }
 
 /**
- * The CRDs the pooled servers' objects need. Neither project publishes a CRD chart at these tags: GAIE installs with
- * `kubectl apply` of its release manifests (kubernetes-sigs/gateway-api-inference-extension:site-src/guides/index.md@v1.5.0
- * line 56), llm-d router keeps its CRDs in config/crd/bases.
+ * The CRDs the pooled servers' objects need. Neither project publishes a CRD chart at these tags: GAIE releases its CRDs
+ * as manifests built from config/crd (kubernetes-sigs/gateway-api-inference-extension:Makefile@v1.6.2 lines 263-265),
+ * llm-d router keeps its CRDs in config/crd/bases. GAIE v1.6.2 is read from its Go module (the module zip's go.sum
+ * hash stands for the commit, which the Go proxy does not give).
  */
 export const INFERENCE_CRDS: readonly VendoredCrd[] = Object.freeze([
   {
-    id: 'crd-inferencepools', kind: 'InferencePool', file: 'inference.networking.k8s.io_inferencepools.yaml', version: 'v1.5.0',
-    source: 'kubernetes-sigs/gateway-api-inference-extension:config/crd/bases/inference.networking.k8s.io_inferencepools.yaml@v1.5.0 '
-      + '(commit df9f8909fe06fe2dfd4a6fc0bd0c01a0acabf849)',
+    id: 'crd-inferencepools', kind: 'InferencePool', file: 'inference.networking.k8s.io_inferencepools.yaml', version: 'v1.6.2',
+    source: 'kubernetes-sigs/gateway-api-inference-extension:config/crd/bases/inference.networking.k8s.io_inferencepools.yaml@v1.6.2 '
+      + '(Go module h1:GfTwDiMta9z6vtsZZuYE2xlryUGw+PiCdTJzYePY23M=)',
   },
   {
     id: 'crd-inferenceobjectives', kind: 'InferenceObjective', file: 'llm-d.ai_inferenceobjectives.yaml', version: 'v0.10.0',
@@ -34,7 +35,7 @@ export const INFERENCE_CRDS: readonly VendoredCrd[] = Object.freeze([
 export const INFERENCE_CRDS_ADDON: AddonModule = {
   key: 'inferenceCrds',
   provides: {
-    addon: 'inferenceCrds', summary: 'the InferencePool (GAIE v1.5.0) and InferenceObjective (llm-d router v0.10.0) CRDs',
+    addon: 'inferenceCrds', summary: 'the InferencePool (GAIE v1.6.2) and InferenceObjective (llm-d router v0.10.0) CRDs',
     provides: [...kinds(INFERENCE_GROUPS.inferencePool, ['InferencePool']), ...kinds(INFERENCE_GROUPS.llmD, ['InferenceObjective'])],
   },
   crds: INFERENCE_CRDS,
