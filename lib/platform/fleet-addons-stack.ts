@@ -26,6 +26,7 @@ import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
 import type { FleetDescription } from './fleet-description';
 import { FleetPlan, planFleet } from './fleet-plan';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
+import { crdDowngradeGuard } from './crd-downgrade-guard';
 import { vendoredCrdManifest } from './vendored-crd';
 
 export interface FleetAddonsStackProps {
@@ -42,8 +43,8 @@ export interface FleetAddonsStackProps {
  * claim; the FSx for Lustre CSI driver with its IAM role when the fleet bucket has a Lustre file system
  * (`modelBucket.lustre`); the EKS Pod Identity agent and the Karpenter controller when the plan uses them; the LeaderWorkerSet controller
  * (`lws` in `lws-system`) when a server spans several nodes (`nodesPerReplica` > 1); the Gateway API and inference CRDs
- * (vendored under `crds/`, one `kubernetes_manifest` each, applied before istiod) when a server routes through an
- * InferencePool. Each Helm release is pinned (the add-on modules' pins, ADDON_CHARTS) and refused at synth when its
+ * (vendored under `crds/`, one `kubernetes_manifest` each, applied before istiod, and refused at plan time when the
+ * cluster has one stamped with a newer release: crd-downgrade-guard.ts) when a server routes through an InferencePool. Each Helm release is pinned (the add-on modules' pins, ADDON_CHARTS) and refused at synth when its
  * chart does not support `cluster.kubernetesVersion`.
  *
  * An add-on the fleet needs but switches off is listed in `assumes` and in the Terraform output `assumes`: the serving
@@ -97,8 +98,14 @@ export class FleetAddonsStack extends TerraformStack {
     this.eksAddons = eksAddons;
 
     const crds: Record<string, Manifest> = {};
-    // Bodies without tokens: handed to Terraform whole (ChartManifest), not walked by cdktf's token resolution.
-    for (const c of addons.crds) crds[c.id] = new ChartManifest(this, c.id, { manifest: vendoredCrdManifest(c.file) }, false);
+    for (const c of addons.crds) {
+      const manifest = vendoredCrdManifest(c.file);
+      const newerOnCluster = crdDowngradeGuard(this, c.id, c.addon, manifest);
+      // Bodies without tokens: handed to Terraform whole (ChartManifest), not walked by cdktf's token resolution.
+      crds[c.id] = new ChartManifest(this, c.id, {
+        manifest, lifecycle: newerOnCluster === undefined ? undefined : { precondition: [newerOnCluster] },
+      }, false);
+    }
     this.crds = crds;
 
     const releases: Record<string, Release> = {};

@@ -55,3 +55,41 @@ describe('FleetAddonsStack of a fleet with an InferencePool', () => {
     expect(plain.resource.helm_release.istiod.depends_on).toEqual(['helm_release.istio-base']);
   });
 });
+
+describe('a CRD the cluster has at a newer release is not downgraded', () => {
+  const json = synth(POOLED);
+  const manifests = json.resource.kubernetes_manifest;
+  const found = json.data.kubernetes_resources;
+  const GATEWAY = 'gateway.networking.k8s.io/bundle-version';
+
+  test('each stamped CRD is first read from the cluster by its name; the unstamped InferenceObjective is not', () => {
+    expect(Object.fromEntries(Object.entries<any>(found).map(([id, d]) => [id, [d.api_version, d.kind, d.field_selector]]))).toEqual({
+      'crd-gatewayclasses-installed': ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'metadata.name=gatewayclasses.gateway.networking.k8s.io'],
+      'crd-gateways-installed': ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'metadata.name=gateways.gateway.networking.k8s.io'],
+      'crd-httproutes-installed': ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'metadata.name=httproutes.gateway.networking.k8s.io'],
+      'crd-referencegrants-installed': ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'metadata.name=referencegrants.gateway.networking.k8s.io'],
+      'crd-inferencepools-installed': ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'metadata.name=inferencepools.inference.networking.k8s.io'],
+    });
+    expect(manifests['crd-inferenceobjectives'].lifecycle).toBeUndefined();
+  });
+
+  test('the manifest\'s precondition refuses a newer stamp, naming both versions and the fix', () => {
+    const objects = 'data.kubernetes_resources.crd-gateways-installed.objects';
+    expect(manifests['crd-gateways'].lifecycle.precondition).toEqual([{
+      condition: `\${alltrue([for o in ${objects} : try(sum([for i, n in regex("^v([0-9]+)[.]([0-9]+)[.]([0-9]+)", `
+        + `o.metadata.annotations["${GATEWAY}"]) : tonumber(n) * pow(1000, 2 - i)]), 0) <= 1006003])}`,
+      error_message: `The cluster's CRD gateways.gateway.networking.k8s.io is stamped \${join(", ", [for o in ${objects} : `
+        + `try(o.metadata.annotations["${GATEWAY}"], "unstamped")])} (${GATEWAY}), newer than v1.6.3, the release this stack `
+        + 'applies: applying it would downgrade the cluster\'s API. Move triton-ops to a release that vendors that version or '
+        + 'later, or keep the cluster\'s CRDs with addons.gatewayApiCrds: false (first `terraform state rm '
+        + 'kubernetes_manifest.crd-gateways` if this stack created it, so that Terraform forgets it without deleting it).',
+    }]);
+    expect(manifests['crd-inferencepools'].lifecycle.precondition[0].condition)
+      .toContain('o.metadata.annotations["inference.networking.k8s.io/bundle-version"]) : tonumber(n) * pow(1000, 2 - i)]), 0) <= 1006002])}');
+  });
+
+  test('the CRD bodies are the vendored files still', () => {
+    const { status, ...crd } = parse(readFileSync(join(ROOT, 'crds', 'inference.networking.k8s.io_inferencepools.yaml'), 'utf8'));
+    expect(manifests['crd-inferencepools'].manifest).toEqual(crd);
+  });
+});
