@@ -35,7 +35,8 @@ describeFacts(`Gateway API ${TAG}: the facts of the vendored CRDs and of the Ist
     },
   },
   {
-    fact: 'tls is required on an HTTPS listener and its mode must be Terminate, with certificateRefs; it must not be set on an HTTP one',
+    fact: 'tls is required on an HTTPS listener (a v1.6 breaking change, CHANGELOG/1.6-CHANGELOG.md line 109) and its mode must be '
+      + 'Terminate, with certificateRefs; it must not be set on an HTTP one',
     citation: cite('gateway.networking.k8s.io_gateways.yaml', 746),
     holds: () => {
       const all = listeners();
