@@ -10,11 +10,19 @@ const MINOR = KARPENTER_CHART.version.split('.').slice(0, 2).join('.');
 
 describeFacts(`Karpenter ${KARPENTER_CHART.version}: the facts of the pinned chart the fleet's Karpenter pools depend on`, { [REPO]: TAG }, [
   {
-    fact: `Karpenter ${MINOR}.x supports Kubernetes 1.26 to 1.36 (the compatibility file the docs' matrix is generated from)`,
+    fact: `the Karpenter ${MINOR}.x controller reports an error on a cluster outside Kubernetes 1.26 to 1.37 (MinK8sVersion, MaxK8sVersion)`,
+    citation: cite('pkg/providers/version/version.go', 43),
+    holds: () => {
+      expect(KARPENTER_SUPPORT[MINOR]).toMatchObject({ minMinor: 26, maxMinor: 37 });
+      expect(KARPENTER_SUPPORT[MINOR].source).toContain(`${REPO}:pkg/providers/version/version.go@${TAG} lines 43-44`);
+    },
+  },
+  {
+    fact: 'the compatibility file at the tag ends with the 1.14.x rows (no 1.15.x row yet): earlier minors keep their rows\' ranges',
     citation: cite('hack/docs/compatibilitymatrix_gen/compatibility.yaml', 103),
     holds: () => {
-      expect(KARPENTER_SUPPORT[MINOR]).toMatchObject({ minMinor: 26, maxMinor: 36 });
-      expect(KARPENTER_SUPPORT[MINOR].source).toContain(`${REPO}:hack/docs/compatibilitymatrix_gen/compatibility.yaml@${TAG} line 103`);
+      expect(KARPENTER_SUPPORT['1.14']).toMatchObject({ minMinor: 26, maxMinor: 36 });
+      expect(KARPENTER_SUPPORT['1.14'].source).toContain(`${REPO}:hack/docs/compatibilitymatrix_gen/compatibility.yaml@${TAG} line 103`);
     },
   },
   {
@@ -29,17 +37,17 @@ describeFacts(`Karpenter ${KARPENTER_CHART.version}: the facts of the pinned cha
   },
   {
     fact: 'the controller pod runs as that ServiceAccount',
-    citation: cite('charts/karpenter/templates/deployment.yaml', 39),
+    citation: cite('charts/karpenter/templates/deployment.yaml', 40),
     holds: () => expect(valuesOf(KARPENTER_SHOP, 'karpenter').serviceAccount.create).toBe(true),
   },
   {
     fact: 'the chart cannot be installed without settings.clusterName (CLUSTER_NAME)',
-    citation: cite('charts/karpenter/templates/deployment.yaml', 151),
+    citation: cite('charts/karpenter/templates/deployment.yaml', 154),
     holds: () => expect(valuesOf(KARPENTER_SHOP, 'karpenter').settings.clusterName).toBe(KARPENTER_SHOP.cluster.name),
   },
   {
     fact: 'settings.interruptionQueue is the SQS queue the controller reads (INTERRUPTION_QUEUE)',
-    citation: cite('charts/karpenter/templates/deployment.yaml', 168),
+    citation: cite('charts/karpenter/templates/deployment.yaml', 171),
     holds: () => expect(valuesOf(KARPENTER_SHOP, 'karpenter').settings.interruptionQueue).toBe(planFleet(KARPENTER_SHOP).karpenter!.interruptionQueueName),
   },
   {

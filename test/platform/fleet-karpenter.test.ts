@@ -24,7 +24,7 @@ describe('planFleet with a Karpenter pool', () => {
 
   test('a Karpenter pool plans the controller: kube-system/karpenter, names from the fleet, the pinned v1 chart', () => {
     expect(KARPENTER_PLAN_DEFAULTS).toMatchObject({ namespace: 'kube-system', serviceAccount: 'karpenter' });
-    expect(KARPENTER_CHART).toEqual({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.14.1' });
+    expect(KARPENTER_CHART).toEqual({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.15.2' });
     expect(planFleet(KARPENTER_SHOP).karpenter).toEqual({
       namespace: 'kube-system', serviceAccount: 'karpenter', controllerRoleName: 'shop-karpenter',
       nodeRoleName: 'shop-karpenter-node', interruptionQueueName: 'shop-karpenter', chart: KARPENTER_CHART,

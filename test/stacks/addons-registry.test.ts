@@ -51,7 +51,7 @@ describe('the pins: every pinned chart with its version, repository, Kubernetes 
       ['prometheus', 'kube-prometheus-stack', 'kube-prometheus-stack', '88.5.3'],
       ['metricsAdapter', 'prometheus-adapter', 'prometheus-adapter', '5.3.0'],
       ['metricsAdapter', 'keda', 'keda', '2.20.2'],
-      ['karpenter', 'karpenter', 'karpenter', '1.14.1'],
+      ['karpenter', 'karpenter', 'karpenter', '1.15.2'],
       ['leaderWorkerSet', 'lws', 'lws', '0.10.0'],
     ]);
   });

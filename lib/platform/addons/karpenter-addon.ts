@@ -1,7 +1,7 @@
 /**
  * The Karpenter add-on: the controller chart of the fleet's Karpenter plan (the default chart is KARPENTER_CHART),
  * checked against Karpenter's compatibility matrix by controller minor. Pure: no cdk8s, no cdktf.
- * @see https://github.com/aws/karpenter-provider-aws/tree/v1.14.1/charts/karpenter
+ * @see https://github.com/aws/karpenter-provider-aws/tree/v1.15.2/charts/karpenter
  */
 import { Problems, problem } from '../../private/errors';
 import type { FleetPlan } from '../fleet-plan';
@@ -11,13 +11,14 @@ import type { KubernetesSupport, PinnedChart, SupportedChart } from './chart-sup
 
 /**
  * The Karpenter controller chart, pinned: the v1 API (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
- * that the chart side writes and @kubernetes-models/karpenter 2.0.0 validates. 1.14.1 is the newest release of the
- * stored sources; Kubernetes 1.26 to 1.36 (KARPENTER_SUPPORT).
+ * that the chart side writes and @kubernetes-models/karpenter 2.0.0 validates. 1.15.2 is the newest release readable
+ * here (its Go module; the stored sources end at 1.14.1); Kubernetes 1.26 to 1.37 (KARPENTER_SUPPORT).
  * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
  */
-export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.14.1' });
+export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.15.2' });
 
-const COMPATIBILITY = 'aws/karpenter-provider-aws:hack/docs/compatibilitymatrix_gen/compatibility.yaml@v1.14.1';
+const REPO = 'aws/karpenter-provider-aws';
+const COMPATIBILITY = `${REPO}:hack/docs/compatibilitymatrix_gen/compatibility.yaml@v1.15.2`;
 
 /** Karpenter minor, the line of its entry in the compatibility file, and its Kubernetes minors. */
 const MATRIX: readonly (readonly [string, number, number, number])[] = [
@@ -26,15 +27,27 @@ const MATRIX: readonly (readonly [string, number, number, number])[] = [
 ];
 
 /**
- * Karpenter's compatibility matrix by controller minor (the file the docs' matrix is generated from): the chart
- * version comes from the plan (`plan.karpenter.chart`), so the range is looked up by its `1.<minor>`.
+ * Karpenter 1.15: the compatibility file at v1.15.2 has no 1.15.x entry yet (its release commit adds it later, as it
+ * did for 1.13), so the range is the one the controller itself enforces: it reports an error on a cluster outside
+ * MinK8sVersion..MaxK8sVersion.
+ */
+const KARPENTER_1_15: KubernetesSupport = {
+  minMinor: 26, maxMinor: 37,
+  source: `${REPO}:pkg/providers/version/version.go@v1.15.2 lines 43-44 (Karpenter 1.15.x: MinK8sVersion 1.26, MaxK8sVersion 1.37)`,
+};
+
+/**
+ * Karpenter's compatibility matrix by controller minor (the file the docs' matrix is generated from, and for 1.15 the
+ * controller's own range): the chart version comes from the plan (`plan.karpenter.chart`), so the range is looked up
+ * by its `1.<minor>`.
  * @see https://karpenter.sh/docs/upgrading/compatibility/
  */
-export const KARPENTER_SUPPORT: Readonly<Record<string, KubernetesSupport>> = Object.freeze(Object.fromEntries(
-  MATRIX.map(([minor, line, minMinor, maxMinor]) => [minor, {
+export const KARPENTER_SUPPORT: Readonly<Record<string, KubernetesSupport>> = Object.freeze({
+  ...Object.fromEntries(MATRIX.map(([minor, line, minMinor, maxMinor]) => [minor, {
     minMinor, maxMinor, source: `${COMPATIBILITY} line ${line} (Karpenter ${minor}.x: 1.${minMinor}-1.${maxMinor})`,
-  }]),
-));
+  }])),
+  '1.15': KARPENTER_1_15,
+});
 
 /** The Karpenter chart with its support range, or undefined when its minor is not in KARPENTER_SUPPORT. */
 export function karpenterChartSupport(chart: PinnedChart): SupportedChart | undefined {
