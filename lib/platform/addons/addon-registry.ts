@@ -80,14 +80,14 @@ export interface CrdPin extends Pin {
 /** Every vendored CRD with its release and source, in install order. */
 export function crdPins(): CrdPin[] {
   return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.crds ?? []).map((c) => ({
-    addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file,
+    addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file, lifecycle: c.lifecycle,
   })));
 }
 
 /** Every pinned chart with its version, repository, Kubernetes range and the range's source, in install order. */
 export function addonPins(): AddonPin[] {
-  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.charts ?? []).map(({ component, chart }) => ({
+  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.charts ?? []).map(({ component, chart, lifecycle }) => ({
     addon: m.key, component, kind: 'helm-chart' as const, repository: chart.repository, chart: chart.name, version: chart.version,
-    supports: supportRange(chart.kubernetes), source: chart.kubernetes.source,
+    supports: supportRange(chart.kubernetes), source: chart.kubernetes.source, lifecycle,
   })));
 }

@@ -4,6 +4,7 @@
  * why). Pure: no cdk8s, no cdktf.
  */
 import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
@@ -13,11 +14,22 @@ import { pooledServers } from './inference-crds-addon';
 const GATEWAY_API_VERSION = 'v1.5.1';
 const GATEWAY_API_COMMIT = 'e7677b70ae75d14a4448fba94870e7deea6cf0ad';
 
+/**
+ * The lifecycle of Gateway API 1.5: v1.5.0 of 2026-02-27. Gateway API states which Kubernetes versions it supports and
+ * to "use the latest published release", but no end of life for a release; v1.6.0 (2026-06-29) and v1.6.1 (2026-07-16)
+ * are its newer tags.
+ */
+const GATEWAY_API_LIFECYCLE: Lifecycle = {
+  cycle: 'v1.5', released: '2026-02-27', basis: 'not-stated', moveTo: 'v1.6 (v1.6.1 of 2026-07-16)',
+  source: 'kubernetes-sigs/gateway-api tags v1.5.0 (2026-02-27), v1.6.1 (2026-07-16); site-src/concepts/versioning.md@v1.5.1 lines 207-211, 225-228 '
+    + '(no end of life stated)',
+};
+
 /** One standard-channel CRD of Gateway API, by its plural and kind. */
 const standardCrd = (plural: string, kind: string): VendoredCrd => {
   const file = `gateway.networking.k8s.io_${plural}.yaml`;
   return {
-    id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION,
+    id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION, lifecycle: GATEWAY_API_LIFECYCLE,
     source: `kubernetes-sigs/gateway-api:config/crd/standard/${file}@${GATEWAY_API_VERSION} (commit ${GATEWAY_API_COMMIT})`,
   };
 };

@@ -4,6 +4,7 @@
  * @see https://github.com/aws/karpenter-provider-aws/tree/v1.14.1/charts/karpenter
  */
 import { Problems, problem } from '../../private/errors';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
@@ -16,6 +17,17 @@ import type { KubernetesSupport, PinnedChart, SupportedChart } from './chart-sup
  * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
  */
 export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.14.1' });
+
+/**
+ * The lifecycle of Karpenter 1.14: v1.14.0 of 2026-07-10. Karpenter states no end-of-life policy yet (its compatibility
+ * page: "When at major version 1 we will have an EOL (end of life) policy"). 1.15.0 was published on 2026-10-10 (the Go
+ * module proxy's time of github.com/aws/karpenter-provider-aws@v1.15.0).
+ */
+export const KARPENTER_LIFECYCLE: Lifecycle = {
+  cycle: '1.14', released: '2026-07-10', basis: 'not-stated', moveTo: '1.15 (v1.15.0 of 2026-10-10)',
+  source: 'aws/karpenter-provider-aws tag v1.14.0 (2026-07-10); website/content/en/docs/upgrading/compatibility.md@v1.14.1 lines 52-57 '
+    + '(no end-of-life policy stated)',
+};
 
 const COMPATIBILITY = 'aws/karpenter-provider-aws:hack/docs/compatibilitymatrix_gen/compatibility.yaml@v1.14.1';
 
@@ -60,7 +72,7 @@ export const KARPENTER_ADDON: AddonModule = {
     addon: 'karpenter', summary: 'the Karpenter controller (karpenter.sh, karpenter.k8s.aws CRDs)',
     provides: [...kinds('karpenter.sh', ['NodePool', 'NodeClaim']), ...kinds('karpenter.k8s.aws', ['EC2NodeClass'])],
   },
-  charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)! }],
+  charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)!, lifecycle: KARPENTER_LIFECYCLE }],
   needed: (plan: FleetPlan) => plan.karpenter !== undefined,
   install({ fleet, karpenter }: FleetPlan, p: Problems): AddonInstall {
     const k = karpenter!;
