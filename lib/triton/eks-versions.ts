@@ -8,7 +8,7 @@
  * the default to the newest row, in standard support on that date.
  */
 import { problem } from '../private/errors';
-import { daysBetween, END_OF_LIFE_WARNING_DAYS, type Lifecycle } from './lifecycle';
+import { daysBetween, END_OF_LIFE_WARNING_DAYS, inDays, type Lifecycle } from './lifecycle';
 import type { Pin } from './pin';
 
 /** One row of AWS's "Amazon EKS Kubernetes release calendar" (dates are UTC days, `YYYY-MM-DD`). */
@@ -154,7 +154,7 @@ export function eksSupportWarning(version: string, day: string): string | undefi
     return `left EKS standard support on ${row.endOfStandardSupport} and runs in extended support until ${row.endOfExtendedSupport}; ${cost}${move}`;
   }
   if (left <= END_OF_LIFE_WARNING_DAYS) {
-    return `leaves EKS standard support on ${row.endOfStandardSupport}, in ${left} days; then ${cost} until ${row.endOfExtendedSupport}${move}`;
+    return `leaves EKS standard support on ${row.endOfStandardSupport}, ${inDays(left)}; then ${cost} until ${row.endOfExtendedSupport}${move}`;
   }
   return undefined;
 }

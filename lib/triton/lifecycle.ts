@@ -67,6 +67,11 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((b - a) / MS_PER_DAY);
 }
 
+/** `in 1 day`, `in 29 days`. */
+export function inDays(days: number): string {
+  return `in ${days} day${days === 1 ? '' : 's'}`;
+}
+
 /** The status of a release with `lifecycle` on `day` (`YYYY-MM-DD`); the end-of-life day itself is past. */
 export function lifecycleStatus(lifecycle: Lifecycle, day: string): LifecycleStatus {
   if (lifecycle.endOfLife === undefined) return 'undated';
@@ -89,7 +94,7 @@ export function endOfLifeWarning(part: string, lifecycle: Lifecycle, day: string
   const status = lifecycleStatus(lifecycle, day);
   if (status !== 'past-end-of-life' && status !== 'near-end-of-life') return undefined;
   const when = status === 'past-end-of-life' ? `reached its end of life on ${lifecycle.endOfLife}`
-    : `reaches its end of life on ${lifecycle.endOfLife}, in ${daysBetween(day, lifecycle.endOfLife!)} days`;
+    : `reaches its end of life on ${lifecycle.endOfLife}, ${inDays(daysBetween(day, lifecycle.endOfLife!))}`;
   const to = lifecycle.moveTo === undefined ? 'no newer release was read when it was pinned' : `move to ${lifecycle.moveTo}`;
   return `${part} ${when}; ${to}`;
 }
