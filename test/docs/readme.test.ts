@@ -172,6 +172,10 @@ const CASES: Record<(typeof PAGES)[number], Record<string, () => string | Promis
       const { out } = await runInProcess(pins, []);
       return ['$ npx triton-ops pins', ...out.split('\n').slice(0, 6), '...'].join('\n');
     },
+    'output: pins-check': async () => {
+      const lines = (await runInProcess(pins, ['--check', '--date', '2026-12-05'])).out.trimEnd().split('\n');
+      return ['$ npx triton-ops pins --check --date 2026-12-05', lines[0], '...', lines[lines.length - 1]].join('\n');
+    },
   },
   'docs/constructs.md': {
     'output: construct-problems': () => refusal(() => {
