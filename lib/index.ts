@@ -69,9 +69,10 @@ export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './k8s/loa
 export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './k8s/aws-cli-image';
 export { NVIDIA_DEVICE_PLUGIN_PIN } from './k8s/nvidia-device-plugin-defaults';
 export {
-  EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry,
+  EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry, EKS_SUPPORT_PRICE,
 } from './triton/eks-versions';
 export { Pin } from './triton/pin';
+export { END_OF_LIFE_WARNING_DAYS, Lifecycle, LifecycleBasis, LifecycleStatus, lifecycleStatus } from './triton/lifecycle';
 export { pins } from './platform/pins';
 export { AddonPin, CrdPin } from './platform/addons/addon-registry';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';

@@ -25,9 +25,9 @@ export function synthOptions(dirs: OutputDirs, fleets: SynthFleets): SynthFleetO
   };
 }
 
-/** Synthesizes `fleets` into `final` without printing; returns the summary. */
-export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets = DEFAULT_FLEETS): string[] {
-  return [...synthFleet(fleets.yaml, { ...synthOptions(final, fleets), quiet: true }).summary];
+/** Synthesizes `fleets` into `final` without printing, the warnings judged on `date` (default: today); returns the summary. */
+export function synthAll(final: OutputDirs = outputDirs(), fleets: SynthFleets = DEFAULT_FLEETS, date?: string): string[] {
+  return [...synthFleet(fleets.yaml, { ...synthOptions(final, fleets), quiet: true, date }).summary];
 }
 
 if (require.main === module) runSynthFleet(DEFAULT_FLEETS.yaml, synthOptions(outputDirs(), DEFAULT_FLEETS));

@@ -16,4 +16,9 @@ export const AWS_CLI_IMAGE = `public.ecr.aws/aws-cli/aws-cli:${AWS_CLI_VERSION}`
 export const AWS_CLI_PIN: Pin = {
   component: 'aws-cli', kind: 'image', version: AWS_CLI_IMAGE,
   source: `aws/aws-cli:awscli/__init__.py@${AWS_CLI_VERSION} line 23 (__version__ '${AWS_CLI_VERSION}'); CHANGELOG.rst@${AWS_CLI_VERSION} line 5`,
+  // aws/aws-cli states no end of life for a v2 release.
+  lifecycle: {
+    cycle: AWS_CLI_VERSION, released: '2026-07-23', basis: 'not-stated',
+    source: `aws/aws-cli tag ${AWS_CLI_VERSION} (2026-07-23); README.rst@${AWS_CLI_VERSION} (no support period stated for a release)`,
+  },
 };

@@ -21,6 +21,11 @@ export const NVIDIA_DEVICE_PLUGIN_PIN: Pin = {
   component: 'nvidia-device-plugin', kind: 'image', version: `nvcr.io/nvidia/k8s-device-plugin:${NVIDIA_DEVICE_PLUGIN_VERSION}`,
   source: `NVIDIA/k8s-device-plugin:deployments/static/nvidia-device-plugin.yml@${NVIDIA_DEVICE_PLUGIN_VERSION} line 41 (the image of the release)`,
   supports: `Kubernetes >= 1.10 (NVIDIA/k8s-device-plugin:README.md@${NVIDIA_DEVICE_PLUGIN_VERSION} line 78)`,
+  // v0.20.0 of 2026-08-19, the newest tag read here; NVIDIA states no support period for a release.
+  lifecycle: {
+    cycle: 'v0.20', released: '2026-08-19', basis: 'not-stated',
+    source: `NVIDIA/k8s-device-plugin tag ${NVIDIA_DEVICE_PLUGIN_VERSION} (2026-08-19); README.md, RELEASE.md@${NVIDIA_DEVICE_PLUGIN_VERSION} (no support period stated)`,
+  },
 };
 
 /**

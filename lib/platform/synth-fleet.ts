@@ -8,7 +8,8 @@ import { outputDirs } from '../cli/output-dirs';
 import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
 import { FleetDescription } from './fleet-description';
-import { DEBUG_ENV, failureReport, serverWarnings, summarizeCharts, summarizeStacks } from './synth-report';
+import { isCalendarDay, utcDay } from '../triton/lifecycle';
+import { DEBUG_ENV, failureReport, summarizeCharts, summarizeStacks, synthWarnings } from './synth-report';
 import { carryOverInit, filesUnder, replaceDir } from './synth-staging';
 import { synthYaml } from './synth-yaml';
 
@@ -44,6 +45,11 @@ export interface SynthFleetOptions {
   readonly output?: TextOutput;
   /** Prints nothing on success. Default: false. */
   readonly quiet?: boolean;
+  /**
+   * The day, `YYYY-MM-DD`, on which the pins' end-of-life dates and the cluster version's EKS support are judged for the
+   * warnings. Default: today (UTC).
+   */
+  readonly date?: string;
 }
 
 export interface SynthFleetResult {
@@ -51,7 +57,10 @@ export interface SynthFleetResult {
   readonly files: readonly string[];
   /** The Terraform stack ids, in deploy order (fleet by fleet: infra, addons, serving); none for YAML only. */
   readonly stacks: readonly string[];
-  /** Every warning of the servers, each `<fleet>/<server>: warning: ...`. */
+  /**
+   * Every warning: the servers' (`<fleet>/<server>: warning: ...`), then each fleet's pins within 60 days of their end of
+   * life or past it, and its cluster version in EKS extended support (`<fleet>: warning: ...`).
+   */
   readonly warnings: readonly string[];
   /** The summary: files, objects per kind, artifacts, servers, GPUs at peak, warnings, stacks. Printed unless `quiet`. */
   readonly summary: readonly string[];
@@ -105,6 +114,9 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
     terraform: options.terraformDir,
   };
   const p = new Problems('synthFleet');
+  p.check(options.date === undefined || isCalendarDay(options.date), 'date', options.date, 'is not a day written YYYY-MM-DD',
+    "give one such as '2026-12-05', or leave it out for today");
+  const day = options.date ?? utcDay(new Date());
   const withStacks = terraformFleets(all, options, p);
   p.throwIfAny();
   if (withStacks.length > 0) {
@@ -135,9 +147,9 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
       const to = final[key];
       if (to !== undefined) replaceDir(staged[key], to);
     }
-    const summary = [...summarizeCharts(apps!, final), ...(final.terraform === undefined ? [] : [summarizeStacks(final.terraform, stacks!)])];
+    const summary = [...summarizeCharts(apps!, final, day), ...(final.terraform === undefined ? [] : [summarizeStacks(final.terraform, stacks!)])];
     if (!options.quiet) (options.output ?? process.stderr).write(`${summary.join('\n')}\n`);
-    return { files: written, stacks: stacks!, warnings: serverWarnings(apps!), summary };
+    return { files: written, stacks: stacks!, warnings: synthWarnings(apps!, day), summary };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

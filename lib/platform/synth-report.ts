@@ -10,6 +10,7 @@ import { problemsOf } from '../private/errors';
 import { isModelConfigFile } from '../triton/shared-repository';
 import { ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
+import { fleetPinWarnings } from './pin-warnings';
 import { modelRepositoryDir, promtoolDir } from './synth-paths';
 
 /** Set to print the stack trace of a failed synth. */
@@ -27,17 +28,22 @@ export function failureReport(error: unknown, debug: boolean): string[] {
   return lines;
 }
 
-/** Every warning of the servers under `apps`, each `<server path>: warning: ...`. */
-export function serverWarnings(apps: readonly App[]): string[] {
-  return apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
+/**
+ * Every warning of the synth on `day` (`YYYY-MM-DD`): the servers' under `apps` (`<server path>: warning: ...`), then
+ * each fleet's pins near or past their end of life (`<fleet>: warning: ...`, fleetPinWarnings).
+ */
+export function synthWarnings(apps: readonly App[], day: string): string[] {
+  const servers = apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
+  const pins = apps.flatMap((app) => app.charts.filter(FleetChart.isFleetChart)).flatMap((chart) => fleetPinWarnings(chart.plan, day));
+  return [...servers, ...pins];
 }
 
 /**
  * The summary of the YAML side: each manifest file (`<cluster>/<chart>.yaml`) with its objects per kind, the artifacts,
- * each fleet's servers, the GPUs each node pool holds at peak, and every warning. `apps` are the cdk8s Apps of the
- * clusters, one each.
+ * each fleet's servers, the GPUs each node pool holds at peak, and every warning on `day`. `apps` are the cdk8s Apps of
+ * the clusters, one each.
  */
-export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests: string; readonly artifacts: string }): string[] {
+export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests: string; readonly artifacts: string }, day: string): string[] {
   const lines = ['triton-ops: synthesized'];
   const fleets: FleetChart[] = [];
   for (const app of apps) {
@@ -65,7 +71,7 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
     lines.push(`  ${chart.node.id}: ${servers.length} server${servers.length === 1 ? '' : 's'} (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
   }
-  const warnings = serverWarnings(apps);
+  const warnings = synthWarnings(apps, day);
   lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
   return lines;
 }

@@ -11,11 +11,21 @@ import { llmBackendsOf } from './llm-backends';
 import type { LlmBackend } from './llm-backends';
 import { LLM_BACKEND_NAMES, TRTLLM_METRICS } from './llm-metrics';
 import type { ModelConfig } from './model-config';
+import type { Lifecycle } from './lifecycle';
 import type { Pin } from './pin';
 import { atLeast, tritonImageRelease } from './triton-releases';
 
 /** The endpoint picker's image: the LDR release the charts of v0.10.0 deploy (docs/design/inference-routing.md 1). */
 export const ENDPOINT_PICKER_IMAGE = 'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0';
+
+/**
+ * The lifecycle of llm-d router 0.10 (the picker's image and the InferenceObjective CRD): v0.10.0 of 2026-08-17, its
+ * tag, the newest read here. The router states no support period: its SECURITY.md points to llm-d's security policy.
+ */
+export const LLM_D_ROUTER_LIFECYCLE: Lifecycle = {
+  cycle: 'v0.10', released: '2026-08-17', basis: 'not-stated',
+  source: 'llm-d/llm-d-router tag v0.10.0 (2026-08-17); SECURITY.md@v0.10.0 line 2 (no support period stated)',
+};
 
 /** The picker's image in `triton-ops pins`, with the InferencePool API it serves. */
 export const ENDPOINT_PICKER_PIN: Pin = {
@@ -25,6 +35,7 @@ export const ENDPOINT_PICKER_PIN: Pin = {
   // optional endpointPickerRef) no pool of triton-ops uses: each names its picker.
   supports: 'InferencePool inference.networking.k8s.io/v1 of gateway-api-inference-extension v1.5.0 (llm-d/llm-d-router:go.mod@v0.10.0 line 61) '
     + 'and v1.6.2 (the same v1 API; endpointPickerRef only became optional: api/v1/inferencepool_types.go@v1.6.2 lines 99-100)',
+  lifecycle: LLM_D_ROUTER_LIFECYCLE,
 };
 
 /** A scorer of the fleet's API (InferencePoolScorers). */

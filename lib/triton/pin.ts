@@ -1,6 +1,8 @@
+import type { Lifecycle } from './lifecycle';
+
 /**
  * One pinned upstream release the output depends on, as data: what it is, the version, where the version (and its
- * support range) was read. Every pin module exports its pins in this shape, so that one list can show them all with
+ * support range) was read, and its lifecycle. Every pin module exports its pins in this shape, so that one list can show them all with
  * their sources when they are refreshed.
  */
 export interface Pin {
@@ -17,4 +19,6 @@ export interface Pin {
   readonly source: string;
   /** The Kubernetes versions (or other range) it supports, with its own source when it differs. @default - not stated */
   readonly supports?: string;
+  /** Its release date, end of life and the release to move to, with their source (lifecycle.ts says how each is known). */
+  readonly lifecycle: Lifecycle;
 }

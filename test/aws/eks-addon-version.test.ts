@@ -2,6 +2,7 @@ import './setup-cdktf';
 import { DataAwsEksAddonVersion } from '@cdktf/provider-aws/lib/data-aws-eks-addon-version';
 import { TerraformOutput, Testing } from 'cdktf';
 import { EKS_ADDON_VERSION_DEFAULTS, eksAddonDefaultVersion, eksAddonPin } from '../../lib/aws/eks-addon-version';
+import { eksVersionCalendar, eksVersionLifecycle } from '../../lib/triton/eks-versions';
 
 // hashicorp/terraform-provider-aws:website/docs/d/eks_addon_version.html.markdown@16a38e655493c96cc41e2178dbd58540f6c06722
 // line 47: `most_recent` "Determines if the most recent or default version of the addon should be returned"; false (its
@@ -27,6 +28,8 @@ describe('eksAddonDefaultVersion', () => {
       version: 'EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan',
       source: 'hashicorp/terraform-provider-aws:website/docs/d/eks_addon_version.html.markdown@16a38e655493c96cc41e2178dbd58540f6c06722 line 47',
       supports: 'the Kubernetes version it is resolved for (1.36)',
+      // EKS's default add-on version for a Kubernetes version ends with that version's standard support.
+      lifecycle: { ...eksVersionLifecycle('1.36'), basis: 'policy', source: `EKS 1.36's default add-on version follows the cluster version: ${eksVersionCalendar('1.36')!.source}` },
     });
   });
 });

@@ -31,8 +31,12 @@ test('the page gives the command that installs the Terraform side, with the peer
   expect(PAGE).toContain(`\`${installCommand(['cdktf', '@cdktf/provider-aws', '@cdktf/provider-kubernetes', '@cdktf/provider-helm'])}\``);
 });
 
+// The day the page's output was quoted: the synth warns by the pins' end-of-life calendar, so the clock is fixed.
+const QUOTED_ON = new Date('2026-12-05T12:00:00Z');
+
 test('the app synthesizes its fleet and prints the summary the page quotes', () => {
   const [cwd, exitCode] = [process.cwd(), process.exitCode];
+  jest.useFakeTimers({ now: QUOTED_ON });
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-app-'));
   let printed = '';
   const write = jest.spyOn(process.stderr, 'write').mockImplementation((text) => { printed += String(text); return true; });
@@ -44,6 +48,7 @@ test('the app synthesizes its fleet and prints the summary the page quotes', () 
     expect(readdirSync(dir).sort()).toEqual(['artifacts', 'dist']);
     expect(readdirSync(join(dir, 'dist', 'ml-serving')).sort()).toEqual(['cluster.yaml', 'search.yaml']);
   } finally {
+    jest.useRealTimers();
     write.mockRestore();
     process.chdir(cwd);
     process.exitCode = exitCode;

@@ -60,7 +60,8 @@ function inDir<T>(body: () => T): T {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'triton-ops-readme-'));
-  summary = inDir(() => synthAll());
+  // A fixed day on which no pin is near its end of life: the quoted summary never depends on the clock.
+  summary = inDir(() => synthAll(undefined, undefined, '2026-09-01'));
   // One check at a time: each runs in this process, from its own working directory.
   cleanCheck = Promise.resolve(await checkOutput([], dir));
   // A broken copy of the YAML: a schema error and an unknown field in one object, a route to a Service that is not there.
@@ -170,6 +171,10 @@ const CASES: Record<(typeof PAGES)[number], Record<string, () => string | Promis
     'output: pins': async () => {
       const { out } = await runInProcess(pins, []);
       return ['$ npx triton-ops pins', ...out.split('\n').slice(0, 6), '...'].join('\n');
+    },
+    'output: pins-check': async () => {
+      const lines = (await runInProcess(pins, ['--check', '--date', '2026-12-05'])).out.trimEnd().split('\n');
+      return ['$ npx triton-ops pins --check --date 2026-12-05', lines[0], '...', lines[lines.length - 1]].join('\n');
     },
   },
   'docs/constructs.md': {

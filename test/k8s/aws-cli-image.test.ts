@@ -17,6 +17,11 @@ describe('AWS_CLI_IMAGE', () => {
     expect(AWS_CLI_PIN).toEqual({
       component: 'aws-cli', kind: 'image', version: 'public.ecr.aws/aws-cli/aws-cli:2.36.7',
       source: "aws/aws-cli:awscli/__init__.py@2.36.7 line 23 (__version__ '2.36.7'); CHANGELOG.rst@2.36.7 line 5",
+      // The tag 2.36.7 is of 2026-07-23; aws/aws-cli states no end of life for a release.
+      lifecycle: {
+        cycle: '2.36.7', released: '2026-07-23', basis: 'not-stated',
+        source: 'aws/aws-cli tag 2.36.7 (2026-07-23); README.rst@2.36.7 (no support period stated for a release)',
+      },
     });
   });
 });

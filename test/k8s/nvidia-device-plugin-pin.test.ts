@@ -76,6 +76,11 @@ describe(`the device plugin pin (${TAG})`, () => {
       component: 'nvidia-device-plugin', kind: 'image', version: 'nvcr.io/nvidia/k8s-device-plugin:v0.20.0',
       source: 'NVIDIA/k8s-device-plugin:deployments/static/nvidia-device-plugin.yml@v0.20.0 line 41 (the image of the release)',
       supports: 'Kubernetes >= 1.10 (NVIDIA/k8s-device-plugin:README.md@v0.20.0 line 78)',
+      // The tag v0.20.0 is of 2026-08-19; NVIDIA states no support period for a release.
+      lifecycle: {
+        cycle: 'v0.20', released: '2026-08-19', basis: 'not-stated',
+        source: 'NVIDIA/k8s-device-plugin tag v0.20.0 (2026-08-19); README.md, RELEASE.md@v0.20.0 (no support period stated)',
+      },
     });
   });
 

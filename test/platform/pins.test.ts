@@ -30,4 +30,26 @@ describe('pins', () => {
     expect(pins('1.34').filter((p) => p.kind === 'eks-addon').map((p) => p.supports))
       .toEqual(Array(3).fill('the Kubernetes version it is resolved for (1.34)'));
   });
+
+  test('every pin carries its lifecycle: the release line of its version, a release day, an end of life only where one is known, a source', () => {
+    for (const pin of pins()) {
+      const l = pin.lifecycle;
+      if (pin.kind !== 'eks-addon') expect(`${pin.component} ${pin.version}`).toMatch(new RegExp(`[:\\s]${l.cycle.replace(/\./g, '\\.')}(\\.|$)`));
+      expect(l.released).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // A published date is a date; a policy may give none yet (Istio's "6 weeks after the N+2 minor"); no date is invented.
+      if (l.basis === 'published') expect(l.endOfLife).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      if (l.basis === 'not-stated') expect(l.endOfLife).toBeUndefined();
+      expect(l.source).not.toBe('');
+    }
+  });
+
+  test('the dated pins: the cluster version (and the EKS add-ons that follow it) by the EKS calendar, Istio by its supported-releases table', () => {
+    const dated = pins().filter((p) => p.lifecycle.endOfLife !== undefined).map((p) => [p.component, p.lifecycle.endOfLife, p.lifecycle.basis]);
+    expect(dated).toEqual([
+      ['eks-kubernetes', '2027-08-02', 'published'],
+      // endoflife-date/endoflife.date:products/istio.md@a70eca337600e7d721dc48112c271f98661d208b lines 50-52.
+      ['istio base', '2026-11-30', 'published'], ['istiod', '2026-11-30', 'published'], ['istio gateway', '2026-11-30', 'published'],
+      ['aws-efs-csi-driver', '2027-08-02', 'policy'], ['aws-fsx-csi-driver', '2027-08-02', 'policy'], ['eks-pod-identity-agent', '2027-08-02', 'policy'],
+    ]);
+  });
 });

@@ -34,12 +34,15 @@ function tree(dir: string): Record<string, string> {
   return files;
 }
 
+/** A day on which no pin of the examples is within 60 days of its end of life: the warnings judge the day given, never the clock. */
+const QUIET_DAY = '2026-09-01';
+
 /** What synthFleet printed, and its result or the error it threw. */
 function synth(fleets: FleetDescription | FleetDescription[], options: SynthFleetOptions) {
   let printed = '';
   const output = { write: (text: string) => { printed += text; } };
   try {
-    const result = synthFleet(fleets, { output, ...options });
+    const result = synthFleet(fleets, { output, date: QUIET_DAY, ...options });
     return { printed, result, error: undefined };
   } catch (error) {
     return { printed, result: undefined, error: error as Error };
@@ -119,6 +122,17 @@ describe('synthFleet', () => {
       `  ${join(p.terraformDir, 'stacks')}: vision-infra, vision-addons, vision-serving`,
     ]);
     expect(first.printed).toBe(`${first.result!.summary.join('\n')}\n`);
+  });
+
+  test('warns of a pin past its end of life on the day given, after the servers\' warnings', () => {
+    const q = project();
+    const { result } = synth(WARNED, { yamlDir: q.yamlDir, artifactsDir: q.artifactsDir, date: '2026-12-05', quiet: true });
+    expect(result!.warnings).toEqual([
+      WARNING, 'vision: warning: istio base, istiod, istio gateway 1.30.3 reached its end of life on 2026-11-30; move to 1.31 (the newest Istio minor)',
+    ]);
+    expect(result!.summary).toContain('  warnings: 2');
+    const refused = synth(WARNED, { yamlDir: q.yamlDir, date: '5.12.2026' });
+    expect(refused.error!.message).toContain("synthFleet: 'date' ('5.12.2026') is not a day written YYYY-MM-DD; give one such as '2026-12-05', or leave it out for today");
   });
 
   test('deterministic: a second synth elsewhere writes the same bytes', () => {

@@ -62,6 +62,7 @@ describe('the pins: every pinned chart with its version, repository, Kubernetes 
       expect(p).toEqual({
         addon: p.addon, component: p.component, kind: 'helm-chart', repository: chart.repository, chart: chart.name, version: chart.version,
         supports: expect.stringMatching(/^1\.\d+ (to 1\.\d+|and later)$/), source: chart.kubernetes.source,
+        lifecycle: expect.objectContaining({ released: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }),
       });
     }
     expect(pins.find((p) => p.chart === 'istiod')!.supports).toBe('1.32 to 1.36');

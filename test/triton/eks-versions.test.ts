@@ -1,6 +1,6 @@
 import {
   EKS_CALENDAR_READ_ON, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EKS_SUPPORTED_VERSIONS, EKS_VERSION_CALENDAR,
-  eksVersionCalendar, eksVersionProblem,
+  eksSupportWarning, eksVersionCalendar, eksVersionLifecycle, eksVersionProblem, EKS_SUPPORT_PRICE,
 } from '../../lib/triton/eks-versions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -73,7 +73,42 @@ describe('the EKS release calendar', () => {
   test('the cluster version pin', () => {
     expect(EKS_KUBERNETES_PIN).toEqual({
       component: 'eks-kubernetes', kind: 'eks', version: '1.36', source: eksVersionCalendar('1.36')!.source,
-      supports: '1.34-1.36; standard support of 1.36 until 2027-08-02',
+      supports: '1.34-1.36; standard support of 1.36 until 2027-08-02', lifecycle: eksVersionLifecycle('1.36'),
     });
+  });
+});
+
+describe('EKS extended support: accepted, with a warning that names its cost', () => {
+  // AWS: "a total of $0.60 per cluster per hour" in extended support, "$0.10 per cluster per hour" in standard support
+  // (https://aws.amazon.com/blogs/containers/amazon-eks-extended-support-for-kubernetes-versions-pricing/, linked by the
+  // user guide's FAQ: awsdocs/amazon-eks-user-guide:latest/ug/clusters/kubernetes-versions.adoc@4d52b4d05e3478582e7d10a73cbd9ba9194dd5f7 line 204).
+  test('extended support is billed at six times the standard rate', () => {
+    expect(EKS_SUPPORT_PRICE).toMatchObject({ standardPerClusterHour: 0.10, extendedPerClusterHour: 0.60 });
+  });
+
+  test.each<[string, string, string | undefined]>([
+    ['1.34', '2026-12-05', 'left EKS standard support on 2026-12-02 and runs in extended support until 2027-12-02; extended support is billed at '
+      + '$0.60 per cluster hour instead of $0.10 (6 times the standard rate); move to 1.36 (standard support until 2027-08-02)'],
+    ['1.34', '2026-12-02', 'left EKS standard support on 2026-12-02 and runs in extended support until 2027-12-02; extended support is billed at '
+      + '$0.60 per cluster hour instead of $0.10 (6 times the standard rate); move to 1.36 (standard support until 2027-08-02)'],
+    ['1.34', '2026-12-01', 'leaves EKS standard support on 2026-12-02, in 1 day; then extended support is billed at $0.60 per cluster hour '
+      + 'instead of $0.10 (6 times the standard rate) until 2027-12-02; move to 1.36 (standard support until 2027-08-02)'],
+    ['1.35', '2027-01-26', 'leaves EKS standard support on 2027-03-27, in 60 days; then extended support is billed at $0.60 per cluster hour '
+      + 'instead of $0.10 (6 times the standard rate) until 2028-03-27; move to 1.36 (standard support until 2027-08-02)'],
+    ['1.35', '2027-01-25', undefined],
+    ['1.36', '2026-12-05', undefined],
+    ['1.36', '2027-07-01', 'leaves EKS standard support on 2027-08-02, in 32 days; then extended support is billed at $0.60 per cluster hour '
+      + 'instead of $0.10 (6 times the standard rate) until 2028-08-02'],
+    ['1.34', '2027-12-02', 'is past the end of EKS extended support (2027-12-02): EKS upgrades such control planes; move to 1.36 (standard support until 2027-08-02)'],
+    ['1.30', '2026-12-05', undefined], // not in the calendar: eksVersionProblem refuses it
+  ])('%s on %s', (version, day, warning) => {
+    expect(eksSupportWarning(version, day)).toBe(warning);
+  });
+
+  test('the version pin carries its lifecycle: released by EKS, its end of life the end of standard support', () => {
+    expect(EKS_KUBERNETES_PIN.lifecycle).toEqual(eksVersionLifecycle(EKS_DEFAULT_KUBERNETES_VERSION));
+    // endoflife-date/endoflife.date:products/amazon-eks.md@a70eca337600e7d721dc48112c271f98661d208b lines 35-36 (1.36) and 51-52 (1.34).
+    expect(eksVersionLifecycle('1.36')).toMatchObject({ cycle: '1.36', released: '2026-06-02', endOfLife: '2027-08-02', basis: 'published', moveTo: undefined });
+    expect(eksVersionLifecycle('1.34')).toMatchObject({ released: '2025-10-06', endOfLife: '2026-12-02', moveTo: '1.36 (standard support until 2027-08-02)' });
   });
 });

@@ -5,6 +5,7 @@
  * cdk8s, no cdktf.
  */
 import type { Problems } from '../../private/errors';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonName, AddonProvides } from './addon-catalog';
 import type { SupportedChart } from './chart-support';
@@ -84,6 +85,8 @@ export interface AddonChartPin {
   /** What the chart is in the add-on (e.g. 'istiod'). */
   readonly component: string;
   readonly chart: SupportedChart;
+  /** The lifecycle of the pinned chart's release, with its source. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** A CRD an add-on vendors under `crds/` (the `pins` list): the upstream release it is copied from. */
@@ -98,6 +101,8 @@ export interface VendoredCrd {
   readonly version: string;
   /** Where it was copied from: `owner/repo:path@tag (commit ...)`. */
   readonly source: string;
+  /** The lifecycle of the upstream release, with its source. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** One cluster add-on. */

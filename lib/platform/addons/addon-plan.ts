@@ -9,8 +9,8 @@ import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { Problems } from '../../private/errors';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
-import type { AddonModule, CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
-import { ADDON_MODULES } from './addon-registry';
+import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
+import { installedAddons, installedBy, neededAddons } from './addon-registry';
 import { chartSupportProblem } from './chart-support';
 import { EFS_CSI_ADDON_DEFAULTS, EFS_CSI_ADDON_NAME } from './efs-csi-addon';
 import { FSX_LUSTRE_CSI_ADDON_DEFAULTS, FSX_LUSTRE_CSI_ADDON_NAME } from './fsx-lustre-csi-addon';
@@ -56,15 +56,9 @@ export interface AddonsPlan {
   readonly assumes: readonly AddonProvides[];
 }
 
-/** The add-ons the fleet needs, in install order. */
-const neededModules = (plan: FleetPlan): AddonModule[] => Object.values(ADDON_MODULES).filter((m: AddonModule) => m.needed(plan));
-
-/** Whether the description leaves the add-on to the add-ons stack (not `addons.<key>: false`). */
-const installedBy = (plan: FleetPlan) => (m: AddonModule): boolean => plan.fleet.addons?.[m.key] !== false;
-
 /** The add-ons the fleet needs that the description switches off: the cluster must already have them. */
 export function assumedAddons(plan: FleetPlan): AddonProvides[] {
-  return neededModules(plan).filter((m) => !installedBy(plan)(m)).map((m) => m.provides);
+  return neededAddons(plan).filter((m) => !installedBy(plan)(m)).map((m) => m.provides);
 }
 
 /**
@@ -82,7 +76,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   const eksAddons: EksAddonPlan[] = [];
   let efsStorageClass: EfsStorageClassPlan | undefined;
   let fsxLustreDriver: FsxLustreDriverPlan | undefined;
-  const installed = neededModules(plan).filter(installedBy(plan));
+  const installed = installedAddons(plan);
   const ids = new Set<string>();
   for (const module of installed) {
     const done = module.install(plan, p);

@@ -5,6 +5,7 @@
  * and one line here. Pure: no cdk8s, no cdktf.
  */
 import type { Pin } from '../../triton/pin';
+import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
 import type { AddonModule } from './addon-module';
 import { supportRange } from './chart-support';
@@ -34,6 +35,19 @@ export const ADDON_MODULES = Object.freeze({
   efsCsi: EFS_CSI_ADDON,
   fsxLustreCsi: FSX_LUSTRE_CSI_ADDON,
 } satisfies Record<string, AddonModule>);
+
+/** The add-ons the fleet of `plan` needs, in install order. */
+export function neededAddons(plan: FleetPlan): AddonModule[] {
+  return Object.values(ADDON_MODULES).filter((m: AddonModule) => m.needed(plan));
+}
+
+/** Whether the description leaves the add-on to the add-ons stack (not `addons.<key>: false`). */
+export const installedBy = (plan: FleetPlan) => (m: AddonModule): boolean => plan.fleet.addons?.[m.key] !== false;
+
+/** The add-ons the fleet needs that the add-ons stack installs, in install order. */
+export function installedAddons(plan: FleetPlan): AddonModule[] {
+  return neededAddons(plan).filter(installedBy(plan));
+}
 
 /** What each add-on installs into the Kubernetes API, by the registry's name. */
 export const ADDON_PROVIDES: Readonly<Record<keyof typeof ADDON_MODULES, AddonProvides>> = Object.freeze(Object.fromEntries(
@@ -80,14 +94,14 @@ export interface CrdPin extends Pin {
 /** Every vendored CRD with its release and source, in install order. */
 export function crdPins(): CrdPin[] {
   return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.crds ?? []).map((c) => ({
-    addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file,
+    addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file, lifecycle: c.lifecycle,
   })));
 }
 
 /** Every pinned chart with its version, repository, Kubernetes range and the range's source, in install order. */
 export function addonPins(): AddonPin[] {
-  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.charts ?? []).map(({ component, chart }) => ({
+  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.charts ?? []).map(({ component, chart, lifecycle }) => ({
     addon: m.key, component, kind: 'helm-chart' as const, repository: chart.repository, chart: chart.name, version: chart.version,
-    supports: supportRange(chart.kubernetes), source: chart.kubernetes.source,
+    supports: supportRange(chart.kubernetes), source: chart.kubernetes.source, lifecycle,
   })));
 }

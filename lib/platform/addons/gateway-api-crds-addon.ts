@@ -4,6 +4,7 @@
  * why). Pure: no cdk8s, no cdktf.
  */
 import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
@@ -17,11 +18,21 @@ import { pooledServers } from './inference-crds-addon';
 const GATEWAY_API_VERSION = 'v1.6.3';
 const GATEWAY_API_MODULE_SUM = 'h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=';
 
+/**
+ * The lifecycle of Gateway API 1.6: v1.6.0 of 2026-06-29. Gateway API states which Kubernetes versions it supports and
+ * to "use the latest published release", but no end of life for a release; v1.7.0 (2026-10-29) is newer, not read here.
+ */
+const GATEWAY_API_LIFECYCLE: Lifecycle = {
+  cycle: 'v1.6', released: '2026-06-29', basis: 'not-stated', moveTo: 'v1.7 (v1.7.0 of 2026-10-29, once the mesh implements it)',
+  source: 'kubernetes-sigs/gateway-api tags v1.6.0 (2026-06-29), v1.7.0 (2026-10-29, the Go module proxy); '
+    + 'site/content/en/docs/concepts/versioning.md@v1.6.1 lines 214, 230 (no end of life stated)',
+};
+
 /** One standard-channel CRD of Gateway API, by its plural and kind. */
 const standardCrd = (plural: string, kind: string): VendoredCrd => {
   const file = `gateway.networking.k8s.io_${plural}.yaml`;
   return {
-    id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION,
+    id: `crd-${plural}`, kind, file, version: GATEWAY_API_VERSION, lifecycle: GATEWAY_API_LIFECYCLE,
     source: `kubernetes-sigs/gateway-api:config/crd/standard/${file}@${GATEWAY_API_VERSION} (Go module ${GATEWAY_API_MODULE_SUM})`,
   };
 };

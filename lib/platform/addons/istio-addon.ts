@@ -7,6 +7,7 @@ import { GATEWAY_NAME_LABEL } from '../../triton/inference-pool-options';
 import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
 import { ISTIO_TRUST_DOMAIN } from '../../triton/mesh-identity';
 import type { Problems } from '../../private/errors';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, HelmReleasePlan } from './addon-module';
@@ -41,6 +42,19 @@ export const ISTIO_CHARTS = {
    */
   gateway: { repository: ISTIO_REPOSITORY, name: 'gateway', version: ISTIO_VERSION, kubernetes: ISTIO_SUPPORT },
 } as const satisfies Record<string, SupportedChart>;
+
+/**
+ * The lifecycle of the pinned Istio line: 1.30.0 of 2026-05-18 (its tag), end of life 2026-11-30 as Istio's
+ * supported-releases table publishes it (endoflife.date reads that table: its `release_table` method). Istio's policy
+ * supports a minor "until 6 weeks after the N+2 minor release". The next line, 1.31, is newer than the stored sources
+ * (the newest tag read is 1.31.0-rc.0 of 2026-08-19).
+ * @see https://istio.io/latest/docs/releases/supported-releases/#support-policy
+ */
+export const ISTIO_LIFECYCLE: Lifecycle = {
+  cycle: '1.30', released: '2026-05-18', endOfLife: '2026-11-30', basis: 'published', moveTo: '1.31 (the newest Istio minor)',
+  source: 'endoflife-date/endoflife.date:products/istio.md@a70eca337600e7d721dc48112c271f98661d208b lines 37-42, 50-55 (Istio 1.30: released 2026-05-18, eol 2026-11-30, '
+    + 'from https://istio.io/latest/docs/releases/supported-releases/); istio/istio tag 1.30.0 (2026-05-18)',
+};
 
 /** Names the Istio add-on gives its releases, one named constant each (asserted by the tests). */
 export const ISTIO_ADDON_DEFAULTS = {
@@ -100,9 +114,9 @@ export const ISTIO_ADDON: AddonModule = {
     ],
   },
   charts: [
-    { component: 'istio base', chart: ISTIO_CHARTS.base },
-    { component: 'istiod', chart: ISTIO_CHARTS.istiod },
-    { component: 'istio gateway', chart: ISTIO_CHARTS.gateway },
+    { component: 'istio base', chart: ISTIO_CHARTS.base, lifecycle: ISTIO_LIFECYCLE },
+    { component: 'istiod', chart: ISTIO_CHARTS.istiod, lifecycle: ISTIO_LIFECYCLE },
+    { component: 'istio gateway', chart: ISTIO_CHARTS.gateway, lifecycle: ISTIO_LIFECYCLE },
   ],
   needed: (plan: FleetPlan) => plan.mesh !== undefined,
   install(plan: FleetPlan, p: Problems): AddonInstall {

@@ -4,6 +4,7 @@
  * @see https://github.com/aws/karpenter-provider-aws/tree/v1.15.2/charts/karpenter
  */
 import { Problems, problem } from '../../private/errors';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
@@ -16,6 +17,17 @@ import type { KubernetesSupport, PinnedChart, SupportedChart } from './chart-sup
  * @see https://karpenter.sh/docs/getting-started/getting-started-with-karpenter/
  */
 export const KARPENTER_CHART = Object.freeze({ repository: 'oci://public.ecr.aws/karpenter', name: 'karpenter', version: '1.15.2' });
+
+/**
+ * The lifecycle of Karpenter 1.15: v1.15.0 of 2026-10-10 (the Go module proxy's time). A regular (non-LTS) release is
+ * supported "only until the next minor release is published", so its end of life is the day 1.16 is published, not yet
+ * known; 1.14 is the LTS line (supported to July 2027, SUPPORT.md lines 110-113).
+ */
+export const KARPENTER_LIFECYCLE: Lifecycle = {
+  cycle: '1.15', released: '2026-10-10', basis: 'policy', moveTo: '1.16 once published',
+  source: 'github.com/aws/karpenter-provider-aws@v1.15.0 (Go module proxy, 2026-10-10); '
+    + 'aws/karpenter-provider-aws:SUPPORT.md@v1.15.2 lines 15, 115 (regular releases: supported until the next minor)',
+};
 
 const REPO = 'aws/karpenter-provider-aws';
 const COMPATIBILITY = `${REPO}:hack/docs/compatibilitymatrix_gen/compatibility.yaml@v1.15.2`;
@@ -73,7 +85,7 @@ export const KARPENTER_ADDON: AddonModule = {
     addon: 'karpenter', summary: 'the Karpenter controller (karpenter.sh, karpenter.k8s.aws CRDs)',
     provides: [...kinds('karpenter.sh', ['NodePool', 'NodeClaim']), ...kinds('karpenter.k8s.aws', ['EC2NodeClass'])],
   },
-  charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)! }],
+  charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)!, lifecycle: KARPENTER_LIFECYCLE }],
   needed: (plan: FleetPlan) => plan.karpenter !== undefined,
   install({ fleet, karpenter }: FleetPlan, p: Problems): AddonInstall {
     const k = karpenter!;

@@ -3,6 +3,7 @@
  * defaults. Pure: no cdk8s, no cdktf.
  * @see https://github.com/kedacore/charts/tree/v2.20.2/keda
  */
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
@@ -22,6 +23,17 @@ export const KEDA_CHART = {
   },
 } as const satisfies SupportedChart;
 
+/**
+ * The lifecycle of KEDA 2.20: v2.20.0 of 2026-06-01. KEDA states no end of life for its releases: its support policy
+ * covers only the Kubernetes versions a release runs on ("N-2"). 2.21.0 was published on 2026-09-23 (the Go module
+ * proxy's time of github.com/kedacore/keda/v2@v2.21.0).
+ */
+export const KEDA_LIFECYCLE: Lifecycle = {
+  cycle: '2.20', released: '2026-06-01', basis: 'not-stated', moveTo: '2.21 (v2.21.0 of 2026-09-23)',
+  source: 'kedacore/keda tag v2.20.0 (2026-06-01); kedacore/governance:SUPPORT.md@c5d7b7d1d235782e57f8373babb9bd8ce847c4c5 lines 25-33 '
+    + 'and RELEASES.md lines 7-13 (no end of life stated)',
+};
+
 /** Names the KEDA add-on uses, one named constant each (asserted by the tests). */
 export const KEDA_ADDON_DEFAULTS = {
   kedaNamespace: 'keda',
@@ -38,7 +50,7 @@ export const KEDA_ADDON: AddonModule = {
     provides: [...kinds('keda.sh', ['ScaledObject', 'ScaledJob', 'TriggerAuthentication', 'ClusterTriggerAuthentication']),
       { group: 'external.metrics.k8s.io', kind: '*' }],
   },
-  charts: [{ component: 'keda', chart: KEDA_CHART }],
+  charts: [{ component: 'keda', chart: KEDA_CHART, lifecycle: KEDA_LIFECYCLE }],
   needed: (plan: FleetPlan) => Object.values(plan.servers).some((s) => s.autoscaleEngine === 'keda'),
   install: (): AddonInstall => ({
     releases: [{

@@ -6,6 +6,7 @@
  */
 import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/monitoring/triton-dashboard';
 import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
+import type { Lifecycle } from '../../triton/lifecycle';
 import { FleetPlan, sorted } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
@@ -21,6 +22,16 @@ export const KUBE_PROMETHEUS_STACK_CHART = {
     source: 'prometheus-community/helm-charts:charts/kube-prometheus-stack/Chart.yaml@kube-prometheus-stack-88.5.3 line 34 (kubeVersion ">=1.25.0-0")',
   },
 } as const satisfies SupportedChart;
+
+/**
+ * The lifecycle of chart 88.5.3 (2026-08-21, its tag). prometheus-community/helm-charts states no support period for a
+ * chart version (its README, CONTRIBUTING and PROCESSES say none), and no newer chart was read here.
+ */
+export const KUBE_PROMETHEUS_STACK_LIFECYCLE: Lifecycle = {
+  cycle: '88.5.3', released: '2026-08-21', basis: 'not-stated',
+  source: 'prometheus-community/helm-charts tag kube-prometheus-stack-88.5.3 (2026-08-21, commit ea930baeebeba39f56d6b44e351f23b2a072a600); '
+    + 'README.md, CONTRIBUTING.md, PROCESSES.md@cf408a290 (no support period stated)',
+};
 
 /**
  * The Grafana chart the pinned kube-prometheus-stack depends on (its Chart.yaml `dependencies`): the `grafana.*` values
@@ -85,7 +96,7 @@ export const KUBE_PROMETHEUS_STACK_ADDON: AddonModule = {
     addon: 'prometheus', summary: 'kube-prometheus-stack (Prometheus Operator CRDs, Prometheus, Alertmanager, Grafana)',
     provides: kinds('monitoring.coreos.com', ['ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'Prometheus', 'Alertmanager', 'AlertmanagerConfig', 'Probe']),
   },
-  charts: [{ component: 'kube-prometheus-stack', chart: KUBE_PROMETHEUS_STACK_CHART }],
+  charts: [{ component: 'kube-prometheus-stack', chart: KUBE_PROMETHEUS_STACK_CHART, lifecycle: KUBE_PROMETHEUS_STACK_LIFECYCLE }],
   needed: ({ monitoring }: FleetPlan) => monitoring.scrape || monitoring.alerts || monitoring.dashboard,
   install({ fleet, monitoring }: FleetPlan): AddonInstall {
     const d = KUBE_PROMETHEUS_STACK_ADDON_DEFAULTS;

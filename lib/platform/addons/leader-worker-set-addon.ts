@@ -5,6 +5,7 @@
  * @see https://github.com/kubernetes-sigs/lws/blob/v0.10.0/config/manager/manager.yaml
  */
 import { TRITON_SERVER_DEFAULTS } from '../../triton/server-defaults';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
@@ -24,6 +25,15 @@ export const LEADER_WORKER_SET_CHART = {
     source: 'kubernetes-sigs/lws:site/content/en/docs/installation/_index.md@v0.10.0 line 29 ("A Kubernetes cluster with version >= 1.26 is Required")',
   },
 } as const satisfies SupportedChart;
+
+/**
+ * The lifecycle of LeaderWorkerSet 0.10: v0.10.0 of 2026-08-11 (its tag). LWS states no support period for its releases:
+ * its SECURITY.md points to Kubernetes' own version policy only.
+ */
+export const LEADER_WORKER_SET_LIFECYCLE: Lifecycle = {
+  cycle: '0.10', released: '2026-08-11', basis: 'not-stated',
+  source: 'kubernetes-sigs/lws tag v0.10.0 (2026-08-11); SECURITY.md@v0.10.0 lines 12-15 (no support period stated)',
+};
 
 /**
  * Values of lws (oci://registry.k8s.io/lws/charts): the LeaderWorkerSet controller manager. Every replica serves the
@@ -121,7 +131,7 @@ export const LEADER_WORKER_SET_ADDON: AddonModule = {
     addon: 'leaderWorkerSet', summary: 'the LeaderWorkerSet controller (leaderworkerset.x-k8s.io CRD and webhooks)',
     provides: kinds('leaderworkerset.x-k8s.io', ['LeaderWorkerSet']),
   },
-  charts: [{ component: 'lws', chart: LEADER_WORKER_SET_CHART }],
+  charts: [{ component: 'lws', chart: LEADER_WORKER_SET_CHART, lifecycle: LEADER_WORKER_SET_LIFECYCLE }],
   needed: ({ fleet }: FleetPlan) => Object.values(fleet.servers).some((s) => (s.nodesPerReplica ?? TRITON_SERVER_DEFAULTS.nodesPerReplica) > 1),
   install: (): AddonInstall => ({
     releases: [{

@@ -4,6 +4,7 @@
  * @see https://github.com/prometheus-community/helm-charts/tree/prometheus-adapter-5.3.0/charts/prometheus-adapter
  */
 import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
+import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonInstall, AddonModule } from './addon-module';
 import type { SupportedChart } from './chart-support';
@@ -20,6 +21,16 @@ export const PROMETHEUS_ADAPTER_CHART = {
       + 'the HPAs that read it are autoscaling/v2, GA in Kubernetes 1.23',
   },
 } as const satisfies SupportedChart;
+
+/**
+ * The lifecycle of chart 5.3.0 (2026-02-19, its tag, the newest prometheus-adapter chart read here).
+ * prometheus-community/helm-charts states no support period for a chart version.
+ */
+export const PROMETHEUS_ADAPTER_LIFECYCLE: Lifecycle = {
+  cycle: '5.3.0', released: '2026-02-19', basis: 'not-stated',
+  source: 'prometheus-community/helm-charts tag prometheus-adapter-5.3.0 (2026-02-19, commit e6e041b675fc44c3b869dfbb88d183e40b449dd2); '
+    + 'README.md, CONTRIBUTING.md, PROCESSES.md@cf408a290 (no support period stated)',
+};
 
 /** Names the adapter add-on uses, one named constant each (asserted by the tests). */
 export const PROMETHEUS_ADAPTER_ADDON_DEFAULTS = {
@@ -49,7 +60,7 @@ export const PROMETHEUS_ADAPTER_ADDON: AddonModule = {
     addon: 'metricsAdapter', summary: 'prometheus-adapter serving custom.metrics.k8s.io',
     provides: [{ group: 'custom.metrics.k8s.io', kind: '*' }],
   },
-  charts: [{ component: 'prometheus-adapter', chart: PROMETHEUS_ADAPTER_CHART }],
+  charts: [{ component: 'prometheus-adapter', chart: PROMETHEUS_ADAPTER_CHART, lifecycle: PROMETHEUS_ADAPTER_LIFECYCLE }],
   needed: (plan: FleetPlan) => Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa'),
   install({ monitoring }: FleetPlan): AddonInstall {
     const address = new URL(monitoring.prometheusAddress);
