@@ -335,7 +335,10 @@ const GROUPS = {
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`verify-${r}`, [`kubernetes-${r}`, ...VERIFY_COMMON]])),
 };
 
-module.exports = { obtainTools, ToolError, PROMTOOL_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES, PROMETHEUS_ADAPTER_VERSION, CRD_MODULES };
+module.exports = {
+  obtainTools, ToolError, PROMTOOL_VERSION, GRPCIO_TOOLS_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES, ETCD_VERSION, KWOK_VERSION,
+  PROMETHEUS_ADAPTER_VERSION, CRD_MODULES,
+};
 
 if (require.main === module) {
   const names = process.argv.slice(2);
