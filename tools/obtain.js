@@ -205,7 +205,7 @@ const keda = (log) => goBuild(log, {
   packages: ['github.com/kedacore/keda/v2/cmd/operator', 'github.com/kedacore/keda/v2/cmd/adapter'],
   ldflags: `-X github.com/kedacore/keda/v2/version.Version=${KEDA_VERSION}`,
   after: (tmp) => { for (const b of ['operator', 'adapter']) fs.renameSync(join(tmp, b), join(tmp, `keda-${b}`)); },
-  files: ['keda-operator', 'keda-adapter'], cost: 'about 10 min on 2 cores, 2 GB of modules',
+  files: ['keda-operator', 'keda-adapter'], cost: 'about 7 min on 2 cores, 1.5 GB of modules and 2.6 GB of build cache',
 });
 
 /**
@@ -218,8 +218,11 @@ const keda = (log) => goBuild(log, {
  */
 const CRD_MODULES = [
   { module: 'istio.io/api', version: 'v1.30.3', files: ['kubernetes/customresourcedefinitions.gen.yaml'] },
-  { module: 'github.com/kedacore/keda/v2', version: `v${KEDA_VERSION}`, files: ['config/crd/bases/keda.sh_scaledobjects.yaml',
-    'config/crd/bases/keda.sh_triggerauthentications.yaml', 'config/crd/bases/keda.sh_clustertriggerauthentications.yaml'] },
+  // All six of config/crd/bases: KEDA's operator watches every kind of them and exits when one is missing (its
+  // informers' cache sync times out, kedacore/keda:cmd/operator/main.go@v2.20.2 mgr.Start).
+  { module: 'github.com/kedacore/keda/v2', version: `v${KEDA_VERSION}`, files: ['keda.sh_scaledobjects.yaml', 'keda.sh_scaledjobs.yaml',
+    'keda.sh_triggerauthentications.yaml', 'keda.sh_clustertriggerauthentications.yaml', 'eventing.keda.sh_cloudeventsources.yaml',
+    'eventing.keda.sh_clustercloudeventsources.yaml'].map((f) => `config/crd/bases/${f}`) },
 ];
 async function verifyCrds(log) {
   const vendored = join(__dirname, 'crds');
