@@ -43,6 +43,21 @@ export function scaledObjectPatch(scaledObject: any, prometheusUrl: string, time
   };
 }
 
+/**
+ * The queries of a ScaledObject's `prometheus` triggers that return no series at `prometheusUrl`, each with why: KEDA's
+ * own error for an empty result ("target may be lost") does not say which series is missing, the query does.
+ */
+export async function emptyQueries(scaledObject: any, prometheusUrl: string): Promise<string[]> {
+  const empty: string[] = [];
+  for (const t of (scaledObject.spec?.triggers ?? []).filter((x: any) => x.type === 'prometheus')) {
+    const query = String(t.metadata?.query ?? '');
+    const r = await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(query)}`).then((x) => x.json() as Promise<any>, (e: Error) => ({ error: e.message }));
+    if (r.status !== 'success') empty.push(`its trigger's query failed at verify's Prometheus (${r.error ?? 'no answer'}): ${query}`);
+    else if (r.data.result.length === 0) empty.push(`its trigger's query returns no series at verify's Prometheus, which serves the Triton metric catalog: ${query}`);
+  }
+  return empty;
+}
+
 /** A CA, and a certificate it signs for localhost and 127.0.0.1 with server and client use, into `dir`. */
 function certificates(openssl: string, dir: string): void {
   mkdirSync(join(dir, 'ca'), { recursive: true });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ControlPlane } from './control-plane';
 import { freePort } from './control-plane';
 import { serveAggregatedApi } from './aggregated-api';
-import { kedaHpaName, scaledObjectPatch, startKeda } from './keda';
+import { emptyQueries, kedaHpaName, scaledObjectPatch, startKeda } from './keda';
 import { messageOf } from './kube-api';
 import type { Manifest, NodePoolSpec } from './manifests';
 import type { SimulatedNode } from './nodes';
@@ -167,6 +167,7 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
   const provisioner = startProvisioner(plane.api, o.pools, o.nodes, o.systemNodesMax);
   try {
     const prometheusPort = await startPrometheus(plane, binaries, simulatorPort);
+    const prometheusUrl = `http://127.0.0.1:${prometheusPort}`;
     const running: Target[] = [];
     const hpas = targets.filter((t) => !t.keda);
     if (hpas.length) {
@@ -183,7 +184,7 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
       const patched = [];
       for (const t of scaledObjects) {
         const r = await plane.api.call('PATCH', `/apis/keda.sh/v1alpha1/namespaces/${t.namespace}/scaledobjects/${t.subject.object.metadata.name}`,
-          scaledObjectPatch(t.subject.object, `http://127.0.0.1:${prometheusPort}`, o.timeScale), 'application/merge-patch+json');
+          scaledObjectPatch(t.subject.object, prometheusUrl, o.timeScale), 'application/merge-patch+json');
         if (r.status === 200) patched.push(t); else fail(t, `pointing its trigger at verify's Prometheus and scaling its time: ${messageOf(r)}`);
       }
       const failed = patched.length ? await startKeda(plane, binaries) : undefined;
@@ -213,7 +214,10 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
       if (!t.workload) problems.push(`its scaleTargetRef ${JSON.stringify((t.subject.object as any).spec.scaleTargetRef)} is not a workload of the output`);
       if (t.keda && notReady(i.scaledObject)) problems.push(`KEDA has not made it Ready after ${timeout} s: ${notReady(i.scaledObject)}`);
       if (t.keda && !i.hpa) problems.push(`KEDA made no HPA '${t.hpaName}' of it after ${timeout} s (keda-operator's log in ${plane.workDir})`);
-      else if (!i.held) problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa));
+      else if (!i.held) {
+        problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa),
+          ...(t.keda ? await emptyQueries(t.subject.object, prometheusUrl) : []));
+      }
       else if (!u.held) problems.push(`under load: ${u.hpa?.status?.currentReplicas ?? 0} replicas (${u.ready} Ready) of its maximum ${t.max} after ${timeout} s; ${metricReading(u.hpa)}`, ...hpaConditions(u.hpa));
       if (i.held && u.held && !d.held) problems.push(`without load: ${d.hpa?.status?.currentReplicas} replicas, not its minimum ${t.min}, after ${timeout + 150} s; ${metricReading(d.hpa)}`, ...hpaConditions(d.hpa));
       const through = t.keda ? `; through KEDA's HPA ${t.hpaName}, its Prometheus trigger pointed at verify's Prometheus` : '';
