@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `triton-ops verify` over every cluster of the examples, with its infra stack's node pools, at each Kubernetes release
-# of tools/kubernetes (the default cluster version and the lowest supported one); the two clusters of a release run
+# of tools/kubernetes (the default cluster version and the lowest supported one), and over the KEDA fleet of
+# .ci/keda-fleet.js at the lowest (KEDA 2.20 supports Kubernetes 1.33 to 1.35 only); the clusters of a release run
 # side by side (each is mostly waiting on its controllers). Then the quoted report of docs/ci.md
 # (test/docs/verify-report.txt) must be what the run printed, and a broken copy must fail naming each break
 # (.ci/verify-broken.js). The components come from tools/obtain.js, built once per machine from the Go module proxy.
@@ -11,19 +12,24 @@ reports=${TRITON_OPS_VERIFY_REPORTS:-$(mktemp -d "${TMPDIR:-/tmp}/triton-ops-ver
 mkdir -p "$reports"
 releases=$(node -e 'console.log(require("./tools/obtain").KUBERNETES_RELEASES.join(" "))')
 default=${releases##* }
-declare -A infra=([ml-serving]=infra [llm-serving]=llm-infra)
+lowest=${releases%% *}
+node .ci/keda-fleet.js "$reports/keda"
+declare -A output=([ml-serving]=dist/ml-serving [llm-serving]=dist/llm-serving [keda-serving]="$reports/keda/dist/keda-serving")
+declare -A infra=([ml-serving]=cdktf.out/stacks/infra [llm-serving]=cdktf.out/stacks/llm-infra [keda-serving]="$reports/keda/cdktf.out/stacks/keda-infra")
 failed=0
 for release in $releases; do
   bin=$(node tools/obtain.js "verify-$release")
+  clusters=(ml-serving llm-serving)
+  [ "$release" = "$lowest" ] && clusters+=(keda-serving)
   pids=()
-  for cluster in ml-serving llm-serving; do
-    TRITON_OPS_VERIFY_BIN="$bin" node build/lib/cli/main.js verify "dist/$cluster" "cdktf.out/stacks/${infra[$cluster]}" \
+  for cluster in "${clusters[@]}"; do
+    TRITON_OPS_VERIFY_BIN="$bin" node build/lib/cli/main.js verify "${output[$cluster]}" "${infra[$cluster]}" \
       --output "$reports/$cluster-$release.json" > "$reports/$cluster-$release.log" 2>&1 &
     pids+=($!)
   done
-  for i in 0 1; do wait "${pids[$i]}" || failed=1; done
-  for cluster in ml-serving llm-serving; do
-    echo "== triton-ops verify dist/$cluster at Kubernetes $release"
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  for cluster in "${clusters[@]}"; do
+    echo "== triton-ops verify ${output[$cluster]} at Kubernetes $release"
     cat "$reports/$cluster-$release.log"
   done
 done

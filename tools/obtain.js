@@ -6,9 +6,10 @@
  * - protoc, from grpcio-tools on PyPI (the protobuf C++ compiler behind a Python entry point), so no root and no system
  *   package is needed;
  * - for `triton-ops verify`: the control plane and kubectl at each Kubernetes release of tools/kubernetes (the default
- *   cluster version and the lowest supported one), etcd, kwok and its stages, the prometheus server, prometheus-adapter
- *   (each built from its Go module through a wrapper module of tools/, go.mod and go.sum committed) and the CRDs the
- *   output needs (`verify` obtains them all for the default version, `verify-<release>` for another).
+ *   cluster version and the lowest supported one), etcd, kwok and its stages, the prometheus server, prometheus-adapter,
+ *   KEDA's operator and metrics server (each built from its Go module through a wrapper module of tools/, go.mod and
+ *   go.sum committed) and the CRDs the output needs (`verify` obtains them all for the default version,
+ *   `verify-<release>` for another).
  * - checkov, the IaC scanner platform teams run over Kubernetes YAML and Terraform JSON, from PyPI with its dependencies
  *   at the versions of tools/checkov/constraints.txt (.ci/check-checkov.sh runs it; `npm test` does not);
  * A tool already on PATH at the pinned version is used as it is.
@@ -197,6 +198,16 @@ const prometheusAdapter = (log) => goBuild(log, {
   packages: ['sigs.k8s.io/prometheus-adapter/cmd/adapter'], files: ['adapter'], cost: 'about 3 min',
 });
 
+/** KEDA's operator and metrics server at the pinned keda chart's release, renamed apart from prometheus-adapter's `adapter`. */
+const KEDA_VERSION = '2.20.2';
+const keda = (log) => goBuild(log, {
+  name: 'keda', version: KEDA_VERSION, module: 'keda',
+  packages: ['github.com/kedacore/keda/v2/cmd/operator', 'github.com/kedacore/keda/v2/cmd/adapter'],
+  ldflags: `-X github.com/kedacore/keda/v2/version.Version=${KEDA_VERSION}`,
+  after: (tmp) => { for (const b of ['operator', 'adapter']) fs.renameSync(join(tmp, b), join(tmp, `keda-${b}`)); },
+  files: ['keda-operator', 'keda-adapter'], cost: 'about 7 min on 2 cores, 1.5 GB of modules and 2.6 GB of build cache',
+});
+
 /**
  * The CRDs `triton-ops verify` installs before the output, at the releases the library pins: Istio's from istio.io/api
  * (kubernetes/customresourcedefinitions.gen.yaml at the istio charts' 1.30.3) and KEDA's from github.com/kedacore/keda/v2
@@ -207,8 +218,11 @@ const prometheusAdapter = (log) => goBuild(log, {
  */
 const CRD_MODULES = [
   { module: 'istio.io/api', version: 'v1.30.3', files: ['kubernetes/customresourcedefinitions.gen.yaml'] },
-  { module: 'github.com/kedacore/keda/v2', version: 'v2.20.2', files: ['config/crd/bases/keda.sh_scaledobjects.yaml',
-    'config/crd/bases/keda.sh_triggerauthentications.yaml', 'config/crd/bases/keda.sh_clustertriggerauthentications.yaml'] },
+  // All six of config/crd/bases: KEDA's operator watches every kind of them and exits when one is missing (its
+  // informers' cache sync times out, kedacore/keda:cmd/operator/main.go@v2.20.2 mgr.Start).
+  { module: 'github.com/kedacore/keda/v2', version: `v${KEDA_VERSION}`, files: ['keda.sh_scaledobjects.yaml', 'keda.sh_scaledjobs.yaml',
+    'keda.sh_triggerauthentications.yaml', 'keda.sh_clustertriggerauthentications.yaml', 'eventing.keda.sh_cloudeventsources.yaml',
+    'eventing.keda.sh_clustercloudeventsources.yaml'].map((f) => `config/crd/bases/${f}`) },
 ];
 async function verifyCrds(log) {
   const vendored = join(__dirname, 'crds');
@@ -306,7 +320,7 @@ sys.exit(Checkov().run())' "$@"
 }
 
 const TOOLS = {
-  promtool, protoc, checkov, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, 'verify-crds': verifyCrds,
+  promtool, protoc, checkov, prometheus, etcd, kwok, 'prometheus-adapter': prometheusAdapter, keda, 'verify-crds': verifyCrds,
   ...Object.fromEntries(KUBERNETES_RELEASES.map((r) => [`kubernetes-${r}`, kubernetes(r)])),
 };
 
@@ -328,7 +342,7 @@ async function obtainTools(names, log = (line) => process.stderr.write(`${line}\
  * `verify`: what `triton-ops verify` runs, at the default cluster version (lib/triton/eks-versions.ts); `verify-<release>`
  * at another. Their folders are what TRITON_OPS_VERIFY_BIN takes (verify reads the CRDs from there too).
  */
-const VERIFY_COMMON = ['etcd', 'kwok', 'prometheus', 'prometheus-adapter', 'verify-crds'];
+const VERIFY_COMMON = ['etcd', 'kwok', 'prometheus', 'prometheus-adapter', 'keda', 'verify-crds'];
 const DEFAULT_RELEASE = KUBERNETES_RELEASES[KUBERNETES_RELEASES.length - 1];
 const GROUPS = {
   verify: [`kubernetes-${DEFAULT_RELEASE}`, ...VERIFY_COMMON],
@@ -337,7 +351,7 @@ const GROUPS = {
 
 module.exports = {
   obtainTools, ToolError, PROMTOOL_VERSION, GRPCIO_TOOLS_VERSION, CHECKOV_VERSION, KUBERNETES_RELEASES, ETCD_VERSION, KWOK_VERSION,
-  PROMETHEUS_ADAPTER_VERSION, CRD_MODULES,
+  PROMETHEUS_ADAPTER_VERSION, KEDA_VERSION, CRD_MODULES,
 };
 
 if (require.main === module) {

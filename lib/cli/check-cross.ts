@@ -178,7 +178,7 @@ function sameHost(a: string, aNs: string, b: string, bNs: string): boolean {
 }
 
 /** The namespaces a monitor looks in: `namespaceSelector.matchNames`, every namespace with `any: true`, else its own. */
-function monitorNamespaces(o: Obj): string[] | 'any' {
+export function monitorNamespaces(o: Pick<Obj, 'raw' | 'namespace'>): string[] | 'any' {
   const ns = o.raw.spec?.namespaceSelector;
   if (ns?.any === true) return 'any';
   return ns?.matchNames?.length ? ns.matchNames : [o.namespace];

@@ -1,12 +1,13 @@
 /**
  * `triton-ops verify [paths...]`: the synthesized output run on a real control plane of plain processes (etcd,
- * kube-apiserver, kube-controller-manager, kube-scheduler, kwok; Prometheus and prometheus-adapter for autoscaling),
+ * kube-apiserver, kube-controller-manager, kube-scheduler, kwok; Prometheus, prometheus-adapter and KEDA for autoscaling),
  * so that what those components decide is decided by them, not by the library's model of them. Stages:
  * - apply: every object by server-side apply with strict field validation (lib/cli/verify/stage-apply.ts);
  * - schedule: the pools' simulated nodes, every workload Ready (stage-schedule.ts);
  * - disrupt: a drain of one node per pool through the PodDisruptionBudgets, and a rollout of every server
  *   (stage-disrupt.ts);
- * - autoscale: every HPA reads its metric through the fleet's pipeline and scales both ways (stage-autoscale.ts).
+ * - autoscale: every HPA and ScaledObject reads its metric through the fleet's pipeline and scales both ways
+ *   (stage-autoscale.ts).
  * Exit code 0 when every case held, 1 when one failed, 2 for a usage error or a control plane that did not start.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,8 @@ export const VERIFY_USAGE = `usage: triton-ops verify [paths...] [options]
   Give the cluster folder and its infra stack: triton-ops verify dist/<cluster> cdktf.out/stacks/<infra>
   --stages LIST        comma-separated, of ${STAGES.join(', ')} (default: all); each needs the ones before it
   --bin-dir DIR        where etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (+ kwok-stages.yaml),
-                       prometheus and adapter are (repeatable; also TRITON_OPS_VERIFY_BIN, then PATH)
+                       prometheus, adapter, keda-operator and keda-adapter are (repeatable; also TRITON_OPS_VERIFY_BIN,
+                       then PATH)
   --crds DIR           CustomResourceDefinitions to install first (repeatable; also TRITON_OPS_VERIFY_CRDS);
                        and of the --bin-dir folders; the package's own vendored CRDs (Gateway API, InferencePool,
                        InferenceObjective) always are
@@ -38,7 +40,8 @@ export const VERIFY_USAGE = `usage: triton-ops verify [paths...] [options]
                        room, the cluster's autoscaler adds more, up to --system-nodes-max (default 12)
   --timeout SECONDS    how long a workload may take to be Ready, a drain or a rollout to finish (default 120;
                        an autoscaler has three times as long for each of its phases)
-  --time-scale N       the HPAs' scaling policies run at 1/N of their periods and windows (default 10; 1 = as written)
+  --time-scale N       the HPAs' and ScaledObjects' scaling policies run at 1/N of their periods and windows
+                       (default 10; 1 = as written)
   --format text|json   json: the cases as one JSON document on stdout (progress on stderr)
   --output FILE        also write the JSON report to FILE
   --keep               leave the work folder (logs, kubeconfig) instead of removing it

@@ -153,6 +153,7 @@ function knownPins(): Dependency[] {
     go('sigs.k8s.io/prometheus-adapter', `v${obtain.PROMETHEUS_ADAPTER_VERSION}`, 'tools/prometheus-adapter'),
     go('sigs.k8s.io/prometheus-adapter', obtain.PROMETHEUS_ADAPTER_VERSION, 'PROMETHEUS_ADAPTER_VERSION'),
     go('github.com/prometheus/prometheus', prometheusModule(obtain.PROMTOOL_VERSION), 'tools/promtool'),
+    go('github.com/kedacore/keda/v2', `v${obtain.KEDA_VERSION}`, 'tools/keda'), go('github.com/kedacore/keda/v2', obtain.KEDA_VERSION, 'KEDA_VERSION'),
     { datasource: 'github-releases', lookup: 'prometheus/prometheus', version: obtain.PROMTOOL_VERSION, where: 'PROMTOOL_VERSION' },
     ...obtain.CRD_MODULES.map((m: { module: string; version: string }) => go(m.module, m.version, `CRD_MODULES ${m.module}`)),
     { datasource: 'pypi', lookup: 'grpcio-tools', version: obtain.GRPCIO_TOOLS_VERSION, where: 'GRPCIO_TOOLS_VERSION' },

@@ -1,6 +1,7 @@
 /**
  * `triton-ops verify` without a control plane: what it reads from the output (objects, node pools), the nodes it makes
- * of them, how it scales HPA policies in time, what the metrics simulator exports, and its usage errors. The stages
+ * of them, how it scales HPA policies in time, how it makes a ScaledObject run here, which labels the scrape configs add,
+ * what the metrics simulator exports, and its usage errors. The stages
  * themselves run against real components in CI (.ci/verify.sh), not here: a control plane takes seconds to start.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
@@ -10,9 +11,11 @@ import { join } from 'path';
 import { run } from '../../lib/cli/verify';
 import { findBinaries } from '../../lib/cli/verify/binaries';
 import { freePort } from '../../lib/cli/verify/control-plane';
+import { kedaHpaName, scaledObjectPatch } from '../../lib/cli/verify/keda';
 import { applyOrder, readInputs } from '../../lib/cli/verify/manifests';
 import { clusterNodes, poolNode } from '../../lib/cli/verify/nodes';
-import { scaledBehavior } from '../../lib/cli/verify/stage-autoscale';
+import { scaledBehavior } from '../../lib/cli/verify/scaled-behavior';
+import { scrapeLabels } from '../../lib/cli/verify/scrape-labels';
 import { TritonMetricsSimulator } from '../../lib/cli/verify/triton-metrics-simulator';
 import { eksNodeAllocatable } from '../../lib/triton/node-capacity';
 import { runInProcess } from './check-helpers';
@@ -90,6 +93,60 @@ test('HPA policies run at 1/scale of their periods and windows, never below a se
   });
 });
 
+describe('a ScaledObject as verify runs it', () => {
+  const scaledObject = (spec: Record<string, unknown> = {}) => ({
+    apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'ranker', namespace: 'ml' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ranker' }, minReplicaCount: 2, maxReplicaCount: 4,
+      triggers: [{ type: 'prometheus', metricType: 'Value', metadata: { serverAddress: 'http://prometheus-operated.monitoring.svc:9090', query: 'q', threshold: '0.02' } }],
+      advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 120 }] } } } },
+      ...spec,
+    },
+  });
+
+  test("its Prometheus trigger reads verify's Prometheus; its behavior, pollingInterval and cooldownPeriod run at 1/scale", () => {
+    const patch = scaledObjectPatch(scaledObject({ pollingInterval: 30, cooldownPeriod: 300 }), 'http://127.0.0.1:9090', 10);
+    expect(patch).toEqual({ spec: {
+      triggers: [{ type: 'prometheus', metricType: 'Value', metadata: { serverAddress: 'http://127.0.0.1:9090', query: 'q', threshold: '0.02' } }],
+      advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: 30, policies: [{ type: 'Pods', value: 1, periodSeconds: 12 }] } } } },
+      pollingInterval: 3, cooldownPeriod: 30,
+    } });
+  });
+
+  test('a trigger of another type, and periods it does not set, are left as they are', () => {
+    const cpu = { type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } };
+    expect(scaledObjectPatch(scaledObject({ triggers: [cpu], advanced: undefined }), 'http://127.0.0.1:9090', 10)).toEqual({ spec: { triggers: [cpu] } });
+  });
+
+  test("the HPA KEDA makes is keda-hpa-<name>, or the name its horizontalPodAutoscalerConfig gives", () => {
+    expect(kedaHpaName(scaledObject())).toBe('keda-hpa-ranker');
+    expect(kedaHpaName(scaledObject({ advanced: { horizontalPodAutoscalerConfig: { name: 'ranker-hpa' } } }))).toBe('ranker-hpa');
+  });
+});
+
+test("a workload's metrics get the static labels of the ServiceMonitor that selects its Service, and of a PodMonitor of its pods", () => {
+  const manifest = (object: any) => ({ file: 'f.yaml', id: `${object.kind} ${object.metadata.name}`, object });
+  const deployment = manifest({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ranker', namespace: 'ml' },
+    spec: { selector: { matchLabels: { app: 'ranker' } }, template: { metadata: { labels: { app: 'ranker' } } } } });
+  const monitor = (kind: string, name: string, selector: Record<string, string>, relabelings: unknown[], namespace = 'ml') => manifest({
+    apiVersion: 'monitoring.coreos.com/v1', kind, metadata: { name, namespace },
+    spec: { selector: { matchLabels: selector }, [kind === 'ServiceMonitor' ? 'endpoints' : 'podMetricsEndpoints']: [{ port: 'http-metrics', relabelings }] },
+  });
+  const manifests = [
+    deployment,
+    manifest({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'ranker', namespace: 'ml', labels: { svc: 'ranker' } }, spec: { selector: { app: 'ranker' } } }),
+    monitor('ServiceMonitor', 'ranker', { svc: 'ranker' }, [
+      { action: 'replace', replacement: 'ranker', targetLabel: 'triton_server' },
+      { sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' },
+      { action: 'labeldrop', regex: 'x' },
+    ]),
+    monitor('PodMonitor', 'ranker-pods', { app: 'ranker' }, [{ replacement: 'ml', targetLabel: 'team' }]),
+    monitor('ServiceMonitor', 'other', { svc: 'other' }, [{ replacement: 'other', targetLabel: 'triton_server' }]),
+    monitor('PodMonitor', 'elsewhere', { app: 'ranker' }, [{ replacement: 'no', targetLabel: 'team' }], 'web'),
+  ];
+  expect(scrapeLabels(manifests, deployment)).toEqual({ triton_server: 'ranker', team: 'ml' });
+});
+
 describe('the Triton metrics simulator', () => {
   const scrape = (port: number) => new Promise<string>((resolve, reject) => {
     request(`http://127.0.0.1:${port}/metrics`, (res) => {
@@ -121,6 +178,16 @@ describe('the Triton metrics simulator', () => {
       const stopped = value(await scrape(port), `nv_inference_request_success{${labels}}`);
       await new Promise((r) => setTimeout(r, 50));
       expect(value(await scrape(port), `nv_inference_request_success{${labels}}`)).toBe(stopped);
+    } finally {
+      await sim.stop();
+    }
+  });
+  test('a pod\'s scrape labels are on each of its series, namespace and pod its own', async () => {
+    const sim = new TritonMetricsSimulator(async () => [{ namespace: 'ml', pod: 'ranker-0', labels: { triton_server: 'ranker', pod: 'x' } }]);
+    const port = await freePort();
+    await sim.start(port);
+    try {
+      expect(await scrape(port)).toMatch(/^nv_inference_request_success\{namespace="ml",pod="ranker-0",triton_server="ranker",model="verify",version="1"\} 0$/m);
     } finally {
       await sim.stop();
     }

@@ -63,11 +63,11 @@ test('a checkov on PATH at the pinned release is used as it is; another release 
 });
 
 test('an unknown tool is refused with the known ones', async () => {
-  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
+  await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, keda, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });
 
-test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's and KEDA's charts, the supported cluster range", () => {
-  const { PROMETHEUS_ADAPTER_VERSION, CRD_MODULES, KUBERNETES_RELEASES } = require('../../tools/obtain');
+test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's and KEDA's charts (KEDA's build and CRDs), the supported cluster range", () => {
+  const { PROMETHEUS_ADAPTER_VERSION, KEDA_VERSION, CRD_MODULES, KUBERNETES_RELEASES } = require('../../tools/obtain');
   const { pins } = require('../../lib/platform/pins');
   const { EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION } = require('../../lib/triton/eks-versions');
   const chart = (component: string) => pins().find((p: { component: string }) => p.component === component).version;
@@ -76,6 +76,7 @@ test("verify's components are the pinned releases: the adapter chart's appVersio
   expect(PROMETHEUS_ADAPTER_VERSION).toBe('0.12.0');
   const crd = (module: string) => CRD_MODULES.find((m: { module: string }) => m.module === module).version;
   expect(crd('istio.io/api')).toBe(`v${chart('istio base')}`);
+  expect(KEDA_VERSION).toBe(chart('keda'));
   expect(crd('github.com/kedacore/keda/v2')).toBe(`v${chart('keda')}`);
   expect(KUBERNETES_RELEASES.map((r: string) => r.split('.').slice(0, 2).join('.'))).toEqual([EKS_SUPPORTED_VERSIONS.min, EKS_DEFAULT_KUBERNETES_VERSION]);
 });

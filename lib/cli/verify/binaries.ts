@@ -12,7 +12,7 @@ export const STAGE_BINARIES = {
   schedule: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok', 'kwok-stages.yaml'],
   disrupt: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok', 'kwok-stages.yaml'],
   autoscale: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok', 'kwok-stages.yaml',
-    'prometheus', 'adapter', 'openssl'],
+    'prometheus', 'adapter', 'keda-operator', 'keda-adapter', 'openssl'],
 } as const;
 
 export type Stage = keyof typeof STAGE_BINARIES;

@@ -36,8 +36,8 @@ export interface ControlPlane {
   /** A kubeconfig file for the components (and for a user who wants to look). */
   readonly kubeconfig: string;
   readonly workDir: string;
-  /** Starts one more component (the metrics adapter); it is stopped with the rest. */
-  start(name: string, file: string, args: readonly string[]): ChildProcess;
+  /** Starts one more component (a metrics adapter, KEDA), with `env` added to verify's; it is stopped with the rest. */
+  start(name: string, file: string, args: readonly string[], env?: Readonly<Record<string, string>>): ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -96,10 +96,10 @@ export async function startControlPlane(o: ControlPlaneOptions): Promise<Control
     }
     return undefined;
   };
-  const start = (name: string, file: string, args: readonly string[]) => {
+  const start = (name: string, file: string, args: readonly string[], env: Readonly<Record<string, string>> = {}) => {
     const log = join(dir, `${name}.log`);
     const fd = openSync(log, 'w');
-    const child = spawn(file, args, { stdio: ['ignore', fd, fd], cwd: dir });
+    const child = spawn(file, args, { stdio: ['ignore', fd, fd], cwd: dir, env: { ...process.env, ...env } });
     closeSync(fd);
     children.push({ name, child, log });
     return child;

@@ -1,99 +1,95 @@
 /**
- * The autoscale stage: every HorizontalPodAutoscaler of the output driven by the real HPA controller through the
- * metrics pipeline the fleet configures, from a simulated Triton metrics endpoint up:
- *   simulator (triton-metrics-simulator.ts) -> Prometheus (a static scrape every 5 s) -> prometheus-adapter with the
- *   output's own rules (the `prometheus-adapter-rules` ConfigMap) -> the custom.metrics.k8s.io APIService -> the HPA
- *   controller -> the Deployment -> the scheduler and kwok (and the autoscaler's part, provisioner.ts).
- * The adapter is a local process: Endpoints refuse loopback addresses, so its APIService names a Service of type
- * ExternalName `localhost`, which the aggregator resolves to https://localhost:<port>
- * (k8s.io/apiserver:pkg/util/proxy/proxy.go ResolveCluster).
- * Each HPA must report a current value of its metric, reach its maxReplicas under load and come back to its
- * minReplicas without it. Its scaling policies are applied by the real controller with their periods and windows
- * divided by `timeScale` (default 10), said in the report, so that a five-minute stabilization window takes 30 s.
+ * The autoscale stage: every HorizontalPodAutoscaler and KEDA ScaledObject of the output driven by the real HPA
+ * controller through the metrics pipeline the fleet configures, from a simulated Triton metrics endpoint up:
+ *   simulator (triton-metrics-simulator.ts) -> Prometheus (a static scrape every 5 s) -> for an HPA, prometheus-adapter
+ *   with the output's own rules (the `prometheus-adapter-rules` ConfigMap) and the custom.metrics.k8s.io APIService;
+ *   for a ScaledObject, KEDA's operator (its Prometheus trigger) and metrics server and the external.metrics.k8s.io
+ *   APIService (keda.ts) -> the HPA controller -> the Deployment -> the scheduler and kwok (and the autoscaler's part,
+ *   provisioner.ts). The adapter and KEDA are local processes (aggregated-api.ts says how the aggregator reaches them).
+ * Each HPA (a ScaledObject: Ready, and the HPA KEDA makes of it) must report a current value of its metric, reach its
+ * maximum under load and come back to its minimum without it. Its scaling policies are applied by the real controller
+ * with their periods and windows divided by `timeScale` (default 10, scaled-behavior.ts), said in the report.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlPlane } from './control-plane';
 import { freePort } from './control-plane';
+import { serveAggregatedApi } from './aggregated-api';
+import { emptyQueries, kedaHpaName, scaledObjectPatch, startKeda } from './keda';
 import { messageOf } from './kube-api';
 import type { Manifest, NodePoolSpec } from './manifests';
 import type { SimulatedNode } from './nodes';
 import { startProvisioner } from './provisioner';
 import type { VerifyCase } from './report';
+import { scaledBehavior } from './scaled-behavior';
+import { scrapeLabels } from './scrape-labels';
 import { TritonMetricsSimulator } from './triton-metrics-simulator';
 import { isReady, podsOf, selectorString, Workload } from './workloads';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ADAPTER_RULES_LABEL = 'prometheus-adapter-rules';
-const CUSTOM_METRICS_VERSIONS = ['v1beta1', 'v1beta2'];
 
-/** An HPA's behavior with every period and window divided by `scale` (at least 1 s; a window may stay 0). */
-export function scaledBehavior(behavior: any, scale: number): any {
-  if (!behavior) return behavior;
-  const direction = (d: any) => d && ({
-    ...d,
-    ...(d.stabilizationWindowSeconds !== undefined ? { stabilizationWindowSeconds: Math.round(d.stabilizationWindowSeconds / scale) } : {}),
-    ...(d.policies ? { policies: d.policies.map((p: any) => ({ ...p, periodSeconds: Math.max(1, Math.round(p.periodSeconds / scale)) })) } : {}),
-  });
-  return { ...(behavior.scaleUp ? { scaleUp: direction(behavior.scaleUp) } : {}), ...(behavior.scaleDown ? { scaleDown: direction(behavior.scaleDown) } : {}) };
-}
-
-/** Starts Prometheus and the adapter with the output's rules, and registers the adapter's APIService; waits until served. */
-async function startPipeline(plane: ControlPlane, binaries: Readonly<Record<string, string>>, rules: string, simulatorPort: number): Promise<string | undefined> {
+/** Starts Prometheus scraping the simulator; returns its port. */
+async function startPrometheus(plane: ControlPlane, binaries: Readonly<Record<string, string>>, simulatorPort: number): Promise<number> {
   const dir = plane.workDir;
-  const [promPort, adapterPort] = [await freePort(), await freePort()];
+  const port = await freePort();
   writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 5s\n  evaluation_interval: 5s\nscrape_configs:\n`
     + `  - job_name: triton\n    honor_labels: true\n    static_configs:\n      - targets: ['127.0.0.1:${simulatorPort}']\n`);
   plane.start('prometheus', binaries.prometheus, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'prometheus-data')}`,
-    `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn']);
-  writeFileSync(join(dir, 'adapter-rules.yaml'), rules);
-  plane.start('prometheus-adapter', binaries.adapter, [
-    `--secure-port=${adapterPort}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'adapter-certs')}`,
-    `--lister-kubeconfig=${plane.kubeconfig}`, `--authentication-kubeconfig=${plane.kubeconfig}`, `--authorization-kubeconfig=${plane.kubeconfig}`,
-    `--prometheus-url=http://127.0.0.1:${promPort}/`, `--config=${join(dir, 'adapter-rules.yaml')}`, '--metrics-relist-interval=10s', '--v=2',
-  ]);
-  const api = plane.api;
-  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'triton-ops-verify-metrics-adapter', namespace: 'kube-system' },
-    spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'https', port: adapterPort, protocol: 'TCP' }] } };
-  const created = await api.call('POST', '/api/v1/namespaces/kube-system/services', service);
-  if (created.status !== 201) return `the adapter's Service: ${messageOf(created)}`;
-  for (const version of CUSTOM_METRICS_VERSIONS) {
-    const r = await api.call('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
-      apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: `${version}.custom.metrics.k8s.io` },
-      spec: { group: 'custom.metrics.k8s.io', version, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true,
-        service: { namespace: 'kube-system', name: service.metadata.name, port: adapterPort } },
-    });
-    if (r.status !== 201) return `the ${version}.custom.metrics.k8s.io APIService: ${messageOf(r)}`;
-  }
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if ((await api.call('GET', '/apis/custom.metrics.k8s.io/v1beta2')).status === 200) return undefined;
-    await sleep(1000);
-  }
-  const status = await api.call('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1beta2.custom.metrics.k8s.io');
-  const condition = (status.body?.status?.conditions ?? []).find((c: any) => c.type === 'Available');
-  return `custom.metrics.k8s.io was not served within 90 s: ${condition ? `${condition.reason}: ${condition.message}` : 'no Available condition'} (logs in ${dir})`;
+    `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn']);
+  return port;
 }
 
+/** Starts prometheus-adapter with the output's rules and registers its APIServices; undefined, or what failed. */
+async function startAdapter(plane: ControlPlane, binaries: Readonly<Record<string, string>>, rules: string, prometheusPort: number): Promise<string | undefined> {
+  const dir = plane.workDir;
+  const port = await freePort();
+  writeFileSync(join(dir, 'adapter-rules.yaml'), rules);
+  plane.start('prometheus-adapter', binaries.adapter, [
+    `--secure-port=${port}`, '--bind-address=127.0.0.1', `--cert-dir=${join(dir, 'adapter-certs')}`,
+    `--lister-kubeconfig=${plane.kubeconfig}`, `--authentication-kubeconfig=${plane.kubeconfig}`, `--authorization-kubeconfig=${plane.kubeconfig}`,
+    `--prometheus-url=http://127.0.0.1:${prometheusPort}/`, `--config=${join(dir, 'adapter-rules.yaml')}`, '--metrics-relist-interval=10s', '--v=2',
+  ]);
+  return serveAggregatedApi(plane, { service: 'triton-ops-verify-metrics-adapter', port, group: 'custom.metrics.k8s.io',
+    versions: ['v1beta1', 'v1beta2'], server: 'prometheus-adapter' });
+}
+
+/** An autoscaler of the output: an HPA, or a ScaledObject and the HPA KEDA makes of it. */
 interface Target {
-  readonly hpa: Manifest;
+  /** The object of the output the case is about. */
+  readonly subject: Manifest;
+  readonly namespace: string;
+  readonly hpaName: string;
+  readonly keda: boolean;
   readonly workload?: Workload;
   readonly min: number;
   readonly max: number;
+  /** The target labels of the workload's scrape config, exported with its pods' metrics. */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
-/** The replicas of each target Ready and wanted, and each HPA's status, until `done` holds for all or time is up. */
+interface Observed {
+  /** The HPA, undefined until it exists (KEDA makes it). */
+  readonly hpa: any;
+  readonly scaledObject?: any;
+  readonly ready: number;
+  readonly held: boolean;
+}
+
+/** The replicas of each target Ready, each HPA's (and ScaledObject's) status, until `done` holds for all or time is up. */
 async function waitAll(plane: ControlPlane, targets: readonly Target[], seconds: number,
-  done: (t: Target, hpa: any, ready: number) => boolean): Promise<Map<Target, { hpa: any; ready: number; held: boolean }>> {
+  done: (t: Target, o: Omit<Observed, 'held'>) => boolean): Promise<Map<Target, Observed>> {
   const deadline = Date.now() + seconds * 1000;
-  const last = new Map<Target, { hpa: any; ready: number; held: boolean }>();
+  const last = new Map<Target, Observed>();
+  const read = async (path: string) => { const r = await plane.api.call('GET', path); return r.status === 200 ? r.body : undefined; };
   for (;;) {
     for (const t of targets) {
-      const ns = t.hpa.object.metadata.namespace ?? 'default';
-      const hpa = await plane.api.get(`/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${t.hpa.object.metadata.name}`);
+      const hpa = await read(`/apis/autoscaling/v2/namespaces/${t.namespace}/horizontalpodautoscalers/${t.hpaName}`);
+      const scaledObject = t.keda ? await read(`/apis/keda.sh/v1alpha1/namespaces/${t.namespace}/scaledobjects/${t.subject.object.metadata.name}`) : undefined;
       const selector = t.workload && selectorString((t.workload.manifest.object as any).spec?.selector);
-      const ready = selector ? (await podsOf(plane.api, ns, selector)).filter(isReady).length : 0;
-      last.set(t, { hpa, ready, held: done(t, hpa, ready) });
+      const ready = selector ? (await podsOf(plane.api, t.namespace, selector)).filter(isReady).length : 0;
+      const seen = { hpa, scaledObject, ready };
+      last.set(t, { ...seen, held: done(t, seen) });
     }
     if ([...last.values()].every((x) => x.held) || Date.now() >= deadline) return last;
     await sleep(2000);
@@ -102,6 +98,7 @@ async function waitAll(plane: ControlPlane, targets: readonly Target[], seconds:
 
 /** `triton_queue_seconds_per_request = 1 (target 20m)`, from an HPA's status. */
 function metricReading(hpa: any): string {
+  if (!hpa) return 'no HPA';
   const current = hpa.status?.currentMetrics ?? [];
   return (hpa.spec.metrics ?? []).map((m: any, i: number) => {
     const spec = m[m.type.charAt(0).toLowerCase() + m.type.slice(1)];
@@ -112,9 +109,15 @@ function metricReading(hpa: any): string {
 }
 
 /** Why an HPA does not scale, in the HPA controller's words (its ScalingActive and AbleToScale conditions). */
-const hpaConditions = (hpa: any): string[] => (hpa.status?.conditions ?? [])
+const hpaConditions = (hpa: any): string[] => (hpa?.status?.conditions ?? [])
   .filter((c: any) => c.status === 'False' || c.reason === 'FailedGetPodsMetric')
   .map((c: any) => `${c.type} ${c.status} ${c.reason}: ${c.message}`);
+
+/** A ScaledObject's Ready condition as KEDA sets it, when it is not True. */
+function notReady(scaledObject: any): string | undefined {
+  const c = (scaledObject?.status?.conditions ?? []).find((x: any) => x.type === 'Ready');
+  return c?.status === 'True' ? undefined : c ? `Ready ${c.status} ${c.reason}: ${c.message}` : 'no Ready condition';
+}
 
 export interface AutoscaleOptions {
   readonly pools: readonly NodePoolSpec[];
@@ -128,26 +131,24 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
   workloads: readonly Workload[], o: AutoscaleOptions, print: (c: VerifyCase) => void): Promise<VerifyCase[]> {
   const cases: VerifyCase[] = [];
   const record = (c: VerifyCase) => { cases.push(c); print(c); };
-  for (const m of manifests.filter((x) => x.object.kind === 'ScaledObject')) {
-    record({ stage: 'autoscale', subject: m.id, file: m.file, problems: [], skipped: "KEDA's operator and metrics server are not built here; applied, not scaled" });
+  const fail = (t: Target, problem: string) => record({ stage: 'autoscale', subject: t.subject.id, file: t.subject.file, problems: [problem] });
+  const autoscalers = manifests.filter((m) => m.object.kind === 'HorizontalPodAutoscaler' || m.object.kind === 'ScaledObject');
+  const lws = (m: Manifest) => (m.object as any).spec?.scaleTargetRef?.kind === 'LeaderWorkerSet';
+  for (const m of autoscalers.filter(lws)) {
+    record({ stage: 'autoscale', subject: m.id, file: m.file, problems: [], skipped: 'it scales a LeaderWorkerSet, and no LeaderWorkerSet controller runs here' });
   }
-  const hpas = manifests.filter((m) => m.object.kind === 'HorizontalPodAutoscaler');
-  if (hpas.length === 0) return cases;
-  const rules = manifests.find((m) => m.object.kind === 'ConfigMap' && (m.object.metadata.labels as any)?.['app.kubernetes.io/name'] === ADAPTER_RULES_LABEL);
-  const config = rules && Object.values((rules.object as any).data ?? {})[0];
-  if (typeof config !== 'string') {
-    for (const h of hpas) record({ stage: 'autoscale', subject: h.id, file: h.file, problems: [`no prometheus-adapter rules (a ConfigMap labelled app.kubernetes.io/name=${ADAPTER_RULES_LABEL}) in the output: nothing serves its metric`] });
-    return cases;
-  }
-  const lws = (h: Manifest) => (h.object as any).spec.scaleTargetRef.kind === 'LeaderWorkerSet';
-  for (const h of hpas.filter(lws)) {
-    record({ stage: 'autoscale', subject: h.id, file: h.file, problems: [], skipped: 'it scales a LeaderWorkerSet, and no LeaderWorkerSet controller runs here' });
-  }
-  const targets: Target[] = hpas.filter((h) => !lws(h)).map((h) => {
-    const spec = (h.object as any).spec;
-    const workload = workloads.find((w) => w.kind === spec.scaleTargetRef.kind && w.name === spec.scaleTargetRef.name
-      && w.namespace === (h.object.metadata.namespace ?? 'default'));
-    return { hpa: h, workload, min: spec.minReplicas ?? 1, max: spec.maxReplicas };
+  const targets: Target[] = autoscalers.filter((m) => !lws(m)).map((m) => {
+    const spec = (m.object as any).spec;
+    const keda = m.object.kind === 'ScaledObject';
+    const namespace = m.object.metadata.namespace ?? 'default';
+    // A ScaledObject's target kind defaults to Deployment, its replica counts to 0 and 100 (KEDA's CRD defaults).
+    const kind = spec.scaleTargetRef.kind ?? 'Deployment';
+    const workload = workloads.find((w) => w.kind === kind && w.name === spec.scaleTargetRef.name && w.namespace === namespace);
+    return {
+      subject: m, namespace, keda, workload, labels: workload ? scrapeLabels(manifests, workload.manifest) : {},
+      hpaName: keda ? kedaHpaName(m.object) : m.object.metadata.name,
+      min: keda ? spec.minReplicaCount ?? 0 : spec.minReplicas ?? 1, max: keda ? spec.maxReplicaCount ?? 100 : spec.maxReplicas,
+    };
   });
   if (targets.length === 0) return cases;
   const simulator = new TritonMetricsSimulator(async () => {
@@ -155,8 +156,8 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
     for (const t of targets) {
       const selector = t.workload && selectorString((t.workload.manifest.object as any).spec?.selector);
       if (!selector) continue;
-      for (const p of await podsOf(plane.api, t.workload!.namespace, selector)) {
-        if (isReady(p)) pods.push({ namespace: p.metadata.namespace, pod: p.metadata.name });
+      for (const p of await podsOf(plane.api, t.namespace, selector)) {
+        if (isReady(p)) pods.push({ namespace: p.metadata.namespace, pod: p.metadata.name, labels: t.labels });
       }
     }
     return pods;
@@ -165,36 +166,63 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
   await simulator.start(simulatorPort);
   const provisioner = startProvisioner(plane.api, o.pools, o.nodes, o.systemNodesMax);
   try {
-    const failed = await startPipeline(plane, binaries, config, simulatorPort);
-    if (failed) {
-      for (const t of targets) record({ stage: 'autoscale', subject: t.hpa.id, file: t.hpa.file, problems: [failed] });
-      return cases;
+    const prometheusPort = await startPrometheus(plane, binaries, simulatorPort);
+    const prometheusUrl = `http://127.0.0.1:${prometheusPort}`;
+    const running: Target[] = [];
+    const hpas = targets.filter((t) => !t.keda);
+    if (hpas.length) {
+      const rules = manifests.find((m) => m.object.kind === 'ConfigMap' && (m.object.metadata.labels as any)?.['app.kubernetes.io/name'] === ADAPTER_RULES_LABEL);
+      const config = rules && Object.values((rules.object as any).data ?? {})[0];
+      const failed = typeof config === 'string' ? await startAdapter(plane, binaries, config, prometheusPort)
+        : `no prometheus-adapter rules (a ConfigMap labelled app.kubernetes.io/name=${ADAPTER_RULES_LABEL}) in the output: nothing serves its metric`;
+      if (failed) hpas.forEach((t) => fail(t, failed));
+      else running.push(...hpas);
     }
-    for (const t of targets) {
-      const ns = t.hpa.object.metadata.namespace ?? 'default';
-      const behavior = scaledBehavior((t.hpa.object as any).spec.behavior, o.timeScale);
+    const scaledObjects = targets.filter((t) => t.keda);
+    if (scaledObjects.length) {
+      // Before KEDA starts, so that it reads each ScaledObject as it will run here.
+      const patched = [];
+      for (const t of scaledObjects) {
+        const r = await plane.api.call('PATCH', `/apis/keda.sh/v1alpha1/namespaces/${t.namespace}/scaledobjects/${t.subject.object.metadata.name}`,
+          scaledObjectPatch(t.subject.object, prometheusUrl, o.timeScale), 'application/merge-patch+json');
+        if (r.status === 200) patched.push(t); else fail(t, `pointing its trigger at verify's Prometheus and scaling its time: ${messageOf(r)}`);
+      }
+      const failed = patched.length ? await startKeda(plane, binaries) : undefined;
+      if (failed) patched.forEach((t) => fail(t, failed));
+      else running.push(...patched);
+    }
+    for (const t of running.filter((x) => !x.keda)) {
+      const behavior = scaledBehavior((t.subject.object as any).spec.behavior, o.timeScale);
       if (!behavior) continue;
-      const r = await plane.api.call('PATCH', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${t.hpa.object.metadata.name}`,
+      const r = await plane.api.call('PATCH', `/apis/autoscaling/v2/namespaces/${t.namespace}/horizontalpodautoscalers/${t.hpaName}`,
         { spec: { behavior } }, 'application/merge-patch+json');
-      if (r.status !== 200) record({ stage: 'autoscale', subject: t.hpa.id, problems: [`scaling its behavior in time: ${messageOf(r)}`] });
+      if (r.status !== 200) record({ stage: 'autoscale', subject: t.subject.id, problems: [`scaling its behavior in time: ${messageOf(r)}`] });
     }
+    if (running.length === 0) return cases;
     const timeout = o.timeoutSeconds * 3;
-    const reads = (hpa: any) => (hpa.status?.conditions ?? []).some((c: any) => c.type === 'ScalingActive' && c.status === 'True');
-    const idle = await waitAll(plane, targets, timeout, (_t, hpa) => reads(hpa));
+    const reads = (t: Target, s: Omit<Observed, 'held'>) => (!t.keda || !notReady(s.scaledObject))
+      && (s.hpa?.status?.conditions ?? []).some((c: any) => c.type === 'ScalingActive' && c.status === 'True');
+    const idle = await waitAll(plane, running, timeout, reads);
     simulator.setLoad(true);
-    const up = await waitAll(plane, targets, timeout, (t, hpa, ready) => hpa.status?.currentReplicas === t.max && ready >= t.max);
+    const up = await waitAll(plane, running, timeout, (t, s) => s.hpa?.status?.currentReplicas === t.max && s.ready >= t.max);
     const loaded = new Map([...up].map(([t, s]) => [t, metricReading(s.hpa)]));
     simulator.setLoad(false);
-    const down = await waitAll(plane, targets, timeout + 150, (t, hpa) => hpa.status?.currentReplicas === t.min && hpa.status?.desiredReplicas === t.min);
-    for (const t of targets) {
+    const down = await waitAll(plane, running, timeout + 150, (t, s) => s.hpa?.status?.currentReplicas === t.min && s.hpa?.status?.desiredReplicas === t.min);
+    for (const t of running) {
       const problems: string[] = [];
       const i = idle.get(t)!; const u = up.get(t)!; const d = down.get(t)!;
-      if (!t.workload) problems.push(`its scaleTargetRef ${JSON.stringify((t.hpa.object as any).spec.scaleTargetRef)} is not a workload of the output`);
-      if (!i.held) problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa));
-      else if (!u.held) problems.push(`under load: ${u.hpa.status?.currentReplicas ?? 0} replicas (${u.ready} Ready) of its maximum ${t.max} after ${timeout} s; ${metricReading(u.hpa)}`, ...hpaConditions(u.hpa));
-      if (i.held && u.held && !d.held) problems.push(`without load: ${d.hpa.status?.currentReplicas} replicas, not its minimum ${t.min}, after ${timeout + 150} s; ${metricReading(d.hpa)}`, ...hpaConditions(d.hpa));
-      record({ stage: 'autoscale', subject: t.hpa.id, file: t.hpa.file, problems,
-        detail: `${t.min} -> ${t.max} -> ${t.min} replicas; under load ${loaded.get(t)}; policies at 1/${o.timeScale} of their periods` });
+      if (!t.workload) problems.push(`its scaleTargetRef ${JSON.stringify((t.subject.object as any).spec.scaleTargetRef)} is not a workload of the output`);
+      if (t.keda && notReady(i.scaledObject)) problems.push(`KEDA has not made it Ready after ${timeout} s: ${notReady(i.scaledObject)}`);
+      if (t.keda && !i.hpa) problems.push(`KEDA made no HPA '${t.hpaName}' of it after ${timeout} s (keda-operator's log in ${plane.workDir})`);
+      else if (!i.held) {
+        problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa),
+          ...(t.keda ? await emptyQueries(t.subject.object, prometheusUrl) : []));
+      }
+      else if (!u.held) problems.push(`under load: ${u.hpa?.status?.currentReplicas ?? 0} replicas (${u.ready} Ready) of its maximum ${t.max} after ${timeout} s; ${metricReading(u.hpa)}`, ...hpaConditions(u.hpa));
+      if (i.held && u.held && !d.held) problems.push(`without load: ${d.hpa?.status?.currentReplicas} replicas, not its minimum ${t.min}, after ${timeout + 150} s; ${metricReading(d.hpa)}`, ...hpaConditions(d.hpa));
+      const through = t.keda ? `; through KEDA's HPA ${t.hpaName}, its Prometheus trigger pointed at verify's Prometheus` : '';
+      record({ stage: 'autoscale', subject: t.subject.id, file: t.subject.file, problems,
+        detail: `${t.min} -> ${t.max} -> ${t.min} replicas; under load ${loaded.get(t)}; policies at 1/${o.timeScale} of their periods${through}` });
     }
   } finally {
     await provisioner.stop();

@@ -2,7 +2,8 @@
  * A stand-in for the metrics port (8002) of every Triton pod an autoscaler targets, for `triton-ops verify`'s
  * Prometheus to scrape. It exports the families of the library's catalog (Triton's own, TensorRT-LLM's and vLLM's,
  * lib/triton/triton-metrics.ts and llm-metrics.ts, each read from the pinned releases' sources) under the names,
- * types and labels Triton gives them, with the `namespace` and `pod` labels the ServiceMonitors' relabelling adds.
+ * types and labels Triton gives them, with the `namespace` and `pod` labels and the static ones (`triton_server`) the
+ * ServiceMonitors' relabelling adds.
  * Under load every counter grows and every gauge is high (a KV cache full, requests queued for a second); idle, the
  * counters stop and the gauges fall to zero. Histograms are not exported: no autoscaler of the library reads one.
  * The series names come from the catalog, not from the adapter's rules, so a rule that reads a series Triton does not
@@ -31,6 +32,8 @@ const CATEGORIES: Readonly<Record<string, { label: string; loaded: Record<string
 export interface SimulatedPod {
   readonly namespace: string;
   readonly pod: string;
+  /** The target labels its scrape config adds (scrape-labels.ts), such as `triton_server`. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 export class TritonMetricsSimulator {
@@ -90,6 +93,7 @@ export class TritonMetricsSimulator {
       lines.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`);
       for (const p of pods) {
         const base: Record<string, string> = { namespace: p.namespace, pod: p.pod };
+        for (const [k, v] of Object.entries(p.labels ?? {})) if (!(k in base)) base[k] = v;
         for (const l of m.labels) if (l === 'model') base.model = 'verify'; else if (l === 'version') base.version = '1';
         if (m.labels.includes('gpu_uuid')) base.gpu_uuid = `GPU-${p.pod}`;
         if (m.labels.includes('reason')) base.reason = 'REJECTED';
