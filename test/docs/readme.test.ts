@@ -60,8 +60,9 @@ function inDir<T>(body: () => T): T {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'triton-ops-readme-'));
-  // A fixed day on which no pin is near its end of life: the quoted summary never depends on the clock.
-  summary = inDir(() => synthAll(undefined, undefined, '2026-09-01'));
+  // The day the summary was quoted, fixed so that it never depends on the clock: what a user saw that day, warnings of
+  // the end-of-life calendar included.
+  summary = inDir(() => synthAll(undefined, undefined, '2026-12-05'));
   // One check at a time: each runs in this process, from its own working directory.
   cleanCheck = Promise.resolve(await checkOutput([], dir));
   // A broken copy of the YAML: a schema error and an unknown field in one object, a route to a Service that is not there.
