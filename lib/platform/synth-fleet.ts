@@ -147,9 +147,10 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
       const to = final[key];
       if (to !== undefined) replaceDir(staged[key], to);
     }
-    const summary = [...summarizeCharts(apps!, final, day), ...(final.terraform === undefined ? [] : [summarizeStacks(final.terraform, stacks!)])];
+    const warnings = synthWarnings(apps!, day);
+    const summary = [...summarizeCharts(apps!, final, warnings), ...(final.terraform === undefined ? [] : [summarizeStacks(final.terraform, stacks!)])];
     if (!options.quiet) (options.output ?? process.stderr).write(`${summary.join('\n')}\n`);
-    return { files: written, stacks: stacks!, warnings: synthWarnings(apps!, day), summary };
+    return { files: written, stacks: stacks!, warnings, summary };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -40,10 +40,11 @@ export function synthWarnings(apps: readonly App[], day: string): string[] {
 
 /**
  * The summary of the YAML side: each manifest file (`<cluster>/<chart>.yaml`) with its objects per kind, the artifacts,
- * each fleet's servers, the GPUs each node pool holds at peak, and every warning on `day`. `apps` are the cdk8s Apps of
- * the clusters, one each.
+ * each fleet's servers, the GPUs each node pool holds at peak, and `warnings` (synthWarnings). `apps` are the cdk8s Apps
+ * of the clusters, one each.
  */
-export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests: string; readonly artifacts: string }, day: string): string[] {
+export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests: string; readonly artifacts: string },
+  warnings: readonly string[]): string[] {
   const lines = ['triton-ops: synthesized'];
   const fleets: FleetChart[] = [];
   for (const app of apps) {
@@ -71,7 +72,6 @@ export function summarizeCharts(apps: readonly App[], dirs: { readonly manifests
     const gpuServers = servers.filter((s) => s.gpus > 0).length;
     lines.push(`  ${chart.node.id}: ${servers.length} server${servers.length === 1 ? '' : 's'} (${gpuServers} on GPUs)${gpuPeaks(chart)}`);
   }
-  const warnings = synthWarnings(apps, day);
   lines.push(warnings.length === 0 ? '  warnings: none' : `  warnings: ${warnings.length}`, ...warnings.map((w) => `  - ${w}`));
   return lines;
 }
