@@ -6,8 +6,9 @@
  * (kubernetes-sigs/kwok:pkg/kwokctl/components/kwok_controller.go@v0.8.0). Every process logs to a file of the work
  * folder, named in the error when it fails to start.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { makeCertificates } from './certificates';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -71,11 +72,10 @@ async function waitFor(what: string, seconds: number, ready: () => Promise<boole
 /** The front-proxy CA and the API server's client certificate for aggregated APIs, and the flags that name them. */
 function frontProxy(openssl: string, dir: string): string[] {
   const f = (name: string) => join(dir, name);
-  const ssl = (...args: string[]) => execFileSync(openssl, args, { stdio: 'pipe' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=front-proxy-ca', '-keyout', f('front-proxy-ca.key'), '-out', f('front-proxy-ca.crt'));
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=front-proxy-client', '-keyout', f('front-proxy-client.key'), '-out', f('front-proxy-client.csr'));
-  ssl('x509', '-req', '-in', f('front-proxy-client.csr'), '-CA', f('front-proxy-ca.crt'), '-CAkey', f('front-proxy-ca.key'),
-    '-CAcreateserial', '-days', '1', '-out', f('front-proxy-client.crt'));
+  makeCertificates(openssl, {
+    caSubject: '/CN=front-proxy-ca', caKey: f('front-proxy-ca.key'), caCert: f('front-proxy-ca.crt'),
+    subject: '/CN=front-proxy-client', key: f('front-proxy-client.key'), cert: f('front-proxy-client.crt'),
+  });
   return [
     `--requestheader-client-ca-file=${f('front-proxy-ca.crt')}`, '--requestheader-allowed-names=front-proxy-client',
     '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group',

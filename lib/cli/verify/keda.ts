@@ -11,11 +11,11 @@
  *   pkg/util/env_resolver.go GetClusterObjectNamespace); WATCH_NAMESPACE empty watches every namespace.
  * - The metrics server serves external.metrics.k8s.io v1beta1 (aggregated-api.ts), the API the HPAs KEDA makes read.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEDA_ADDON_DEFAULTS } from '../../platform/addons/keda-addon';
 import { serveAggregatedApi } from './aggregated-api';
+import { makeCertificates } from './certificates';
 import type { ControlPlane } from './control-plane';
 import { freePort } from './control-plane';
 import { scaledBehavior } from './scaled-behavior';
@@ -58,23 +58,16 @@ export async function emptyQueries(scaledObject: any, prometheusUrl: string): Pr
   return empty;
 }
 
-/** A CA, and a certificate it signs for localhost and 127.0.0.1 with server and client use, into `dir`. */
-function certificates(openssl: string, dir: string): void {
-  mkdirSync(join(dir, 'ca'), { recursive: true });
-  const f = (name: string) => join(dir, name);
-  const ssl = (...args: string[]) => execFileSync(openssl, args, { stdio: 'pipe' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/O=KEDAORG/CN=KEDA', '-keyout', f('ca/ca.key'), '-out', f('ca.crt'));
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', f('tls.key'), '-out', f('ca/tls.csr'));
-  writeFileSync(f('ca/ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n');
-  ssl('x509', '-req', '-in', f('ca/tls.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca/ca.key'), '-CAcreateserial', '-days', '1',
-    '-extfile', f('ca/ext.cnf'), '-out', f('tls.crt'));
-}
-
 /** Starts the operator and the metrics server and waits until external.metrics.k8s.io is served; undefined, or what failed. */
 export async function startKeda(plane: ControlPlane, binaries: Readonly<Record<string, string>>): Promise<string | undefined> {
   const certs = join(plane.workDir, 'keda-certs');
   try {
-    certificates(binaries.openssl, certs);
+    mkdirSync(join(certs, 'ca'), { recursive: true });
+    makeCertificates(binaries.openssl, {
+      caSubject: '/O=KEDAORG/CN=KEDA', caKey: join(certs, 'ca', 'ca.key'), caCert: join(certs, 'ca.crt'),
+      subject: '/CN=localhost', key: join(certs, 'tls.key'), cert: join(certs, 'tls.crt'),
+      extensions: 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n',
+    });
   } catch (e) {
     return `openssl could not make KEDA's certificates: ${(e as Error).message}`;
   }
