@@ -96,6 +96,18 @@ function moduleKey(module) {
 }
 
 /**
+ * The Go toolchain a wrapper module needs when its go line is newer than the machine's Go (KEDA 2.21.1 needs 1.27.4), as
+ * a GOTOOLCHAIN value the go command downloads from the Go module proxy; undefined when the machine's Go will do. The
+ * machine's GOTOOLCHAIN may be `local`, which refuses a newer go line instead of switching.
+ */
+function toolchainFor(go, goMod) {
+  const wants = /^go (\S+)$/m.exec(fs.readFileSync(goMod, 'utf8'))[1];
+  const has = /go(\d+\.\d+(?:\.\d+)?)/.exec(spawnSync(go, ['env', 'GOVERSION'], { encoding: 'utf8' }).stdout)?.[1] ?? '0';
+  const newer = wants.localeCompare(has, 'en', { numeric: true }) > 0;
+  return newer ? `go${wants}` : undefined;
+}
+
+/**
  * Builds `packages` of the wrapper module tools/<module> into `<cache>/<name>-<version>-<key>` (once per machine) and
  * returns that folder. `files` lists what the folder must hold; `after` may add files to it (data from the modules).
  */
@@ -107,10 +119,11 @@ async function goBuild(log, { name, version, module, packages, ldflags = '', tag
     const wants = /^go (\S+)$/m.exec(fs.readFileSync(join(__dirname, module, 'go.mod'), 'utf8'))[1];
     throw new ToolError(`${name} ${version}: cannot build it, 'go' is not on PATH; install Go ${wants} or newer and run 'npm run tools', or put ${files[0]} ${version} on PATH`);
   }
-  log(`triton-ops tools: building ${name} ${version} from the Go module proxy with Go (once per machine: ${cost} cold) into ${dir}`);
+  const toolchain = toolchainFor(go, join(__dirname, module, 'go.mod'));
+  log(`triton-ops tools: building ${name} ${version} from the Go module proxy with ${toolchain ? `${toolchain} (its go.mod's, taken from the proxy)` : 'Go'} (once per machine: ${cost} cold) into ${dir}`);
   const started = Date.now();
   // -mod=readonly: the committed go.sum decides every module; go build downloads only what the packages need.
-  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly' };
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', ...(toolchain ? { GOTOOLCHAIN: toolchain } : {}) };
   await intoCache(dir, async (tmp) => {
     try {
       await run(go, ['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(',')] : []), '-o', `${tmp}/`,
@@ -198,8 +211,8 @@ const prometheusAdapter = (log) => goBuild(log, {
   packages: ['sigs.k8s.io/prometheus-adapter/cmd/adapter'], files: ['adapter'], cost: 'about 3 min',
 });
 
-/** KEDA's operator and metrics server at the pinned keda chart's release, renamed apart from prometheus-adapter's `adapter`. */
-const KEDA_VERSION = '2.20.2';
+/** KEDA's operator and metrics server at the pinned release (KEDA_RELEASE), renamed apart from prometheus-adapter's `adapter`. */
+const KEDA_VERSION = '2.21.1';
 const keda = (log) => goBuild(log, {
   name: 'keda', version: KEDA_VERSION, module: 'keda',
   packages: ['github.com/kedacore/keda/v2/cmd/operator', 'github.com/kedacore/keda/v2/cmd/adapter'],
@@ -210,19 +223,13 @@ const keda = (log) => goBuild(log, {
 
 /**
  * The CRDs `triton-ops verify` installs before the output, at the releases the library pins: Istio's from istio.io/api
- * (kubernetes/customresourcedefinitions.gen.yaml at the istio charts' 1.30.3) and KEDA's from github.com/kedacore/keda/v2
- * (config/crd/bases at the keda chart's 2.20.2), downloaded from the Go module proxy (nothing is built), with the
- * vendored ones of tools/crds (the proxy serves neither kube-prometheus-stack's chart nor sigs.k8s.io/lws; their
- * sources are in tools/crds/README.md). The package's own crds/ (Gateway API, InferencePool, InferenceObjective) verify
- * always installs.
+ * (kubernetes/customresourcedefinitions.gen.yaml at the istio charts' 1.30.3), downloaded from the Go module proxy
+ * (nothing is built), with the vendored ones of tools/crds (the proxy serves neither kube-prometheus-stack's chart nor
+ * sigs.k8s.io/lws; their sources are in tools/crds/README.md). The package's own crds/ (Gateway API, InferencePool,
+ * InferenceObjective) and the CRDs of its vendored KEDA release manifest (manifests/) verify always installs.
  */
 const CRD_MODULES = [
   { module: 'istio.io/api', version: 'v1.30.3', files: ['kubernetes/customresourcedefinitions.gen.yaml'] },
-  // All six of config/crd/bases: KEDA's operator watches every kind of them and exits when one is missing (its
-  // informers' cache sync times out, kedacore/keda:cmd/operator/main.go@v2.20.2 mgr.Start).
-  { module: 'github.com/kedacore/keda/v2', version: `v${KEDA_VERSION}`, files: ['keda.sh_scaledobjects.yaml', 'keda.sh_scaledjobs.yaml',
-    'keda.sh_triggerauthentications.yaml', 'keda.sh_clustertriggerauthentications.yaml', 'eventing.keda.sh_cloudeventsources.yaml',
-    'eventing.keda.sh_clustercloudeventsources.yaml'].map((f) => `config/crd/bases/${f}`) },
 ];
 async function verifyCrds(log) {
   const vendored = join(__dirname, 'crds');
@@ -232,8 +239,8 @@ async function verifyCrds(log) {
   const dir = join(toolsRoot(), `verify-crds-${hash.digest('hex').slice(0, 12)}`);
   if (fs.existsSync(dir)) return dir;
   const go = onPath('go');
-  if (!go) throw new ToolError("verify-crds: cannot download Istio's and KEDA's CRDs, 'go' is not on PATH; install Go 1.26 or newer and run 'npm run tools -- verify-crds'");
-  log(`triton-ops tools: gathering the CRDs verify installs (Istio 1.30.3 and KEDA 2.20.2 from the Go module proxy, and tools/crds) into ${dir}`);
+  if (!go) throw new ToolError("verify-crds: cannot download Istio's CRDs, 'go' is not on PATH; install Go 1.26 or newer and run 'npm run tools -- verify-crds'");
+  log(`triton-ops tools: gathering the CRDs verify installs (Istio 1.30.3 from the Go module proxy, and tools/crds) into ${dir}`);
   await intoCache(dir, async (tmp) => {
     for (const { module, version, files } of CRD_MODULES) {
       let moduleDir;

@@ -8,7 +8,7 @@ export { ChartManifests, ChartManifestsProps, ManifestQuery } from './chart-mani
 export * from '../platform/fleet-serving-stack';
 export { FleetAddonsStack, FleetAddonsStackProps } from '../platform/fleet-addons-stack';
 export { PinnedChart, SupportedChart, KubernetesSupport } from '../platform/addons/chart-support';
-export { ADDON_CHARTS, addonPins, crdPins } from '../platform/addons/addon-registry';
+export { ADDON_CHARTS, addonPins, crdPins, manifestPins } from '../platform/addons/addon-registry';
 export { AddonProvides, AddonName, ApiNeed } from '../platform/addons/addon-catalog';
 export { LEADER_WORKER_SET_ADDON_DEFAULTS } from '../platform/addons/leader-worker-set-addon';
 export { synthFleetStacks, SynthFleetStacksOptions } from '../platform/synth-fleet-stacks';

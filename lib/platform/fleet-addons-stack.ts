@@ -28,6 +28,8 @@ import { FleetPlan, planFleet } from './fleet-plan';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { crdDowngradeGuard } from './crd-downgrade-guard';
 import { vendoredCrdManifest } from './vendored-crd';
+import { vendoredReleaseObjects } from './vendored-release';
+import { KubeObject, manifestResourceId } from '../bridge/kube-object';
 
 export interface FleetAddonsStackProps {
   /** The fleet. */
@@ -58,6 +60,8 @@ export class FleetAddonsStack extends TerraformStack {
   public readonly addons: AddonsPlan;
   /** The vendored CRDs' `kubernetes_manifest` resources by id. */
   public readonly crds: Readonly<Record<string, Manifest>>;
+  /** The objects of the vendored release manifests (KEDA's) by construct id, `<release>_<kind and name>`. */
+  public readonly manifests: Readonly<Record<string, Manifest>>;
   /** The Helm releases by id. */
   public readonly releases: Readonly<Record<string, Release>>;
   /** The EKS add-ons by id. */
@@ -107,6 +111,26 @@ export class FleetAddonsStack extends TerraformStack {
       }, false);
     }
     this.crds = crds;
+
+    // A release manifest: its Namespace first, every other object after it (CRDs, RBAC, Services, Deployments, the
+    // APIService and webhooks reference each other by name only, which the API server accepts in any order). Terraform
+    // waits for each Deployment's rollout, as the Helm releases wait for their pods, so the serving stack's objects
+    // find KEDA running.
+    const manifests: Record<string, Manifest> = {};
+    for (const m of addons.manifests) {
+      const objects = vendoredReleaseObjects(m.release.file);
+      const namespaces: Manifest[] = [];
+      for (const object of [...objects.filter((o) => o.kind === 'Namespace'), ...objects.filter((o) => o.kind !== 'Namespace')]) {
+        const id = `${m.id}_${manifestResourceId(object as unknown as KubeObject)}`;
+        const dependencies = object.kind === 'Namespace' ? [] : namespaces;
+        manifests[id] = new ChartManifest(this, id, {
+          manifest: object, dependsOn: dependencies.length ? dependencies : undefined,
+          wait: object.kind === 'Deployment' ? { rollout: true } : undefined,
+        }, false, dependencies);
+        if (object.kind === 'Namespace') namespaces.push(manifests[id]);
+      }
+    }
+    this.manifests = manifests;
 
     const releases: Record<string, Release> = {};
     for (const r of addons.releases) {

@@ -10,9 +10,10 @@ export interface Pin {
   readonly component: string;
   /**
    * A cluster version (`eks`), an EKS add-on (`eks-addon`), a container image (`image`), a Helm chart (`helm-chart`,
-   * as AddonPin) or a CRD vendored under `crds/` (`crd`, as CrdPin).
+   * as AddonPin), a CRD vendored under `crds/` (`crd`, as CrdPin) or a release manifest vendored under `manifests/`
+   * (`release-manifest`, as ReleaseManifestPin).
    */
-  readonly kind: 'eks' | 'eks-addon' | 'image' | 'helm-chart' | 'crd';
+  readonly kind: 'eks' | 'eks-addon' | 'image' | 'helm-chart' | 'crd' | 'release-manifest';
   /** The version, tag or image reference; for an add-on resolved at plan time, how it is resolved. */
   readonly version: string;
   /** Where it was read: `owner/repo:path@tag line N` or a documentation URL. */

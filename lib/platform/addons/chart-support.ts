@@ -41,12 +41,19 @@ export function kubernetesMinor(version: string): number | undefined {
  * supports it. `fleet` is the fleet name errors start with; `addon` is also the description key that turns it off.
  */
 export function chartSupportProblem(fleet: string, addon: string, chart: SupportedChart, kubernetesVersion: string): string | undefined {
+  return supportProblem(fleet, addon, `chart ${chart.name} ${chart.version}`, chart.name, chart.kubernetes, kubernetesVersion);
+}
+
+/**
+ * The same problem for a release the add-on installs from its release manifest (`what`, e.g. 'KEDA 2.21.1', `name` the
+ * project, e.g. 'keda'), or undefined when its tested range holds `kubernetesVersion`.
+ */
+export function supportProblem(fleet: string, addon: string, what: string, name: string, k: KubernetesSupport, kubernetesVersion: string): string | undefined {
   const minor = kubernetesMinor(kubernetesVersion);
-  const k = chart.kubernetes;
   if (minor !== undefined && minor >= k.minMinor && (k.maxMinor === undefined || minor <= k.maxMinor)) return undefined;
   return problem(fleet, 'cluster.kubernetesVersion', kubernetesVersion,
-    `is not supported by add-on '${addon}' (chart ${chart.name} ${chart.version} supports Kubernetes ${supportRange(k)}; source: ${k.source})`,
-    `set cluster.kubernetesVersion within ${supportRange(k)}, or set addons.${addon}: false and install ${chart.name} for ${kubernetesVersion} yourself`);
+    `is not supported by add-on '${addon}' (${what} supports Kubernetes ${supportRange(k)}; source: ${k.source})`,
+    `set cluster.kubernetesVersion within ${supportRange(k)}, or set addons.${addon}: false and install ${name} for ${kubernetesVersion} yourself`);
 }
 
 /** The range in words, e.g. '1.32 to 1.36' or '1.25 and later'. */
