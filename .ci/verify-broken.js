@@ -4,11 +4,11 @@
  * 1. an HTTPRoute whose backendRequest timeout exceeds its request timeout, which a CEL rule of Gateway API's
  *    HTTPRoute CRD refuses (the API server decides, at apply);
  * 2. a server whose pods ask for more GPUs than any node of its pool has (the scheduler leaves them Pending);
- * 3. an HPA on a metric no adapter rule serves (the HPA controller reports FailedGetPodsMetric);
+ * 3. a ScaledObject whose Prometheus query reads a series Triton does not export (KEDA reads an empty result, the HPA it
+ *    made reports FailedGetExternalMetric, and the query names the series);
  * 4. a PodDisruptionBudget with maxUnavailable 0, which refuses every eviction (the drain never finishes);
- * and, side by side at the lowest Kubernetes release, a broken copy of the KEDA fleet (.ci/keda-fleet.js):
- * 5. a ScaledObject whose Prometheus query reads a series Triton does not export (KEDA reads an empty result, the HPA it
- *    made reports FailedGetExternalMetric, and the query names the series).
+ * and, side by side at the lowest Kubernetes release, a broken copy of the autoscaling fleet (.ci/autoscale-fleet.js):
+ * 5. an HPA on a metric no adapter rule serves (the HPA controller reports FailedGetPodsMetric).
  * Usage: TRITON_OPS_VERIFY_BIN=<folders> node .ci/verify-broken.js   (after synth and the build)
  */
 const { spawn } = require('child_process');
@@ -17,7 +17,7 @@ const os = require('os');
 const path = require('path');
 const YAML = require('yaml');
 const { obtainTools, KUBERNETES_RELEASES } = require('../tools/obtain');
-const { synthKedaFleet } = require('./keda-fleet');
+const { synthAutoscaleFleet } = require('./autoscale-fleet');
 
 const root = path.join(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'triton-ops-verify-broken-'));
@@ -54,28 +54,28 @@ async function main() {
     find('HTTPRoute', 'chat-8b').setIn(['spec', 'rules', 0, 'timeouts', 'backendRequest'], '600s');
     find('Deployment', 'chat-70b').setIn(['spec', 'template', 'spec', 'containers', 0, 'resources', 'limits', 'nvidia.com/gpu'], 64);
     find('Deployment', 'chat-70b').setIn(['spec', 'template', 'spec', 'containers', 0, 'resources', 'requests', 'nvidia.com/gpu'], 64);
-    find('HorizontalPodAutoscaler', 'chat-8b').setIn(['spec', 'metrics', 0, 'pods', 'metric', 'name'], 'triton_no_such_metric');
+    const query = ['spec', 'triggers', 0, 'metadata', 'query'];
+    const so = find('ScaledObject', 'chat-8b');
+    so.setIn(query, so.getIn(query).replace(/nv_[a-z_]+/g, 'triton_no_such_metric'));
     find('PodDisruptionBudget', 'chat-8b').setIn(['spec', 'maxUnavailable'], 0);
   });
-  const keda = synthKedaFleet(path.join(work, 'keda'));
-  breakFile(path.join(keda.cluster, 'keda.yaml'), (find) => {
-    const query = ['spec', 'triggers', 0, 'metadata', 'query'];
-    const so = find('ScaledObject', 'classifier');
-    so.setIn(query, so.getIn(query).replace(/nv_inference_queue_duration_us/g, 'triton_no_such_metric'));
+  const autoscale = synthAutoscaleFleet(path.join(work, 'autoscale'));
+  breakFile(path.join(autoscale.cluster, 'autoscale.yaml'), (find) => {
+    find('HorizontalPodAutoscaler', 'classifier').setIn(['spec', 'metrics', 0, 'pods', 'metric', 'name'], 'triton_no_such_metric');
   });
 
-  const kedaBin = (await obtainTools([`verify-${KUBERNETES_RELEASES[0]}`], () => undefined)).join(path.delimiter);
-  const [llm, kedaCases] = await Promise.all([
+  const lowestBin = (await obtainTools([`verify-${KUBERNETES_RELEASES[0]}`], () => undefined)).join(path.delimiter);
+  const [llm, autoscaleCases] = await Promise.all([
     verify('llm-serving', [path.join(work, 'llm-serving'), path.join(root, 'cdktf.out', 'stacks', 'llm-infra')], process.env.TRITON_OPS_VERIFY_BIN ?? ''),
-    verify('keda-serving', [keda.cluster, keda.infra], kedaBin),
+    verify('autoscale-serving', [autoscale.cluster, autoscale.infra], lowestBin),
   ]);
-  const cases = [...llm, ...kedaCases];
+  const cases = [...llm, ...autoscaleCases];
   const expected = [
     ['apply', 'HTTPRoute llm/chat-8b', /backendRequest timeout cannot be longer than request timeout/],
     ['schedule', 'Deployment llm/chat-70b', /Pending: 0\/\d+ nodes are available: .*Insufficient nvidia\.com\/gpu/],
-    ['autoscale', 'HorizontalPodAutoscaler llm/chat-8b', /reads no metric.*FailedGetPodsMetric.*triton_no_such_metric/s],
+    ['autoscale', 'ScaledObject llm/chat-8b', /reads no metric.*FailedGetExternalMetric.*query returns no series.*triton_no_such_metric/s],
     ['disrupt', 'drain gpu-a10g-x4-', /pod llm\/chat-8b-\S+ not evicted after 40 s: 429 Cannot evict pod as it would violate the pod's disruption budget/],
-    ['autoscale', 'ScaledObject keda-inference/classifier', /reads no metric.*FailedGetExternalMetric.*query returns no series.*triton_no_such_metric/s],
+    ['autoscale', 'HorizontalPodAutoscaler autoscale-inference/classifier', /reads no metric.*FailedGetPodsMetric.*triton_no_such_metric/s],
   ];
   const missing = expected.filter(([stage, subject, pattern]) => !cases.some((c) => c.stage === stage && c.subject.startsWith(subject)
     && pattern.test(c.problems.join('\n'))));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `triton-ops verify` over every cluster of the examples, with its infra stack's node pools, at each Kubernetes release
-# of tools/kubernetes (the default cluster version and the lowest supported one), and over the KEDA fleet of
-# .ci/keda-fleet.js at the lowest (KEDA 2.20 supports Kubernetes 1.33 to 1.35 only); the clusters of a release run
+# of tools/kubernetes (the default cluster version and the lowest supported one), their autoscalers through KEDA (the
+# default engine), and over the fleet of .ci/autoscale-fleet.js (prometheus-adapter, scale to zero) at the lowest; the
+# clusters of a release run
 # side by side (each is mostly waiting on its controllers). Then the quoted report of docs/ci.md
 # (test/docs/verify-report.txt) must be what the run printed, and a broken copy must fail naming each break
 # (.ci/verify-broken.js). The components come from tools/obtain.js, built once per machine from the Go module proxy.
@@ -13,14 +14,14 @@ mkdir -p "$reports"
 releases=$(node -e 'console.log(require("./tools/obtain").KUBERNETES_RELEASES.join(" "))')
 default=${releases##* }
 lowest=${releases%% *}
-node .ci/keda-fleet.js "$reports/keda"
-declare -A output=([ml-serving]=dist/ml-serving [llm-serving]=dist/llm-serving [keda-serving]="$reports/keda/dist/keda-serving")
-declare -A infra=([ml-serving]=cdktf.out/stacks/infra [llm-serving]=cdktf.out/stacks/llm-infra [keda-serving]="$reports/keda/cdktf.out/stacks/keda-infra")
+node .ci/autoscale-fleet.js "$reports/autoscale"
+declare -A output=([ml-serving]=dist/ml-serving [llm-serving]=dist/llm-serving [autoscale-serving]="$reports/autoscale/dist/autoscale-serving")
+declare -A infra=([ml-serving]=cdktf.out/stacks/infra [llm-serving]=cdktf.out/stacks/llm-infra [autoscale-serving]="$reports/autoscale/cdktf.out/stacks/autoscale-infra")
 failed=0
 for release in $releases; do
   bin=$(node tools/obtain.js "verify-$release")
   clusters=(ml-serving llm-serving)
-  [ "$release" = "$lowest" ] && clusters+=(keda-serving)
+  [ "$release" = "$lowest" ] && clusters+=(autoscale-serving)
   pids=()
   for cluster in "${clusters[@]}"; do
     TRITON_OPS_VERIFY_BIN="$bin" node build/lib/cli/main.js verify "${output[$cluster]}" "${infra[$cluster]}" \

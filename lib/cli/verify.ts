@@ -22,7 +22,7 @@ import { caseLine, outcomeOf, stageSummary, VerifyCase } from './verify/report';
 import { applyStage } from './verify/stage-apply';
 import { autoscaleStage } from './verify/stage-autoscale';
 import { disruptStage } from './verify/stage-disrupt';
-import { scheduleStage } from './verify/stage-schedule';
+import { restAsKeda, scheduleStage } from './verify/stage-schedule';
 import { workloadsOf } from './verify/workloads';
 
 export const VERIFY_USAGE = `usage: triton-ops verify [paths...] [options]
@@ -108,13 +108,20 @@ function parseArgs(argv: readonly string[]): VerifyOptions | string {
   return { ...o, paths: o.paths.length ? o.paths : ['dist'], binDirs: [...o.binDirs, ...env('TRITON_OPS_VERIFY_BIN')], crdDirs: [...o.crdDirs, ...env('TRITON_OPS_VERIFY_CRDS')] };
 }
 
-/** The CRDs to install: the package's vendored ones (crds/json) and every CRD document of the given folders. */
+/**
+ * The CRDs to install: the package's vendored ones (crds/json), those of its vendored release manifests (KEDA's, in
+ * manifests/json) and every CRD document of the given folders.
+ */
 function crdManifests(dirs: readonly string[]): { crds: Manifest[]; problems: string[] } {
-  const own = join(__dirname, '..', '..', '..', 'crds', 'json');
-  const crds: Manifest[] = readdirSync(own).filter((f) => f.endsWith('.json')).sort().map((f) => {
-    const object = JSON.parse(readFileSync(join(own, f), 'utf8'));
-    return { file: join(own, f), id: idOf(object), object };
-  });
+  const jsonFiles = (folder: string) => {
+    const dir = join(__dirname, '..', '..', '..', folder, 'json');
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
+  };
+  const crds: Manifest[] = [
+    ...jsonFiles('crds').map((file) => ({ file, object: JSON.parse(readFileSync(file, 'utf8')) })),
+    ...jsonFiles('manifests').flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as Manifest['object'][])
+      .filter((object) => object.kind === 'CustomResourceDefinition').map((object) => ({ file, object }))),
+  ].map(({ file, object }) => ({ file, id: idOf(object), object }));
   const read = readInputs(dirs);
   const seen = new Set(crds.map((c) => c.object.metadata.name));
   for (const m of read.manifests) {
@@ -178,16 +185,19 @@ export async function run(argv: readonly string[]): Promise<number> {
     cases.push(...await applyStage(plane.api, crds, inputs.manifests, print));
     progress(stageSummary('apply', cases));
     const workloads = workloadsOf(inputs.manifests);
+    // Those a ScaledObject scales to zero rest at zero: nothing to schedule or drain until the autoscale stage wakes them.
+    const resting = workloads.filter((w) => w.minimum !== 0);
     if (options.stages.includes('schedule')) {
       const { nodes, problems: nodeProblems } = clusterNodes(inputs.nodePools, options.systemNodes);
       for (const p of nodeProblems) cases.push({ stage: 'schedule', subject: 'node pools', problems: [p] });
       progress('schedule:');
-      cases.push(...await scheduleStage(plane.api, nodes, workloads,
+      cases.push(...await restAsKeda(plane.api, workloads, print));
+      cases.push(...await scheduleStage(plane.api, nodes, resting,
         inputs.manifests.filter((m) => m.object.kind === 'PersistentVolumeClaim'), options.timeout, print));
       progress(stageSummary('schedule', cases));
       if (options.stages.includes('disrupt')) {
         progress('disrupt:');
-        cases.push(...await disruptStage(plane.api, inputs.nodePools, nodes, workloads, inputs.manifests,
+        cases.push(...await disruptStage(plane.api, inputs.nodePools, nodes, resting, inputs.manifests,
           { timeoutSeconds: options.timeout, systemNodesMax: Math.max(options.systemNodes, options.systemNodesMax) }, print));
         progress(stageSummary('disrupt', cases));
       }

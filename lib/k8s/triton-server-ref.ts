@@ -87,6 +87,8 @@ export interface ITritonServer extends IConstruct {
   readonly monitoringNamespace: string;
   /** EKS node group the pods are pinned to, if any. */
   readonly nodeGroup?: string;
+  /** The startup probe's budget (failureThreshold x periodSeconds): how long a starting pod may take to load its models. */
+  readonly startupProbeSeconds: number;
   /** Whether the Istio sidecar intercepts the metrics port (false once a scrape bypasses it). */
   readonly metricsPortInMesh: boolean;
   /** The release the server is a version of, if any. */

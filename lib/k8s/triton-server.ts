@@ -76,6 +76,7 @@ export class TritonServer extends Construct implements ITritonServer {
   public readonly admittedNamespaces: readonly string[];
   public readonly monitoringNamespace: string;
   public readonly nodeGroup?: string;
+  public readonly startupProbeSeconds: number;
   /** The models this server serves, as given. */
   public readonly models: readonly ModelConfig[];
   /** config.pbtxt text of each model, by model name. */
@@ -145,6 +146,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;
+    this.startupProbeSeconds = s.startupProbeFailureThreshold * s.startupProbePeriodSeconds;
     this.admittedNamespaces = Object.freeze([...new Set([s.namespace, ...s.clientNamespaces])].sort());
     this.monitoringNamespace = s.monitoringNamespace;
     this.nodeGroup = s.nodeGroup;

@@ -280,6 +280,14 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     }
 
     const autoscale = s.autoscale && resolveAutoscalerOptions(s.autoscale);
+    if (autoscale?.minReplicas === 0) {
+      const routedBy = s.route?.inferencePool !== undefined ? 'its InferencePool' : s.route !== undefined ? 'its route'
+        : releaseOf.has(name) ? `release '${releaseOf.get(name)}'` : undefined;
+      p.check(routedBy === undefined, `${at}.autoscale.minReplicas`, 0,
+        `scales the server to zero, where ${routedBy} would send requests to no endpoint: nothing holds a request while the server `
+        + "wakes (KEDA's HTTP add-on, which does, is a separate project triton-ops does not pin or verify)",
+        'keep minReplicas at 2 or more for a routed server, or scale to zero only a server its callers reach through its Service and wake through wakeQuery');
+    }
     const replicas: ReplicaRange = autoscale
       ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
       : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };

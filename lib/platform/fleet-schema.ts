@@ -337,8 +337,9 @@ const stabilization = whole(0, HPA_LIMITS.maxStabilizationSeconds, 'an HPA stabi
 const policyPeriod = whole(1, HPA_LIMITS.maxPolicyPeriodSeconds, 'an HPA scaling policy period');
 const autoscale = strict<S<'autoscale'>>('an autoscaler', {
   metric: made(AutoscalingMetric, 'an AutoscalingMetric factory (e.g. AutoscalingMetric.queueTimePerRequest({ targetMs: 50 }))'),
-  // HorizontalPodAutoscaler spec.minReplicas / maxReplicas are int32, minReplicas at least 1 (k8s.io/api autoscaling/v2).
-  minReplicas: o(int32(1)), maxReplicas: int32(1),
+  // HorizontalPodAutoscaler spec.minReplicas / maxReplicas are int32, minReplicas at least 1 (k8s.io/api autoscaling/v2);
+  // a ScaledObject's minReplicaCount may be 0 (scale to zero, TritonAutoscaler checks the rest).
+  minReplicas: o(int32(0)), maxReplicas: int32(1), wakeQuery: o(str()), idleSeconds: o(int32(1)),
   engine: o(oneOf(['hpa', 'keda'])),
   // HPAScalingRules.stabilizationWindowSeconds 0-3600, HPAScalingPolicy.value >= 1 and periodSeconds 1-1800 (HPA_LIMITS).
   scaleDownStabilizationSeconds: o(stabilization), scaleUpStabilizationSeconds: o(stabilization), scaleUpPods: o(int32(1)),

@@ -1,7 +1,7 @@
 /**
  * The synth warnings of a fleet's pins on a day: its cluster version in EKS extended support (or within 60 days of
- * it), with the cost, and each pinned part the fleet's output uses within 60 days of its end of life or past it, naming
- * the part, the date and the release to move to. Pure: the day is an input (synthFleet's `date`).
+ * it), with the cost, each pinned part the fleet's output uses within 60 days of its end of life or past it, naming
+ * the part, the date and the release to move to, and each server on prometheus-adapter, which is being deprecated. Pure: the day is an input (synthFleet's `date`).
  */
 import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
 import { warningAt } from '../private/errors';
@@ -9,8 +9,9 @@ import { EKS_DEFAULT_KUBERNETES_VERSION, eksSupportWarning } from '../triton/eks
 import { ENDPOINT_PICKER_PIN } from '../triton/inference-routing';
 import { endOfLifeWarning, type Lifecycle } from '../triton/lifecycle';
 import type { Pin } from '../triton/pin';
-import { addonPins, crdPins, installedAddons } from './addons/addon-registry';
+import { addonPins, crdPins, installedAddons, manifestPins } from './addons/addon-registry';
 import { pooledServers } from './addons/inference-crds-addon';
+import { PROMETHEUS_ADAPTER_DEPRECATION } from './addons/prometheus-adapter-addon';
 import type { FleetPlan } from './fleet-plan';
 
 /**
@@ -21,7 +22,7 @@ import type { FleetPlan } from './fleet-plan';
 function usedPins(plan: FleetPlan): Pin[] {
   const installed = new Set<string>(installedAddons(plan).map((m) => m.key));
   return [
-    ...[...addonPins(), ...crdPins()].filter((pin) => installed.has(pin.addon)),
+    ...[...addonPins(), ...manifestPins(), ...crdPins()].filter((pin) => installed.has(pin.addon)),
     ...(plan.devicePlugin === undefined ? [] : [NVIDIA_DEVICE_PLUGIN_PIN]),
     ...(pooledServers(plan).length === 0 ? [] : [ENDPOINT_PICKER_PIN]),
   ];
@@ -40,5 +41,12 @@ export function fleetPinWarnings(plan: FleetPlan, day: string): string[] {
     const warning = endOfLifeWarning(`${same.map((p) => p.component).join(', ')} ${versions}`, lifecycle, day);
     return warning === undefined ? [] : [`${fleet.name}: warning: ${warning}`];
   });
-  return [...(cluster === undefined ? [] : [warningAt(fleet.name, 'cluster.kubernetesVersion', version, cluster)]), ...parts];
+  return [...(cluster === undefined ? [] : [warningAt(fleet.name, 'cluster.kubernetesVersion', version, cluster)]), ...parts,
+    ...adapterWarnings(plan)];
+}
+
+/** One warning per server that chose engine `hpa`: the path it takes is being deprecated upstream. */
+function adapterWarnings(plan: FleetPlan): string[] {
+  return Object.entries(plan.servers).filter(([, s]) => s.autoscaleEngine === 'hpa').map(([name]) => warningAt(plan.fleet.name,
+    `servers.${name}.autoscale.engine`, 'hpa', `${PROMETHEUS_ADAPTER_DEPRECATION}; remove it to scale with KEDA, the default`));
 }

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
 import { App } from 'cdk8s';
+import { TritonAutoscaler } from '../k8s/autoscaling/triton-autoscaler';
 import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
 import { isModelConfigFile } from '../triton/shared-repository';
@@ -29,11 +30,12 @@ export function failureReport(error: unknown, debug: boolean): string[] {
 }
 
 /**
- * Every warning of the synth on `day` (`YYYY-MM-DD`): the servers' under `apps` (`<server path>: warning: ...`), then
+ * Every warning of the synth on `day` (`YYYY-MM-DD`): the servers' and their autoscalers' under `apps` (`<path>: warning: ...`), then
  * each fleet's pins near or past their end of life (`<fleet>: warning: ...`, fleetPinWarnings).
  */
 export function synthWarnings(apps: readonly App[], day: string): string[] {
-  const servers = apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => s.warnings);
+  const servers = apps.flatMap((app) => TritonServer.all(app))
+    .flatMap((s) => [...s.warnings, ...(s.autoscaler instanceof TritonAutoscaler ? s.autoscaler.warnings : [])]);
   const pins = apps.flatMap((app) => app.charts.filter(FleetChart.isFleetChart)).flatMap((chart) => fleetPinWarnings(chart.plan, day));
   return [...servers, ...pins];
 }

@@ -4,8 +4,9 @@
  */
 
 /**
- * `hpa`: an autoscaling/v2 HorizontalPodAutoscaler on a Pods metric served by prometheus-adapter (the rule is
- * generated, see PrometheusAdapterRules). `keda`: a KEDA ScaledObject with a Prometheus trigger; KEDA creates the HPA.
+ * `keda` (the default): a KEDA ScaledObject with a Prometheus trigger; KEDA creates the HPA. `hpa`: an autoscaling/v2
+ * HorizontalPodAutoscaler on a Pods metric served by prometheus-adapter (the rule is generated, see
+ * PrometheusAdapterRules), which its SIG is deprecating in favour of KEDA (kubernetes-sigs/prometheus-adapter#701).
  */
 export type AutoscalingEngine = 'hpa' | 'keda';
 
@@ -21,7 +22,8 @@ export const DEFAULT_PROMETHEUS_ADDRESS = prometheusOperatedAddress('monitoring'
 export const TRITON_AUTOSCALER_DEFAULTS = {
   /** One replica left serving while another is drained, restarted or rolled. */
   minReplicas: 2,
-  engine: 'hpa' as AutoscalingEngine,
+  /** KEDA: prometheus-adapter, the other engine, is being deprecated by its SIG (kubernetes-sigs/prometheus-adapter#701). */
+  engine: 'keda' as AutoscalingEngine,
   /** A GPU pod takes minutes to schedule, pull and load models: do not give one back on a short dip. */
   scaleDownStabilizationSeconds: 300,
   scaleUpStabilizationSeconds: 0,
@@ -31,7 +33,20 @@ export const TRITON_AUTOSCALER_DEFAULTS = {
   scaleDownPods: 1,
   scaleDownPeriodSeconds: 120,
   prometheusAddress: DEFAULT_PROMETHEUS_ADDRESS,
+  /**
+   * Scale to zero (`minReplicas: 0`): a server is given back after 15 minutes without a request or a wake signal. A
+   * cold start costs minutes (a GPU node when the pool is at zero, the image pull, the model load), so a short idle
+   * spell must not pay it.
+   */
+  idleSeconds: 900,
 } as const;
+
+/**
+ * What one replica of any Triton server never reaches, in requests per second or in a wake signal's unit: the
+ * threshold of the ScaledObject's idle and wake triggers, which only activate the server (scale it from zero and keep
+ * it from zero) and so must never ask for more than one replica (the HPA KEDA makes takes the largest of its metrics).
+ */
+export const ACTIVATION_ONLY_THRESHOLD = '1000000';
 
 /** Limits the Kubernetes API server enforces on `spec.behavior`; refused at synth rather than at apply. */
 export const HPA_LIMITS = {
@@ -42,13 +57,29 @@ export const HPA_LIMITS = {
 /** What an autoscaler scales between and how fast: every option of TritonAutoscalerOptions but the metric and the pool. */
 export interface AutoscalerScalingOptions {
   /**
-   * Fewest replicas; at least 2 so that one pod keeps serving while another is drained or restarted.
+   * Fewest replicas; at least 2 so that one pod keeps serving while another is drained or restarted. `0` scales the
+   * server to zero when idle (engine `keda` only; needs `wakeQuery`, and a server no route, release or InferencePool
+   * reaches, since requests would find no endpoint while it is at zero): it is given back after `idleSeconds` without
+   * a request (Triton's request rate) or a wake signal, and woken by `wakeQuery`.
    * @default 2
    */
   readonly minReplicas?: number;
+  /**
+   * With `minReplicas: 0`: PromQL whose value above 0 wakes the server from zero and keeps it awake, e.g. the depth of
+   * the queue its callers read from. Needed because Triton exports nothing while no replica runs, so its own metrics
+   * cannot wake it. An empty result reads as 0 (no wake).
+   * @default - none: required with minReplicas 0, refused otherwise
+   */
+  readonly wakeQuery?: string;
+  /**
+   * With `minReplicas: 0`: seconds without a request or a wake signal before the server goes to zero (the
+   * ScaledObject's `cooldownPeriod`).
+   * @default 900
+   */
+  readonly idleSeconds?: number;
   /** Most replicas; at least minReplicas (equal pins the count, which an HPA accepts). With `gpuPool`, maxReplicas x the server's GPUs must fit the pool. */
   readonly maxReplicas: number;
-  /** @default 'hpa' */
+  /** @default 'keda' */
   readonly engine?: AutoscalingEngine;
   /**
    * Seconds of lower recommendations the HPA waits for before it removes pods (`behavior.scaleDown.stabilizationWindowSeconds`).
@@ -79,6 +110,8 @@ export interface ResolvedAutoscalerOptions {
   readonly engine: AutoscalingEngine;
   readonly minReplicas: number;
   readonly maxReplicas: number;
+  /** With minReplicas 0: the wake signal and the idle time before zero. @default - none: the server never goes to zero */
+  readonly scaleToZero?: { readonly wakeQuery?: string; readonly idleSeconds: number };
   /** The `behavior` of the HPA (KEDA copies it into the HPA it creates). */
   readonly behavior: {
     readonly scaleUpStabilizationSeconds: number;
@@ -100,6 +133,7 @@ export function resolveAutoscalerOptions(options: AutoscalerScalingOptions): Res
     engine: options.engine ?? D.engine,
     minReplicas: options.minReplicas ?? D.minReplicas,
     maxReplicas: options.maxReplicas,
+    scaleToZero: options.minReplicas === 0 ? { wakeQuery: options.wakeQuery, idleSeconds: options.idleSeconds ?? D.idleSeconds } : undefined,
     behavior: {
       scaleUpStabilizationSeconds: options.scaleUpStabilizationSeconds ?? D.scaleUpStabilizationSeconds,
       scaleUpPods: options.scaleUpPods ?? D.scaleUpPods,

@@ -3,14 +3,18 @@ import { planFleet } from '../../lib/platform/fleet-plan';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
+import { withHpa } from '../platform/fixtures';
 import { describeFacts, objectsOf, releaseOf, valuesOf } from './upstream';
 
 const REPO = 'prometheus-community/helm-charts';
 const AT = `@prometheus-adapter-${PROMETHEUS_ADAPTER_CHART.version}`;
 const cite = (file: string, line: number) => `${REPO}:charts/prometheus-adapter/${file}${AT} line ${line}`;
 
-/** Every example fleet that autoscales with engine hpa, i.e. installs the adapter. */
-const FLEETS = [DEFAULT_FLEET, SEARCH_FLEET, LLM_FLEET];
+/**
+ * Every example fleet with its autoscaled servers on engine 'hpa', i.e. installing the adapter: the examples use KEDA,
+ * the default engine. Built once: objectsOf synthesizes each description once.
+ */
+const FLEETS = [DEFAULT_FLEET, SEARCH_FLEET, LLM_FLEET].map((fleet) => withHpa(fleet));
 const eachFleet = (check: (fleet: typeof DEFAULT_FLEET, values: any) => void) => () => {
   for (const fleet of FLEETS) check(fleet, valuesOf(fleet, 'prometheus-adapter'));
 };

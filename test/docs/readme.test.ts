@@ -17,14 +17,13 @@ import { parseAllDocuments } from 'yaml';
 import { checkFleetShape, FleetChart, FleetDescription, ModelConfig, ModelRepository, runSynthFleet, synthFleet, TritonServer, VersionPolicy } from '../../lib';
 import { run as diff } from '../../lib/cli/diff';
 import { run as pins } from '../../lib/cli/pins';
-import { planAddons } from '../../lib/platform/addons/addon-plan';
 import { planFleet } from '../../lib/platform/fleet-plan';
 import { describeChanges } from '../../lib/testing';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { synthAll, synthOptions } from '../../stacks/synth';
 import { ROOT, runCheck, runInProcess } from '../cli/check-helpers';
-import { EXPOSED, SHOP, withServer } from '../platform/fixtures';
+import { EXPOSED, withServer } from '../platform/fixtures';
 import { howToUpdate, staleQuotes, unmarkedTextBlocks } from './quotes';
 
 /** The pages this test keeps true; docs/troubleshooting.md and docs/app.md have their own tests. */
@@ -166,9 +165,6 @@ const CASES: Record<(typeof PAGES)[number], Record<string, () => string | Promis
       releases: { store: { ...EXPOSED.releases!.store, sharedRepository: true } },
     })),
     'output: pod-fit': () => refusal(() => new FleetChart(new App(), 'shop', { fleet: withServer('gpu', { cpuRequestMillis: 4000 }) })),
-    'output: addon-range': () => refusal(() => planAddons(planFleet({
-      ...withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } }), cluster: { ...SHOP.cluster, kubernetesVersion: '1.36' },
-    }))),
     'output: pins': async () => {
       const { out } = await runInProcess(pins, []);
       return ['$ npx triton-ops pins', ...out.split('\n').slice(0, 6), '...'].join('\n');

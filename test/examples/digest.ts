@@ -11,7 +11,8 @@ const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).dig
  * tests), the dashboard JSON (20 KB, its own tests), the alert rule groups (7 KB a server, the alert tests and promtool
  * in CI), the API paths of the AuthorizationPolicies (the authorization tests) and of the HTTPRoutes (the
  * inference-route tests), the Gateway API listeners' allowed routes (the gateway tests), the NetworkPolicy egress (DNS
- * and HTTPS, the TritonServer tests) and the HPA behaviour (the autoscaler tests). Every object of an endpoint picker
+ * and HTTPS, the TritonServer tests) and the HPA behaviour, an HPA's or the one a KEDA ScaledObject gives the HPA KEDA
+ * makes (the autoscaler tests). Every object of an endpoint picker
  * (ten per pooled server, the same but for names: test/k8s/inference and the monitoring tests; the example's own tests
  * assert its scorers) stands as its kind, name and one digest.
  */
@@ -37,6 +38,10 @@ export function reviewable(objects: any[]): any[] {
     }
     if (o.kind === 'NetworkPolicy' && o.spec.egress !== undefined) return { ...o, spec: { ...o.spec, egress: sha256(JSON.stringify(o.spec.egress)) } };
     if (o.kind === 'HorizontalPodAutoscaler') return { ...o, spec: { ...o.spec, behavior: sha256(JSON.stringify(o.spec.behavior)) } };
+    if (o.kind === 'ScaledObject' && o.spec.advanced?.horizontalPodAutoscalerConfig?.behavior !== undefined) {
+      const hpa = o.spec.advanced.horizontalPodAutoscalerConfig;
+      return { ...o, spec: { ...o.spec, advanced: { ...o.spec.advanced, horizontalPodAutoscalerConfig: { ...hpa, behavior: sha256(JSON.stringify(hpa.behavior)) } } } };
+    }
     if (o.kind === 'PrometheusRule') return { ...o, spec: sha256(JSON.stringify(o.spec)) };
     if (o.kind === 'HTTPRoute') {
       return { ...o, spec: { ...o.spec, rules: o.spec.rules.map((r: any) => (r.matches ? { ...r, matches: sha256(JSON.stringify(r.matches)) } : r)) } };

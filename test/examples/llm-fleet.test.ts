@@ -42,7 +42,7 @@ describe('the LLM fleet example', () => {
       expect(template.spec.containers[0].resources.limits['nvidia.com/gpu']).toBe(8);
     }
     expect(find('Service', 'chat-405b').spec.selector['triton-ops.io/group-role']).toBe('leader');
-    expect(find('HorizontalPodAutoscaler', 'chat-405b').spec.scaleTargetRef.kind).toBe('LeaderWorkerSet');
+    expect(find('ScaledObject', 'chat-405b').spec.scaleTargetRef.kind).toBe('LeaderWorkerSet');
     expect(find('VirtualService', 'chat-405b').spec.hosts).toEqual(['chat-xl.llm.example.com']);
   });
 
@@ -105,8 +105,14 @@ describe('the LLM fleet example', () => {
   });
 
   test('the 70B model scales on its KV cache and is alerted on it; the vLLM models on time to first token', () => {
-    const hpa = find('HorizontalPodAutoscaler', 'chat-70b');
-    expect(hpa.spec.metrics[0].pods.metric.name).toBe('triton_llm_kv_cache_usage');
+    expect(find('ScaledObject', 'chat-70b').spec.triggers[0]).toMatchObject({
+      type: 'prometheus', metricType: 'Value',
+      metadata: {
+        query: 'sum (nv_trt_llm_kv_cache_block_metrics{namespace="llm",triton_server="chat-70b",kv_cache_block_type="used"}) / '
+          + 'clamp_min(sum (nv_trt_llm_kv_cache_block_metrics{namespace="llm",triton_server="chat-70b",kv_cache_block_type="max"}), 1e-9)',
+        threshold: '0.7',
+      },
+    });
     const alerts = (server: string) => objects.filter((o) => o.kind === 'PrometheusRule' && o.metadata.labels['app.kubernetes.io/instance'] === server)
       .flatMap((r) => r.spec.groups.flatMap((g: any) => g.rules.map((x: any) => x.alert)));
     expect(alerts('chat-70b')).toContain('TritonKvCacheSaturated');

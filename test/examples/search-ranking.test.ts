@@ -84,7 +84,7 @@ describe('the search-ranking fleet example (seed 004)', () => {
     // The ranker's versions share one repository, each with its own configuration files (sharedRepository).
     if (prefix === 'ranker') expect(args).toContain(`--model-config-name=${server}`);
     else expect(args.join(' ')).not.toContain('--model-config-name');
-    expect(find(manifest, 'HorizontalPodAutoscaler', server)).toBeDefined();
+    expect(find(manifest, 'ScaledObject', server)).toBeDefined();
     expect(manifest.filter((o) => o.kind === 'PrometheusRule' && o.metadata.labels['app.kubernetes.io/instance'] === server)).toHaveLength(1);
   });
 

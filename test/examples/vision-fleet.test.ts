@@ -41,7 +41,7 @@ describe('the vision fleet example', () => {
   test('has every kind the reference platform needs', () => {
     expect(new Set(objects.map((o) => o.kind))).toEqual(expect.objectContaining(new Set([
       'Gateway', 'VirtualService', 'DestinationRule', 'PeerAuthentication', 'AuthorizationPolicy', 'ServiceMonitor',
-      'PrometheusRule', 'HorizontalPodAutoscaler', 'DaemonSet', 'Deployment', 'ConfigMap',
+      'PrometheusRule', 'ScaledObject', 'DaemonSet', 'Deployment', 'ConfigMap',
     ])));
     const gateway = find(objects, 'Gateway', 'vision');
     expect(gateway.spec.servers[0].tls.credentialName).toBe('vision-tls');
@@ -55,7 +55,7 @@ describe('the vision fleet example', () => {
       for (const kind of ['ServiceMonitor', 'PrometheusRule']) {
         expect(objects.filter((o) => o.kind === kind && o.metadata.labels['app.kubernetes.io/instance'] === server)).toHaveLength(1);
       }
-      expect(find(objects, 'HorizontalPodAutoscaler', server)).toBeDefined();
+      expect(find(objects, 'ScaledObject', server)).toBeDefined();
     }
   });
 

@@ -33,14 +33,15 @@ describe('TritonServer intent methods: each returns the construct it creates, wi
     expect(objectOf(Testing.synth(chart), 'PrometheusRule').metadata.name).toBe('ranker-triton');
   });
 
-  test('autoscale(): the HPA targets the Deployment, which drops replicas; the server reports the range', () => {
+  test('autoscale(): the ScaledObject (KEDA, the default engine) targets the Deployment, which drops replicas; the server reports the range', () => {
     const { chart, server } = serverChart();
     expect(server.replicas).toEqual({ min: 2, max: 2 });
     const autoscaler = server.autoscale({ metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 5 });
     expect(server.autoscaler).toBe(autoscaler);
     expect(server.replicas).toEqual({ min: 2, max: 5 });
     const objects = Testing.synth(chart);
-    expect(objectOf(objects, 'HorizontalPodAutoscaler').spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ranker' });
+    expect(objectOf(objects, 'ScaledObject').spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ranker' });
+    expect(objectOf(objects, 'HorizontalPodAutoscaler')).toBeUndefined();
     expect(objectOf(objects, 'Deployment').spec.replicas).toBeUndefined();
   });
 

@@ -147,13 +147,15 @@ describe('TritonServer over several nodes (LeaderWorkerSet)', () => {
     expect(leader(Testing.synth(chart)).metadata.annotations[ISTIO_INCLUDE_INBOUND_PORTS]).toBe('8000,8001');
   });
 
-  test('an autoscaler scales the LeaderWorkerSet by groups, which then has no replicas', () => {
-    const { chart, server } = serverChart(GROUP);
-    server.autoscale({ metric: AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 2 }), minReplicas: 2, maxReplicas: 3 });
-    const m = Testing.synth(chart);
-    expect(byKind(m, 'HorizontalPodAutoscaler').spec.scaleTargetRef).toEqual({ ...LEADER_WORKER_SET, name: 'ranker' });
-    expect(lws(m).spec).not.toHaveProperty('replicas');
-    expect(server.scaleTarget).toEqual({ ...LEADER_WORKER_SET, name: 'ranker' });
+  test('an autoscaler scales the LeaderWorkerSet by groups, which then has no replicas (KEDA, the default, and engine hpa)', () => {
+    for (const [engine, kind] of [[undefined, 'ScaledObject'], ['hpa', 'HorizontalPodAutoscaler']] as const) {
+      const { chart, server } = serverChart(GROUP);
+      server.autoscale({ metric: AutoscalingMetric.allRequestsPerSecondPerReplica({ target: 2 }), minReplicas: 2, maxReplicas: 3, engine });
+      const m = Testing.synth(chart);
+      expect(byKind(m, kind).spec.scaleTargetRef).toEqual({ ...LEADER_WORKER_SET, name: 'ranker' });
+      expect(lws(m).spec).not.toHaveProperty('replicas');
+      expect(server.scaleTarget).toEqual({ ...LEADER_WORKER_SET, name: 'ranker' });
+    }
   });
 
   test('an autoscaler with the GPU pool counts whole groups of nodes', () => {

@@ -2,8 +2,13 @@ import { App, Testing } from 'cdk8s';
 import {
   CLUSTER_CHART_ID, ClusterChart, FleetChart, FleetDescription, NVIDIA_DEVICE_PLUGIN_DEFAULTS, problemsOf,
 } from '../../lib';
-import { SHOP } from './fixtures';
+import { SHOP as KEDA_SHOP, withHpa } from './fixtures';
 
+/**
+ * The fixtures' SHOP with its GPU server on prometheus-adapter (engine 'hpa'): the adapter rules are what the ClusterChart
+ * shares besides the device plugin, and only servers on engine 'hpa' have them (KEDA, the default, has none).
+ */
+const SHOP = withHpa(KEDA_SHOP);
 /** SHOP's twin on the same cluster: another fleet, namespace and bucket, the same GPU server and autoscaling. */
 const MALL: FleetDescription = { ...SHOP, name: 'mall', namespace: 'mall', modelBucket: { name: 'mall-models' } };
 /** A fleet on another cluster. */
@@ -61,6 +66,13 @@ describe('ClusterChart: what the fleets of one cluster share, once', () => {
     const all = [cluster, ...charts].flatMap((c) => Testing.synth(c)).map(identity);
     expect(new Set(all).size).toBe(all.length);
     expect(() => app.synthYaml()).not.toThrow();
+  });
+
+  test('KEDA fleets (the default engine) have no adapter rules: the ClusterChart holds the device plugin only', () => {
+    const keda = clusterApp([KEDA_SHOP, { ...KEDA_SHOP, name: 'mall', namespace: 'mall', modelBucket: { name: 'mall-models' } }]);
+    expect(Testing.synth(keda.cluster).map(identity)).toEqual(PLUGIN_OBJECTS);
+    expect(keda.cluster.adapterRules).toBeUndefined();
+    expect(Testing.synth(keda.charts[1]).map(identity)).toContain('ScaledObject mall/gpu');
   });
 
   test('the device plugin\'s pod template label (cdk8s.io/metadata.addr) names the ClusterChart, whatever its fleets', () => {

@@ -1,4 +1,4 @@
-import { AutoscalingMetric, FleetDescription } from '../../lib';
+import { AutoscalingMetric, FleetDescription, ServerDescription } from '../../lib';
 import { IMAGE, MODEL } from '../helpers';
 
 /** A small fleet: one GPU pool, a GPU server autoscaled 2-3, a CPU server with 2 fixed replicas, a bucket, callers. */
@@ -22,6 +22,19 @@ export const SHOP: FleetDescription = {
 export const withServer = (name: string, changes: object, fleet: FleetDescription = SHOP): FleetDescription => ({
   ...fleet, servers: { ...fleet.servers, [name]: { ...fleet.servers[name], ...changes } },
 });
+
+/**
+ * `fleet` (SHOP) with every autoscaled server, and the servers' defaults, on prometheus-adapter: engine 'hpa', said
+ * explicitly since KEDA is the default engine.
+ */
+export const withHpa = (fleet: FleetDescription = SHOP): FleetDescription => {
+  const hpa = <T extends Pick<ServerDescription, 'autoscale'>>(s: T): T => (s.autoscale === undefined ? s : { ...s, autoscale: { ...s.autoscale, engine: 'hpa' } });
+  return {
+    ...fleet,
+    ...(fleet.serverDefaults === undefined ? {} : { serverDefaults: hpa(fleet.serverDefaults) }),
+    servers: Object.fromEntries(Object.entries(fleet.servers).map(([name, server]) => [name, hpa(server)])),
+  };
+};
 
 /** SHOP with changes to its pool. */
 export const withPool = (changes: object, fleet: FleetDescription = SHOP): FleetDescription => ({

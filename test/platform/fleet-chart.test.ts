@@ -5,7 +5,7 @@ import { AutoscalingMetric, FleetChart, FleetDescription, ISTIO_INJECTION_LABEL,
 import { FleetInfraStack } from '../../lib/aws';
 import { TritonOpsError } from '../../lib';
 import { MODEL } from '../helpers';
-import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
+import { EXPOSED, SHOP, withHpa, withPool, withServer } from './fixtures';
 
 const chartOf = (fleet: FleetDescription, roleArn?: (server: ServerPlan) => string) =>
   new FleetChart(Cdk8sTesting.app(), fleet.name, { fleet, roleArn });
@@ -64,7 +64,7 @@ describe('FleetChart defaults: secure, observed, scheduled', () => {
   test('the device plugin runs because a server has GPUs; the GPU server is pinned to its pool and autoscaled', () => {
     expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual(['nvidia-device-plugin']);
     expect(JSON.stringify(find(objects, 'Deployment', 'gpu').spec.template.spec.affinity)).toContain('"eks.amazonaws.com/nodegroup","operator":"In","values":["gpu-a"]');
-    expect(find(objects, 'HorizontalPodAutoscaler', 'gpu').spec).toEqual(expect.objectContaining({ minReplicas: 2, maxReplicas: 3 }));
+    expect(find(objects, 'ScaledObject', 'gpu').spec).toEqual(expect.objectContaining({ minReplicaCount: 2, maxReplicaCount: 3 }));
     expect(find(objects, 'Deployment', 'cpu').spec.replicas).toBe(2);
   });
 
@@ -112,14 +112,17 @@ describe('FleetChart opt-outs, each explicit', () => {
   });
 
   test('no autoscaler on prometheus-adapter: no adapter rules', () => {
-    const objects = synth(withServer('gpu', { autoscale: undefined }));
+    expect(find(synth(withHpa()), 'ConfigMap', 'triton-ops-adapter-rules')).toBeDefined();
+    const objects = synth(withServer('gpu', { autoscale: undefined }, withHpa()));
     expect(find(objects, 'ConfigMap', 'triton-ops-adapter-rules')).toBeUndefined();
+    // KEDA, the default engine, reads Prometheus itself.
+    expect(find(synth(SHOP), 'ConfigMap', 'triton-ops-adapter-rules')).toBeUndefined();
   });
 
   test('two fleets in one app share the one adapter ConfigMap', () => {
     const app = Cdk8sTesting.app();
-    new FleetChart(app, 'shop', { fleet: SHOP });
-    new FleetChart(app, 'shop2', { fleet: { ...SHOP, name: 'shop2', namespace: 'shop2' } });
+    new FleetChart(app, 'shop', { fleet: withHpa() });
+    new FleetChart(app, 'shop2', { fleet: withHpa({ ...SHOP, name: 'shop2', namespace: 'shop2' }) });
     const all = app.charts.flatMap((c) => c.toJson());
     expect(all.filter((o) => o.kind === 'ConfigMap' && o.metadata.name === 'triton-ops-adapter-rules')).toHaveLength(1);
   });
@@ -148,7 +151,7 @@ describe('each fact is said once: the chart and the infra stack follow the same 
 
   test('the monitoring namespace moves the metrics admission, the dashboard, the adapter rules and the KEDA address', () => {
     const fleet = withServer('cpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 4, engine: 'keda' } },
-      { ...SHOP, monitoring: { namespace: 'observability' } });
+      withHpa({ ...SHOP, monitoring: { namespace: 'observability' } }));
     const objects = synth(fleet);
     expect(admitted(objects, 'gpu', 8002)).toEqual(['observability']);
     expect(find(objects, 'ConfigMap', 'shop-triton').metadata.namespace).toBe('observability');
@@ -181,13 +184,13 @@ describe('FleetChart reports every construct\'s problems together', () => {
       "shop: 'servers.gpu.drainSeconds' (0) must be a whole number >= 1; give endpoints time to leave the load balancers, e.g. 10",
       "shop: 'servers.cpu.image' ('nvcr.io/nvidia/tritonserver:latest') uses the moving tag 'latest', so each node may pull a different build; pin a version tag ('nvcr.io/nvidia/tritonserver:<version>') or a digest ('nvcr.io/nvidia/tritonserver@sha256:<digest>')",
       "shop: 'servers.cpu.terminationGracePeriodSeconds' (30) must cover drainSeconds (10) + exitTimeoutSeconds (30) + 5 s margin, or Triton is killed with requests in flight; set it to at least 45 or lower one of the two",
-      "shop: 'servers.cpu2.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more",
+      "shop: 'servers.cpu2.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted, or 0 to scale to zero; use 2 or more (or 0 with engine keda and a wakeQuery)",
     ]);
   });
 
   test('a valid server with a refused intent: the server is built, the intent\'s problem is listed', () => {
     const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, minReplicas: 1 } });
     expect(() => synth(fleet)).toThrow(
-      "shop: 'servers.gpu.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more");
+      "shop: 'servers.gpu.autoscale.minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted, or 0 to scale to zero; use 2 or more (or 0 with engine keda and a wakeQuery)");
   });
 });

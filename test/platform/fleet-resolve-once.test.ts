@@ -89,7 +89,7 @@ describe('resolveServerRequests: the one rule', () => {
 describe('resolveAutoscalerOptions: the defaults applied once', () => {
   test('only maxReplicas given: TRITON_AUTOSCALER_DEFAULTS for the rest', () => {
     expect(resolveAutoscalerOptions({ maxReplicas: 4 })).toEqual({
-      engine: 'hpa', minReplicas: 2, maxReplicas: 4,
+      engine: 'keda', minReplicas: 2, maxReplicas: 4,
       behavior: {
         scaleUpStabilizationSeconds: 0, scaleUpPods: 1, scaleUpPeriodSeconds: 60,
         scaleDownStabilizationSeconds: 300, scaleDownPods: 1, scaleDownPeriodSeconds: 120,
@@ -98,8 +98,8 @@ describe('resolveAutoscalerOptions: the defaults applied once', () => {
   });
 
   test('a given value wins, and min == max is kept as given', () => {
-    expect(resolveAutoscalerOptions({ minReplicas: 3, maxReplicas: 3, engine: 'keda', scaleDownPods: 2 }))
-      .toEqual(expect.objectContaining({ engine: 'keda', minReplicas: 3, maxReplicas: 3, behavior: expect.objectContaining({ scaleDownPods: 2 }) }));
+    expect(resolveAutoscalerOptions({ minReplicas: 3, maxReplicas: 3, engine: 'hpa', scaleDownPods: 2 }))
+      .toEqual(expect.objectContaining({ engine: 'hpa', minReplicas: 3, maxReplicas: 3, behavior: expect.objectContaining({ scaleDownPods: 2 }) }));
   });
 });
 

@@ -22,8 +22,10 @@ describe('Kubernetes int32 fields', () => {
   test.each<[string, string, (n: number) => FleetDescription, number]>([
     // kubernetes/api:apps/v1/types.go@v0.36.3 line 383: DeploymentSpec `Replicas *int32`.
     ['Deployment replicas', 'servers.cpu.replicas', (n) => withServer('cpu', { replicas: n }), 0],
-    // kubernetes/api:autoscaling/v2/types.go@v0.36.3 lines 64-65: `MinReplicas *int32`, minimum 1 unless HPAScaleToZero (alpha).
-    ['HPA minReplicas', 'servers.gpu.autoscale.minReplicas', (n) => withServer('gpu', { autoscale: { ...autoscale, minReplicas: n, maxReplicas: INT32_MAX } }), 1],
+    // kedacore/keda:apis/keda/v1alpha1/scaledobject_types.go@v2.21.1 line 119: `MinReplicaCount *int32`, 0 scaling to zero
+    // (an HPA's `MinReplicas *int32` is at least 1, kubernetes/api:autoscaling/v2/types.go@v0.36.3 lines 64-65: TritonAutoscaler
+    // refuses 0 with engine 'hpa', test/k8s/autoscaling/scale-to-zero.test.ts).
+    ['autoscale minReplicas', 'servers.gpu.autoscale.minReplicas', (n) => withServer('gpu', { autoscale: { ...autoscale, minReplicas: n, maxReplicas: INT32_MAX } }), 0],
     // kubernetes/api:autoscaling/v2/types.go@v0.36.3 lines 71-72: `MaxReplicas int32`, minimum 1.
     ['HPA maxReplicas', 'servers.gpu.autoscale.maxReplicas', (n) => withServer('gpu', { autoscale: { ...autoscale, maxReplicas: n } }), 1],
     // kubernetes/api:core/v1/types.go@v0.36.3 line 2745: Probe `FailureThreshold int32`, minimum 1 (line 2743).

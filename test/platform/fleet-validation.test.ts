@@ -216,7 +216,7 @@ describe('as strict as the platform, no stricter', () => {
   });
 
   test('minReplicas equal to maxReplicas is accepted, as an HPA accepts it', () => {
-    const fleet = withServer('gpu', { autoscale: { ...autoscale, minReplicas: 3, maxReplicas: 3 } });
+    const fleet = withServer('gpu', { autoscale: { ...autoscale, minReplicas: 3, maxReplicas: 3, engine: 'hpa' } });
     expect(planFleet(fleet).servers.gpu.replicas).toEqual({ min: 3, max: 3 });
     const objects = Cdk8sTesting.synth(new FleetChart(Cdk8sTesting.app(), 'shop', { fleet }));
     const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'gpu');

@@ -9,7 +9,7 @@ import { Testing } from 'cdktf';
 import { FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
 import { FleetInfraStack } from '../../lib/aws';
 import { LLM_FLEET } from '../../examples/llm-fleet';
-import { EXPOSED, SHOP, withServer } from './fixtures';
+import { EXPOSED, SHOP, withHpa, withServer } from './fixtures';
 
 /** The problems planFleet reports for `fleet`. */
 function refused(fleet: FleetDescription): readonly string[] {
@@ -84,7 +84,7 @@ describe('a name that names a second Kubernetes object of one kind, namespace an
     ['a server named like the mesh\'s NetworkPolicy', withServer('triton-istiod-egress', SHOP.servers.cpu, EXPOSED),
       "shop: 'servers.triton-istiod-egress' ('triton-istiod-egress') names the same NetworkPolicy in namespace 'shop' as the mesh's "
       + "NetworkPolicy to istiod; rename server 'triton-istiod-egress' (e.g. 'triton-istiod-egress-server')"],
-    ['a dashboard named like the prometheus-adapter rules', { ...SHOP, monitoring: { dashboardName: 'triton-ops-adapter-rules' } },
+    ['a dashboard named like the prometheus-adapter rules', { ...withHpa(), monitoring: { dashboardName: 'triton-ops-adapter-rules' } },
       "shop: 'monitoring.dashboardName' ('triton-ops-adapter-rules') names the same ConfigMap in namespace 'monitoring' as the "
       + 'prometheus-adapter rules of the HPAs; set monitoring.dashboardName to another name'],
     ['a dashboard in the fleet namespace named like an endpoint picker', { ...LLM_FLEET, monitoring: { namespace: 'llm', dashboardName: 'chat-8b-epp' } },

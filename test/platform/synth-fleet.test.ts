@@ -111,10 +111,10 @@ describe('synthFleet', () => {
     expect(first.result!.warnings).toEqual([WARNING]);
     expect(first.result!.summary).toEqual([
       'triton-ops: synthesized',
-      `  ${p.yamlDir}/ml-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)`,
+      `  ${p.yamlDir}/ml-serving/cluster.yaml: 5 objects (ConfigMap 1, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)`,
       `  ${p.yamlDir}/ml-serving/vision.yaml: 41 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 1, Deployment 3, `
-        + 'DestinationRule 2, Gateway 1, HorizontalPodAutoscaler 3, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, '
-        + 'PodDisruptionBudget 3, PrometheusRule 3, Service 4, ServiceAccount 3, ServiceMonitor 3, VirtualService 2)',
+        + 'DestinationRule 2, Gateway 1, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, PodDisruptionBudget 3, '
+        + 'PrometheusRule 3, ScaledObject 3, Service 4, ServiceAccount 3, ServiceMonitor 3, VirtualService 2)',
       `  ${join(p.artifactsDir, 'model-repository')}: 3 config.pbtxt; ${join(p.artifactsDir, 'promtool')}: 9 rule and test files`,
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  warnings: 1',

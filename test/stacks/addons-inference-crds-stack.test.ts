@@ -49,9 +49,11 @@ describe('FleetAddonsStack of a fleet with an InferencePool', () => {
       .toEqual({ istio: 'ingressgateway', 'gateway.networking.k8s.io/gateway-name': 'shop' });
   });
 
-  test('without a pool: no manifest, and istiod as before', () => {
+  test('without a pool: no CRD manifest (only the objects of KEDA\'s release manifest, for the autoscaled server), and istiod as before', () => {
     const plain = synth(EXPOSED);
-    expect(plain.resource.kubernetes_manifest).toBeUndefined();
+    const ids = Object.keys(plain.resource.kubernetes_manifest);
+    expect(ids.filter((id) => !id.startsWith('keda_'))).toEqual([]);
+    expect(ids).toContain('keda_apps_v1_deployment_keda_keda-operator');
     expect(plain.resource.helm_release.istiod.depends_on).toEqual(['helm_release.istio-base']);
   });
 });

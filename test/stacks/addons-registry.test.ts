@@ -4,11 +4,12 @@ import { FleetDescription } from 'triton-ops';
 import { addonPins, ADDON_CHARTS, crdPins, FleetAddonsStack } from 'triton-ops/bridge';
 import { ADDON_MODULES, ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { chartSupportProblem } from '../../lib/platform/addons/chart-support';
+import { chartSupportProblem, supportProblem } from '../../lib/platform/addons/chart-support';
+import { KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
 import { planFleet } from '../../lib/platform/fleet-plan';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { SHOP, withServer } from '../platform/fixtures';
+import { SHOP, withHpa, withServer } from '../platform/fixtures';
 import { KARPENTER_SHOP } from '../platform/karpenter-fixtures';
 import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 import { ON_LUSTRE } from '../platform/lustre-fixtures';
@@ -24,9 +25,9 @@ describe('the registry of add-on modules', () => {
     ]);
   });
 
-  test('every module pins Helm charts, names an EKS add-on or vendors CRDs (one of the three), and declares what it provides', () => {
+  test('every module pins Helm charts, names an EKS add-on, vendors CRDs or vendors release manifests (one of the four), and declares what it provides', () => {
     for (const [name, m] of Object.entries(ADDON_MODULES)) {
-      const kinds = [(m.charts ?? []).length > 0, m.eksAddonName !== undefined, (m.crds ?? []).length > 0];
+      const kinds = [(m.charts ?? []).length > 0, m.eksAddonName !== undefined, (m.crds ?? []).length > 0, (m.manifests ?? []).length > 0];
       expect([name, kinds.filter(Boolean).length]).toEqual([name, 1]);
       expect(ADDON_PROVIDES[name as keyof typeof ADDON_MODULES]).toBe(m.provides);
       expect(m.provides.addon).toBe(m.key);
@@ -34,9 +35,10 @@ describe('the registry of add-on modules', () => {
   });
 
   test('a release waits only for what the stack installs before it', () => {
-    const noPrometheus = planAddons(planFleet({ ...DEFAULT_FLEET, monitoring: { scrape: false, alerts: false, dashboard: false } }));
+    const hpa = withHpa(DEFAULT_FLEET);
+    const noPrometheus = planAddons(planFleet({ ...hpa, monitoring: { scrape: false, alerts: false, dashboard: false } }));
     expect(noPrometheus.releases.find((r) => r.id === 'prometheus-adapter')!.after).toEqual([]);
-    expect(planAddons(planFleet(DEFAULT_FLEET)).releases.find((r) => r.id === 'prometheus-adapter')!.after).toEqual(['kube-prometheus-stack']);
+    expect(planAddons(planFleet(hpa)).releases.find((r) => r.id === 'prometheus-adapter')!.after).toEqual(['kube-prometheus-stack']);
   });
 });
 
@@ -50,7 +52,6 @@ describe('the pins: every pinned chart with its version, repository, Kubernetes 
       ['istio', 'istio gateway', 'gateway', '1.30.3'],
       ['prometheus', 'kube-prometheus-stack', 'kube-prometheus-stack', '88.5.3'],
       ['metricsAdapter', 'prometheus-adapter', 'prometheus-adapter', '5.3.0'],
-      ['metricsAdapter', 'keda', 'keda', '2.20.2'],
       ['karpenter', 'karpenter', 'karpenter', '1.15.2'],
       ['leaderWorkerSet', 'lws', 'lws', '0.10.0'],
     ]);
@@ -90,24 +91,33 @@ describe('the pins of the vendored CRDs: each with its release and the file it w
 });
 
 describe('the supported cluster versions 1.34 to 1.36', () => {
-  test.each(['1.34', '1.35', '1.36'])('%s: every chart add-on but KEDA installs', (version) => {
+  test.each(['1.34', '1.35', '1.36'])('%s: every chart add-on installs', (version) => {
     for (const fleet of [DEFAULT_FLEET, LLM_FLEET, MULTI_NODE_SHOP, KARPENTER_SHOP, ON_LUSTRE]) {
       expect(planAddons(planFleet(on(fleet, version))).kubernetesVersion).toBe(version);
     }
-    const ids = new Set([DEFAULT_FLEET, LLM_FLEET, KARPENTER_SHOP].flatMap((f) => planAddons(planFleet(on(f, version))).releases.map((r) => r.id)));
+    const ids = new Set([withHpa(DEFAULT_FLEET), LLM_FLEET, KARPENTER_SHOP].flatMap((f) => planAddons(planFleet(on(f, version))).releases.map((r) => r.id)));
     expect([...ids].sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'karpenter', 'kube-prometheus-stack', 'lws', 'prometheus-adapter']);
-    expect(Object.keys(synth(on(DEFAULT_FLEET, version)).resource.helm_release)).toHaveLength(5);
+    expect(Object.keys(synth(on(withHpa(DEFAULT_FLEET), version)).resource.helm_release)).toHaveLength(5);
+    expect(Object.keys(synth(on(DEFAULT_FLEET, version)).resource.helm_release)).toHaveLength(4);
   });
 
-  test.each(['1.34', '1.35'])('%s: KEDA installs', (version) => {
-    expect(planAddons(planFleet(on(KEDA, version))).releases.map((r) => r.id)).toContain('keda');
+  test.each(['1.34', '1.35', '1.36'])('%s: KEDA installs from its release manifest', (version) => {
+    for (const fleet of [KEDA, SHOP, DEFAULT_FLEET]) {
+      expect(planAddons(planFleet(on(fleet, version))).manifests.map((m) => [m.id, m.release.version])).toEqual([['keda', '2.21.1']]);
+    }
   });
 
-  test('1.36: KEDA 2.20 (tested up to 1.35) is refused with its range and source, and the way out', () => {
-    expect(() => planAddons(planFleet(on(KEDA, '1.36')))).toThrow(
-      "shop: 'cluster.kubernetesVersion' ('1.36') is not supported by add-on 'metricsAdapter' (chart keda 2.20.2 supports Kubernetes 1.33 to 1.35; "
-      + 'source: kedacore/keda-docs:content/docs/2.20/operate/cluster.md@a55c5d345e2cbd9923ab4936f1cabc2a17e9abac line 21 (KEDA v2.20: v1.33 - v1.35)); '
-      + 'set cluster.kubernetesVersion within 1.33 to 1.35, or set addons.metricsAdapter: false and install keda for 1.36 yourself');
+  test('1.33: KEDA 2.21.1 (tested from 1.34) is refused with its range and source, and the way out', () => {
+    // The fleet plan refuses 1.33 first (EKS standard support): the plan is given 1.33 past that check.
+    const plan = planFleet(KEDA);
+    expect(() => planAddons({ ...plan, fleet: on(KEDA, '1.33') })).toThrow(
+      "shop: 'cluster.kubernetesVersion' ('1.33') is not supported by add-on 'metricsAdapter' (keda 2.21.1 supports Kubernetes 1.34 to 1.36; "
+      + `source: ${KEDA_RELEASE.kubernetes.source}); `
+      + 'set cluster.kubernetesVersion within 1.34 to 1.36, or set addons.metricsAdapter: false and install keda for 1.33 yourself');
+    expect(KEDA_RELEASE.kubernetes.source).toBe('kedacore/keda:.github/workflows/template-versions-smoke-tests.yml@v2.21.1 lines 15-21 '
+      + '(kindest/node v1.36.4, v1.35.5, v1.34.8); Makefile@v2.21.1 line 48 (ENVTEST_K8S_VERSION = 1.36)');
+    expect(supportProblem('shop', 'metricsAdapter', 'keda 2.21.1', 'keda', KEDA_RELEASE.kubernetes, '1.37'))
+      .toContain("('1.37') is not supported by add-on 'metricsAdapter' (keda 2.21.1 supports Kubernetes 1.34 to 1.36; ");
   });
 
   // Outside 1.34-1.36 the fleet plan refuses first (EKS support); the charts' own ranges still bound what they accept.

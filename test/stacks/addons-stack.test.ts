@@ -10,23 +10,36 @@ import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { EKS_CLUSTER_DEFAULTS } from '../../lib/aws/eks-cluster';
-import { SHOP, withServer } from '../platform/fixtures';
+import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
+import { SHOP, withHpa, withServer } from '../platform/fixtures';
 import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 const releasesOf = (fleet: FleetDescription): Record<string, any> => synth(fleet).resource?.helm_release ?? {};
 const valuesOf = (release: any) => JSON.parse(release.values[0]);
-/** On a Kubernetes version KEDA 2.20 is tested on (1.33-1.35), whatever the cluster default. */
-const onKedaRange = (fleet: FleetDescription): FleetDescription => ({ ...fleet, cluster: { ...fleet.cluster, kubernetesVersion: '1.35' } });
+/** The `kubernetes_manifest` resources of an add-ons stack's JSON whose ids start with `<release>_` (a vendored release manifest's objects). */
+const manifestsOf = (json: any, release: string): Record<string, any> => Object.fromEntries(
+  Object.entries(json.resource?.kubernetes_manifest ?? {}).filter(([id]) => id.startsWith(`${release}_`)));
+/** The id of KEDA's operator Deployment in the add-ons stack: `keda_` and the object's manifestResourceId. */
+const KEDA_OPERATOR = 'keda_apps_v1_deployment_keda_keda-operator';
 
 describe('FleetAddonsStack of the default fleet', () => {
   const json = synth(DEFAULT_FLEET);
   const releases = json.resource.helm_release;
+  /** The default fleet with its servers on prometheus-adapter (engine 'hpa'), which installs the adapter instead of KEDA. */
+  const hpaReleases = releasesOf(withHpa(DEFAULT_FLEET));
 
-  test('installs Istio, kube-prometheus-stack and prometheus-adapter, nothing else', () => {
-    expect(Object.keys(releases).sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'kube-prometheus-stack', 'prometheus-adapter']);
+  test('installs Istio, kube-prometheus-stack and KEDA (from its release manifest), nothing else', () => {
+    expect(Object.keys(releases).sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'kube-prometheus-stack']);
+    expect(Object.keys(manifestsOf(json, 'keda'))).toContain(KEDA_OPERATOR);
+    expect(Object.keys(json.resource.kubernetes_manifest).filter((id) => !id.startsWith('keda_'))).toEqual([]);
     expect(json.resource.aws_eks_addon).toBeUndefined();
     expect(json.output.assumes.value).toEqual([]);
+  });
+
+  test('on engine hpa: Istio, kube-prometheus-stack and prometheus-adapter, no KEDA', () => {
+    expect(Object.keys(hpaReleases).sort()).toEqual(['istio-base', 'istio-ingressgateway', 'istiod', 'kube-prometheus-stack', 'prometheus-adapter']);
+    expect(manifestsOf(synth(withHpa(DEFAULT_FLEET)), 'keda')).toEqual({});
   });
 
   test.each([
@@ -36,13 +49,13 @@ describe('FleetAddonsStack of the default fleet', () => {
     ['kube-prometheus-stack', ADDON_CHARTS.kubePrometheusStack],
     ['prometheus-adapter', ADDON_CHARTS.prometheusAdapter],
   ])('%s is pinned: repository, chart and exact version', (id, chart) => {
-    expect(releases[id]).toMatchObject({ repository: chart.repository, chart: chart.name, version: chart.version });
+    expect(hpaReleases[id]).toMatchObject({ repository: chart.repository, chart: chart.name, version: chart.version });
     expect(chart.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   test('pinned versions (a bump is a reviewed change of the support table too)', () => {
-    expect([ADDON_CHARTS.istiod.version, ADDON_CHARTS.kubePrometheusStack.version, ADDON_CHARTS.prometheusAdapter.version, ADDON_CHARTS.keda.version])
-      .toEqual(['1.30.3', '88.5.3', '5.3.0', '2.20.2']);
+    expect([ADDON_CHARTS.istiod.version, ADDON_CHARTS.kubePrometheusStack.version, ADDON_CHARTS.prometheusAdapter.version, KEDA_RELEASE.version])
+      .toEqual(['1.30.3', '88.5.3', '5.3.0', '2.21.1']);
   });
 
   test('Istio: base before istiod before the gateway; istiod in the plan\'s istiodNamespace', () => {
@@ -104,7 +117,7 @@ describe('FleetAddonsStack of the default fleet', () => {
   });
 
   test('prometheus-adapter reads the fleet\'s rules ConfigMap and the Prometheus of the monitoring namespace', () => {
-    const r = releases['prometheus-adapter'];
+    const r = hpaReleases['prometheus-adapter'];
     expect(r.namespace).toBe('monitoring');
     expect(r.depends_on).toEqual(['helm_release.kube-prometheus-stack']);
     expect(valuesOf(r)).toEqual({
@@ -114,12 +127,12 @@ describe('FleetAddonsStack of the default fleet', () => {
   });
 
   test('prometheus-adapter is not waited for: it mounts the rules ConfigMap that only the serving stack writes', () => {
-    expect([releases['prometheus-adapter'].wait, releases['prometheus-adapter'].atomic]).toEqual([false, false]);
-    const serving = new FleetServingStack(Testing.app(), 'serving', { fleet: DEFAULT_FLEET });
+    expect([hpaReleases['prometheus-adapter'].wait, hpaReleases['prometheus-adapter'].atomic]).toEqual([false, false]);
+    const serving = new FleetServingStack(Testing.app(), 'serving', { fleet: withHpa(DEFAULT_FLEET) });
     expect(serving.chart.toJson().filter((o: any) => o.kind === 'ConfigMap').map((o: any) => o.metadata.name))
       .toContain(PROMETHEUS_ADAPTER_RULES_DEFAULTS.name);
     // Every other release is waited for, and rolled back when it does not become ready.
-    for (const [id, r] of Object.entries(releases).filter(([id]) => id !== 'prometheus-adapter')) {
+    for (const [id, r] of Object.entries(hpaReleases).filter(([id]) => id !== 'prometheus-adapter')) {
       expect([id, (r as any).wait, (r as any).atomic]).toEqual([id, true, true]);
     }
   });
@@ -166,7 +179,7 @@ describe('add-ons follow the description', () => {
   });
 
   test('the monitoring namespace moves kube-prometheus-stack, the adapter and its Prometheus URL', () => {
-    const r = releasesOf({ ...DEFAULT_FLEET, monitoring: { namespace: 'observability' } });
+    const r = releasesOf(withHpa({ ...DEFAULT_FLEET, monitoring: { namespace: 'observability' } }));
     expect(r['kube-prometheus-stack'].namespace).toBe('observability');
     expect(r['prometheus-adapter'].namespace).toBe('observability');
     expect(valuesOf(r['prometheus-adapter']).prometheus.url).toBe('http://prometheus-operated.observability.svc');
@@ -174,21 +187,29 @@ describe('add-ons follow the description', () => {
 
   test('no mesh: no Istio; no scraping, alerts or dashboard: no kube-prometheus-stack', () => {
     const fleet: FleetDescription = {
-      ...SHOP, mesh: false, monitoring: { scrape: false, alerts: false, dashboard: false },
+      ...withHpa(SHOP), mesh: false, monitoring: { scrape: false, alerts: false, dashboard: false },
     };
     expect(Object.keys(releasesOf(fleet))).toEqual(['prometheus-adapter']);
   });
 
-  test('engine keda installs KEDA (pinned) instead of prometheus-adapter', () => {
-    const fleet = onKedaRange(withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } }));
-    const r = releasesOf(fleet);
-    expect(r['prometheus-adapter']).toBeUndefined();
-    expect(r.keda).toMatchObject({ repository: 'https://kedacore.github.io/charts', chart: 'keda', version: ADDON_CHARTS.keda.version, namespace: 'keda' });
+  test('KEDA, the default engine, installs from its pinned release manifest instead of prometheus-adapter', () => {
+    for (const fleet of [SHOP, withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } })]) {
+      const json = synth(fleet);
+      expect(json.resource.helm_release['prometheus-adapter']).toBeUndefined();
+      expect(json.resource.helm_release.keda).toBeUndefined();
+      const operator = manifestsOf(json, 'keda')[KEDA_OPERATOR].manifest;
+      expect(operator.metadata.namespace).toBe(KEDA_ADDON_DEFAULTS.kedaNamespace);
+      expect(operator.spec.template.spec.containers[0].image).toBe(`ghcr.io/kedacore/keda:${KEDA_RELEASE.version}`);
+      expect(planAddons(planFleet(fleet)).manifests).toEqual([{ id: 'keda', addon: 'metricsAdapter', release: KEDA_RELEASE }]);
+    }
   });
 
   test('no autoscaler: no metrics adapter', () => {
-    const fleet = withServer('gpu', { autoscale: undefined, replicas: 2 });
-    expect(releasesOf(fleet)['prometheus-adapter']).toBeUndefined();
+    for (const fleet of [SHOP, withHpa(SHOP)]) {
+      const json = synth(withServer('gpu', { autoscale: undefined, replicas: 2 }, fleet));
+      expect(json.resource.helm_release?.['prometheus-adapter']).toBeUndefined();
+      expect(manifestsOf(json, 'keda')).toEqual({});
+    }
   });
 
   test('a repository claim installs the EFS CSI driver with its IRSA role and a StorageClass', () => {
@@ -241,19 +262,24 @@ describe('add-ons follow the description', () => {
 });
 
 describe('opt-outs: addons.<x>: false installs nothing and says what the serving stack assumes', () => {
-  const CLAIM_KEDA: FleetDescription = onKedaRange({
+  const CLAIM_KEDA: FleetDescription = {
     ...withServer('cpu', { repositoryClaim: 'models' }, withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } })),
     modelAccess: 'pod-identity',
-  });
+  };
+  /** Whether the stack's JSON installs `id`: its Helm release, or the objects of its release manifest. */
+  const installs = (json: any, id: string) => json.resource?.helm_release?.[id] !== undefined || Object.keys(manifestsOf(json, id)).length > 0;
   test.each([
     ['istio', DEFAULT_FLEET, ['istio-base', 'istiod', 'istio-ingressgateway']],
     ['prometheus', DEFAULT_FLEET, ['kube-prometheus-stack']],
-    ['metricsAdapter', DEFAULT_FLEET, ['prometheus-adapter']],
+    ['metricsAdapter', withHpa(DEFAULT_FLEET), ['prometheus-adapter']],
+    ['metricsAdapter', DEFAULT_FLEET, ['keda']],
     ['metricsAdapter', CLAIM_KEDA, ['keda']],
   ] as const)('%s', (addon, fleet, ids) => {
+    const installed = synth(fleet);
+    for (const id of ids) expect([id, installs(installed, id)]).toEqual([id, true]);
     const described: FleetDescription = { ...fleet, addons: { [addon]: false } };
     const json = synth(described);
-    for (const id of ids) expect(json.resource?.helm_release?.[id]).toBeUndefined();
+    for (const id of ids) expect([id, installs(json, id)]).toEqual([id, false]);
     expect(json.output.assumes.value.length).toBe(1);
     expect(json.output.assumes.value[0]).toMatch(new RegExp(`^${addon}: `));
     // The serving stack, whose objects rely on the add-on, states the same assumption.
@@ -301,10 +327,12 @@ describe('the Kubernetes version of the cluster', () => {
   });
 
   test('an add-on switched off is not checked against the cluster version', () => {
-    const keda = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
-    const fleet = { ...keda, cluster: { name: 'ml', kubernetesVersion: '1.36' } };
-    expect(() => synth(fleet)).toThrow("'metricsAdapter' (chart keda 2.20.2 supports Kubernetes 1.33 to 1.35");
-    expect(() => synth({ ...fleet, addons: { metricsAdapter: false } })).not.toThrow();
+    // KEDA 2.21.1 supports 1.34 to 1.36, the versions the fleet plan accepts: the plan is given 1.33 past that check, as
+    // for Karpenter above.
+    const plan = planFleet(SHOP);
+    const on133 = (fleet: FleetDescription) => ({ ...plan, fleet: { ...fleet, cluster: { name: 'ml', kubernetesVersion: '1.33' } } });
+    expect(() => planAddons(on133(SHOP))).toThrow("'metricsAdapter' (keda 2.21.1 supports Kubernetes 1.34 to 1.36");
+    expect(() => planAddons(on133({ ...SHOP, addons: { metricsAdapter: false } }))).not.toThrow();
   });
 
   test('the serving stack does not check the charts: the add-ons may be installed another way', () => {
@@ -335,25 +363,28 @@ describe('every object of the serving stack is built into Kubernetes, installed 
     };
   };
 
-  test('the default fleet: nothing uncovered, nothing assumed; the HPAs need custom.metrics.k8s.io', () => {
-    const objects = objectsOf(DEFAULT_FLEET);
-    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler');
-    expect(apiNeeds(hpa)).toContainEqual({ group: 'custom.metrics.k8s.io', kind: '*' });
+  test('the default fleet: nothing uncovered, nothing assumed; the ScaledObjects need keda.sh, on engine hpa the HPAs custom.metrics.k8s.io', () => {
+    const scaledObject = objectsOf(DEFAULT_FLEET).find((o) => o.kind === 'ScaledObject');
+    expect(apiNeeds(scaledObject)).toContainEqual({ group: 'keda.sh', kind: 'ScaledObject' });
     expect(uncovered(DEFAULT_FLEET)).toEqual({ missing: [], assumed: [] });
+    const hpa = objectsOf(withHpa(DEFAULT_FLEET)).find((o) => o.kind === 'HorizontalPodAutoscaler');
+    expect(apiNeeds(hpa)).toContainEqual({ group: 'custom.metrics.k8s.io', kind: '*' });
+    expect(uncovered(withHpa(DEFAULT_FLEET))).toEqual({ missing: [], assumed: [] });
   });
 
   test.each([
-    ['istio', ['networking.istio.io/Gateway', 'security.istio.io/PeerAuthentication', 'security.istio.io/AuthorizationPolicy']],
-    ['prometheus', ['monitoring.coreos.com/ServiceMonitor', 'monitoring.coreos.com/PrometheusRule']],
-    ['metricsAdapter', ['custom.metrics.k8s.io/*']],
-  ])('switching %s off makes its objects assumed, not uncovered', (addon, kinds) => {
-    const { missing, assumed } = uncovered({ ...DEFAULT_FLEET, addons: { [addon]: false } });
+    ['istio', DEFAULT_FLEET, ['networking.istio.io/Gateway', 'security.istio.io/PeerAuthentication', 'security.istio.io/AuthorizationPolicy']],
+    ['prometheus', DEFAULT_FLEET, ['monitoring.coreos.com/ServiceMonitor', 'monitoring.coreos.com/PrometheusRule']],
+    ['metricsAdapter', DEFAULT_FLEET, ['keda.sh/ScaledObject']],
+    ['metricsAdapter', withHpa(DEFAULT_FLEET), ['custom.metrics.k8s.io/*']],
+  ] as const)('switching %s off makes its objects assumed, not uncovered', (addon, fleet, kinds) => {
+    const { missing, assumed } = uncovered({ ...fleet, addons: { [addon]: false } });
     expect(missing).toEqual([]);
     for (const kind of kinds) expect(assumed).toContain(kind);
   });
 
   test('KEDA objects are covered by the KEDA add-on', () => {
-    const fleet = onKedaRange(withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } }));
+    const fleet = withServer('gpu', { autoscale: { metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 20 }), maxReplicas: 3, engine: 'keda' } });
     expect(objectsOf(fleet).some((o) => o.apiVersion.startsWith('keda.sh/'))).toBe(true);
     expect(uncovered(fleet).missing).toEqual([]);
     expect(ADDON_PROVIDES.metricsAdapterKeda.provides).toContainEqual({ group: 'keda.sh', kind: 'ScaledObject' });

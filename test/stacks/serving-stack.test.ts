@@ -29,7 +29,7 @@ describe('FleetServingStack of the default fleet', () => {
     expect(new Set(manifests.map((m) => m.manifest.kind))).toEqual(new Set([
       'Namespace', 'DaemonSet', 'Deployment', 'Service', 'ServiceAccount', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap',
       'Gateway', 'VirtualService', 'DestinationRule', 'PeerAuthentication', 'AuthorizationPolicy', 'ServiceMonitor',
-      'PrometheusRule', 'HorizontalPodAutoscaler', 'AlertmanagerConfig',
+      'PrometheusRule', 'ScaledObject', 'AlertmanagerConfig',
     ]));
   });
 

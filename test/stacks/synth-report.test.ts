@@ -55,18 +55,18 @@ describe('npm run synth reports what it did', () => {
     expect(exitCode).toBe(0);
     expect(lines).toEqual([
       'triton-ops: synthesized',
-      '  dist/ml-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
+      '  dist/ml-serving/cluster.yaml: 5 objects (ConfigMap 1, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
       '  dist/ml-serving/vision.yaml: 41 objects (AlertmanagerConfig 1, AuthorizationPolicy 6, ConfigMap 1, Deployment 3, DestinationRule 2, '
-        + 'Gateway 1, HorizontalPodAutoscaler 3, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, '
+        + 'Gateway 1, Namespace 1, NetworkPolicy 4, PeerAuthentication 1, PodDisruptionBudget 3, PrometheusRule 3, ScaledObject 3, '
         + 'Service 4, ServiceAccount 3, ServiceMonitor 3, VirtualService 2)',
       '  dist/ml-serving/search.yaml: 52 objects (AlertmanagerConfig 1, AuthorizationPolicy 8, ConfigMap 1, Deployment 4, DestinationRule 2, '
-        + 'Gateway 1, HorizontalPodAutoscaler 4, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, '
+        + 'Gateway 1, Namespace 1, NetworkPolicy 5, PeerAuthentication 1, PodDisruptionBudget 4, PrometheusRule 4, ScaledObject 4, '
         + 'Service 6, ServiceAccount 4, ServiceMonitor 4, VirtualService 2)',
-      '  dist/llm-serving/cluster.yaml: 6 objects (ConfigMap 2, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
+      '  dist/llm-serving/cluster.yaml: 5 objects (ConfigMap 1, DaemonSet 1, Namespace 1, NetworkPolicy 1, ServiceAccount 1)',
       '  dist/llm-serving/llm.yaml: 76 objects (AuthorizationPolicy 8, ConfigMap 3, Deployment 4, DestinationRule 1, Gateway 2, HTTPRoute 3, '
-        + 'HorizontalPodAutoscaler 3, InferenceObjective 2, InferencePool 2, Job 3, LeaderWorkerSet 1, Namespace 1, NetworkPolicy 9, '
-        + 'PeerAuthentication 1, PersistentVolumeClaim 1, PodDisruptionBudget 3, PodMonitor 2, PrometheusRule 5, Role 2, RoleBinding 2, Service 5, '
-        + 'ServiceAccount 8, ServiceMonitor 3, StorageClass 1, VirtualService 1)',
+        + 'InferenceObjective 2, InferencePool 2, Job 3, LeaderWorkerSet 1, Namespace 1, NetworkPolicy 9, '
+        + 'PeerAuthentication 1, PersistentVolumeClaim 1, PodDisruptionBudget 3, PodMonitor 2, PrometheusRule 5, Role 2, RoleBinding 2, '
+        + 'ScaledObject 3, Service 5, ServiceAccount 8, ServiceMonitor 3, StorageClass 1, VirtualService 1)',
       '  artifacts/model-repository: 13 config.pbtxt and 4 other model files; artifacts/promtool: 30 rule and test files',
       '  vision: 3 servers (3 on GPUs); GPUs at peak: gpu-a10g 11 of 12 (12 x g5.xlarge)',
       '  search: 4 servers (0 on GPUs)',

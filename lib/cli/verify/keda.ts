@@ -3,7 +3,7 @@
  * github.com/kedacore/keda/v2 at the pinned chart's release by tools/obtain.js) as local processes against the control
  * plane, and the applied copy of each ScaledObject made to run here.
  * - The two talk gRPC over mutual TLS, each reading ca.crt, tls.crt and tls.key from its --cert-dir
- *   (kedacore/keda:pkg/metricsservice/utils/tls.go@v2.20.2). With cert rotation off (the operator's
+ *   (kedacore/keda:pkg/metricsservice/utils/tls.go@v2.21.1). With cert rotation off (the operator's
  *   --enable-cert-rotation, default false, cmd/operator/main.go) KEDA makes none: verify makes a CA and one certificate
  *   for localhost and 127.0.0.1, for server and client use, as KEDA's cert manager does for its Services
  *   (pkg/certificates/certificate_manager.go).
@@ -14,28 +14,33 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEDA_ADDON_DEFAULTS } from '../../platform/addons/keda-addon';
+import { SCALE_TO_ZERO_TRIGGERS } from '../../k8s/autoscaling/keda-scaled-object';
 import { serveAggregatedApi } from './aggregated-api';
 import { makeCertificates } from './certificates';
 import type { ControlPlane } from './control-plane';
 import { freePort } from './control-plane';
 import { scaledBehavior } from './scaled-behavior';
 
-/** The HPA KEDA makes for a ScaledObject (kedacore/keda:controllers/keda/hpa.go@v2.20.2 getHPAName). */
+/** The HPA KEDA makes for a ScaledObject (kedacore/keda:controllers/keda/hpa.go@v2.21.1 getHPAName). */
 export const kedaHpaName = (scaledObject: any): string =>
   scaledObject.spec?.advanced?.horizontalPodAutoscalerConfig?.name || `keda-hpa-${scaledObject.metadata.name}`;
 
 /**
  * The merge patch that makes an applied ScaledObject run here: each `prometheus` trigger's serverAddress (the
  * in-cluster Prometheus of the output, which does not resolve here) pointed at verify's Prometheus, and its HPA
- * behavior, pollingInterval and cooldownPeriod divided by `timeScale`, as an HPA's are.
+ * behavior, pollingInterval and cooldownPeriod divided by `timeScale`, as an HPA's are. With `wake`, the query of the
+ * `wake` trigger (SCALE_TO_ZERO_TRIGGERS) is replaced by that constant (`vector(1)` wakes the target): verify plays the wake signal, whose
+ * series (a caller's queue) it cannot know.
  */
-export function scaledObjectPatch(scaledObject: any, prometheusUrl: string, timeScale: number): { spec: Record<string, unknown> } {
+export function scaledObjectPatch(scaledObject: any, prometheusUrl: string, timeScale: number, wake?: number): { spec: Record<string, unknown> } {
   const spec = scaledObject.spec ?? {};
   const seconds = (n: number) => Math.max(1, Math.round(n / timeScale));
   const behavior = scaledBehavior(spec.advanced?.horizontalPodAutoscalerConfig?.behavior, timeScale);
+  const played = (t: any) => (wake !== undefined && t.name === SCALE_TO_ZERO_TRIGGERS.wake ? { query: `vector(${wake})` } : {});
   return {
     spec: {
-      triggers: (spec.triggers ?? []).map((t: any) => (t.type === 'prometheus' ? { ...t, metadata: { ...t.metadata, serverAddress: prometheusUrl } } : t)),
+      triggers: (spec.triggers ?? []).map((t: any) => (t.type === 'prometheus'
+        ? { ...t, metadata: { ...t.metadata, serverAddress: prometheusUrl, ...played(t) } } : t)),
       ...(behavior ? { advanced: { ...spec.advanced, horizontalPodAutoscalerConfig: { ...spec.advanced.horizontalPodAutoscalerConfig, behavior } } } : {}),
       ...(spec.pollingInterval !== undefined ? { pollingInterval: seconds(spec.pollingInterval) } : {}),
       ...(spec.cooldownPeriod !== undefined ? { cooldownPeriod: seconds(spec.cooldownPeriod) } : {}),

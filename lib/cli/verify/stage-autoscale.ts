@@ -7,7 +7,9 @@
  *   APIService (keda.ts) -> the HPA controller -> the Deployment -> the scheduler and kwok (and the autoscaler's part,
  *   provisioner.ts). The adapter and KEDA are local processes (aggregated-api.ts says how the aggregator reaches them).
  * Each HPA (a ScaledObject: Ready, and the HPA KEDA makes of it) must report a current value of its metric, reach its
- * maximum under load and come back to its minimum without it. Its scaling policies are applied by the real controller
+ * maximum under load and come back to its minimum without it. A ScaledObject that scales to zero must be given back to
+ * zero at rest, wake when verify plays its `wake` trigger's signal (its real series, a caller's queue, is not here),
+ * reach its maximum under load and go back to zero once idle for its cooldown. Its scaling policies are applied by the real controller
  * with their periods and windows divided by `timeScale` (default 10, scaled-behavior.ts), said in the report.
  */
 import { writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import type { ControlPlane } from './control-plane';
 import { freePort } from './control-plane';
 import { serveAggregatedApi } from './aggregated-api';
+import { SCALE_TO_ZERO_TRIGGERS } from '../../k8s/autoscaling/keda-scaled-object';
 import { emptyQueries, kedaHpaName, scaledObjectPatch, startKeda } from './keda';
 import { messageOf } from './kube-api';
 import type { Manifest, NodePoolSpec } from './manifests';
@@ -64,6 +67,8 @@ interface Target {
   readonly workload?: Workload;
   readonly min: number;
   readonly max: number;
+  /** A ScaledObject that scales to zero: verify plays its wake trigger and expects zero at rest. */
+  readonly zero: boolean;
   /** The target labels of the workload's scrape config, exported with its pods' metrics. */
   readonly labels: Readonly<Record<string, string>>;
 }
@@ -148,6 +153,7 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
       subject: m, namespace, keda, workload, labels: workload ? scrapeLabels(manifests, workload.manifest) : {},
       hpaName: keda ? kedaHpaName(m.object) : m.object.metadata.name,
       min: keda ? spec.minReplicaCount ?? 0 : spec.minReplicas ?? 1, max: keda ? spec.maxReplicaCount ?? 100 : spec.maxReplicas,
+      zero: keda && (spec.minReplicaCount ?? 0) === 0,
     };
   });
   if (targets.length === 0) return cases;
@@ -169,6 +175,16 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
     const prometheusPort = await startPrometheus(plane, binaries, simulatorPort);
     const prometheusUrl = `http://127.0.0.1:${prometheusPort}`;
     const running: Target[] = [];
+    // A ScaledObject as it runs here; `wake` plays its wake trigger's signal (0 at rest, 1 to wake it).
+    const patchScaledObject = (t: Target, wake?: number) => plane.api.call('PATCH',
+      `/apis/keda.sh/v1alpha1/namespaces/${t.namespace}/scaledobjects/${t.subject.object.metadata.name}`,
+      scaledObjectPatch(t.subject.object, prometheusUrl, o.timeScale, wake), 'application/merge-patch+json');
+    const playWake = async (value: number) => {
+      for (const t of running.filter((x) => x.zero)) {
+        const r = await patchScaledObject(t, value);
+        if (r.status !== 200) record({ stage: 'autoscale', subject: t.subject.id, problems: [`playing its wake signal (${value}): ${messageOf(r)}`] });
+      }
+    };
     const hpas = targets.filter((t) => !t.keda);
     if (hpas.length) {
       const rules = manifests.find((m) => m.object.kind === 'ConfigMap' && (m.object.metadata.labels as any)?.['app.kubernetes.io/name'] === ADAPTER_RULES_LABEL);
@@ -183,8 +199,11 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
       // Before KEDA starts, so that it reads each ScaledObject as it will run here.
       const patched = [];
       for (const t of scaledObjects) {
-        const r = await plane.api.call('PATCH', `/apis/keda.sh/v1alpha1/namespaces/${t.namespace}/scaledobjects/${t.subject.object.metadata.name}`,
-          scaledObjectPatch(t.subject.object, prometheusUrl, o.timeScale), 'application/merge-patch+json');
+        if (t.zero && !((t.subject.object as any).spec.triggers ?? []).some((x: any) => x.name === SCALE_TO_ZERO_TRIGGERS.wake)) {
+          fail(t, `it scales to zero and has no trigger named '${SCALE_TO_ZERO_TRIGGERS.wake}', whose signal verify would play to wake it`);
+          continue;
+        }
+        const r = await patchScaledObject(t, t.zero ? 0 : undefined);
         if (r.status === 200) patched.push(t); else fail(t, `pointing its trigger at verify's Prometheus and scaling its time: ${messageOf(r)}`);
       }
       const failed = patched.length ? await startKeda(plane, binaries) : undefined;
@@ -200,29 +219,42 @@ export async function autoscaleStage(plane: ControlPlane, binaries: Readonly<Rec
     }
     if (running.length === 0) return cases;
     const timeout = o.timeoutSeconds * 3;
-    const reads = (t: Target, s: Omit<Observed, 'held'>) => (!t.keda || !notReady(s.scaledObject))
-      && (s.hpa?.status?.conditions ?? []).some((c: any) => c.type === 'ScalingActive' && c.status === 'True');
+    // At rest an HPA reads its metric; a ScaledObject that scales to zero is given back instead (KEDA takes its
+    // Deployment to 0: no pod is Ready, and its Triton triggers read nothing, so its metric is read under load).
+    const reads = (t: Target, s: Omit<Observed, 'held'>) => (t.zero ? s.ready === 0 && s.scaledObject !== undefined
+      : (!t.keda || !notReady(s.scaledObject)) && (s.hpa?.status?.conditions ?? []).some((c: any) => c.type === 'ScalingActive' && c.status === 'True'));
     const idle = await waitAll(plane, running, timeout, reads);
+    await playWake(1);
     simulator.setLoad(true);
     const up = await waitAll(plane, running, timeout, (t, s) => s.hpa?.status?.currentReplicas === t.max && s.ready >= t.max);
     const loaded = new Map([...up].map(([t, s]) => [t, metricReading(s.hpa)]));
     simulator.setLoad(false);
-    const down = await waitAll(plane, running, timeout + 150, (t, s) => s.hpa?.status?.currentReplicas === t.min && s.hpa?.status?.desiredReplicas === t.min);
+    await playWake(0);
+    // Back to zero takes the rate window of the idle trigger (Triton's request rate reads 0 once no request is in it)
+    // and the cooldown; back to minReplicas, the HPA's scale-down window.
+    const down = await waitAll(plane, running, timeout + 150, (t, s) => (t.zero ? s.ready === 0
+      : s.hpa?.status?.currentReplicas === t.min && s.hpa?.status?.desiredReplicas === t.min));
     for (const t of running) {
       const problems: string[] = [];
       const i = idle.get(t)!; const u = up.get(t)!; const d = down.get(t)!;
       if (!t.workload) problems.push(`its scaleTargetRef ${JSON.stringify((t.subject.object as any).spec.scaleTargetRef)} is not a workload of the output`);
-      if (t.keda && notReady(i.scaledObject)) problems.push(`KEDA has not made it Ready after ${timeout} s: ${notReady(i.scaledObject)}`);
-      if (t.keda && !i.hpa) problems.push(`KEDA made no HPA '${t.hpaName}' of it after ${timeout} s (keda-operator's log in ${plane.workDir})`);
+      if (t.zero && !i.held) problems.push(`idle, KEDA has not scaled it to zero after ${timeout} s: ${i.ready} pods Ready; ${notReady(i.scaledObject) ?? 'Ready'}`);
+      else if (t.keda && !t.zero && notReady(i.scaledObject)) problems.push(`KEDA has not made it Ready after ${timeout} s: ${notReady(i.scaledObject)}`);
+      if (t.keda && !(t.zero ? u.hpa : i.hpa)) problems.push(`KEDA made no HPA '${t.hpaName}' of it after ${timeout} s (keda-operator's log in ${plane.workDir})`);
       else if (!i.held) {
-        problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa),
-          ...(t.keda ? await emptyQueries(t.subject.object, prometheusUrl) : []));
+        if (!t.zero) {
+          problems.push(`reads no metric after ${timeout} s: ${metricReading(i.hpa)}`, ...hpaConditions(i.hpa),
+            ...(t.keda ? await emptyQueries(t.subject.object, prometheusUrl) : []));
+        }
+      } else if (!u.held) problems.push(`under load: ${u.hpa?.status?.currentReplicas ?? 0} replicas (${u.ready} Ready) of its maximum ${t.max} after ${timeout} s; ${metricReading(u.hpa)}`, ...hpaConditions(u.hpa));
+      if (i.held && u.held && !d.held) {
+        problems.push(t.zero ? `without load or wake signal: ${d.ready} pods Ready, not zero, after ${timeout + 150} s`
+          : `without load: ${d.hpa?.status?.currentReplicas} replicas, not its minimum ${t.min}, after ${timeout + 150} s; ${metricReading(d.hpa)}`, ...hpaConditions(d.hpa));
       }
-      else if (!u.held) problems.push(`under load: ${u.hpa?.status?.currentReplicas ?? 0} replicas (${u.ready} Ready) of its maximum ${t.max} after ${timeout} s; ${metricReading(u.hpa)}`, ...hpaConditions(u.hpa));
-      if (i.held && u.held && !d.held) problems.push(`without load: ${d.hpa?.status?.currentReplicas} replicas, not its minimum ${t.min}, after ${timeout + 150} s; ${metricReading(d.hpa)}`, ...hpaConditions(d.hpa));
       const through = t.keda ? `; through KEDA's HPA ${t.hpaName}, its Prometheus trigger pointed at verify's Prometheus` : '';
+      const range = t.zero ? `0 (idle) -> woken (its wake signal played) -> ${t.max} -> 0 (idle after its cooldown)` : `${t.min} -> ${t.max} -> ${t.min}`;
       record({ stage: 'autoscale', subject: t.subject.id, file: t.subject.file, problems,
-        detail: `${t.min} -> ${t.max} -> ${t.min} replicas; under load ${loaded.get(t)}; policies at 1/${o.timeScale} of their periods${through}` });
+        detail: `${range} replicas; under load ${loaded.get(t)}; policies at 1/${o.timeScale} of their periods${through}` });
     }
   } finally {
     await provisioner.stop();

@@ -24,6 +24,24 @@ export async function createNodes(api: KubeApi, nodes: readonly SimulatedNode[])
   return problems;
 }
 
+/**
+ * KEDA's part at rest, played until KEDA itself runs (the autoscale stage): each workload a ScaledObject scales gets
+ * its minReplicaCount, as KEDA's operator sets it (its HPA's minimum, or 0 for a target that scales to zero), so that
+ * the schedule and disrupt stages see the replicas a cluster with KEDA runs. An HPA's minimum needs no playing: the
+ * real HPA controller sets it. A workload at zero is reported as skipped: there is nothing to schedule until it wakes.
+ */
+export async function restAsKeda(api: KubeApi, workloads: readonly Workload[], print: (c: VerifyCase) => void): Promise<VerifyCase[]> {
+  const cases: VerifyCase[] = [];
+  for (const w of workloads.filter((x) => x.keda && x.minimum !== undefined)) {
+    const r = await api.call('PATCH', `${w.path}/${w.name}`, { spec: { replicas: w.minimum } }, 'application/merge-patch+json');
+    const at = { stage: 'schedule' as const, subject: `${w.kind} ${w.namespace}/${w.name}`, file: w.manifest.file };
+    if (r.status !== 200) cases.push({ ...at, problems: [`setting the ${w.minimum} replicas KEDA keeps at rest: ${messageOf(r)}`] });
+    else if (w.minimum === 0) cases.push({ ...at, problems: [], skipped: 'a ScaledObject scales it to zero at rest (minReplicaCount 0); the autoscale stage wakes it' });
+  }
+  cases.forEach(print);
+  return cases;
+}
+
 /** Waits until every workload has what it wants Ready (or `seconds` pass); the last state of each. */
 export async function waitForWorkloads(api: KubeApi, workloads: readonly Workload[], seconds: number): Promise<Map<Workload, WorkloadState>> {
   const deadline = Date.now() + seconds * 1000;

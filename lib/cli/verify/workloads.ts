@@ -14,8 +14,13 @@ export interface Workload {
   readonly name: string;
   /** The collection path (`/apis/apps/v1/namespaces/ns/deployments`). */
   readonly path: string;
-  /** The fewest replicas it runs: an HPA's minReplicas (the HPA controller scales up to it with or without metrics). */
+  /**
+   * The fewest replicas it runs: an HPA's minReplicas (the HPA controller scales up to it with or without metrics), or
+   * a ScaledObject's minReplicaCount (KEDA sets it at rest; 0 for a target that scales to zero).
+   */
   readonly minimum?: number;
+  /** A KEDA ScaledObject scales it: verify plays KEDA's part at rest (its replicas set to `minimum`) until KEDA runs. */
+  readonly keda?: boolean;
 }
 
 export interface WorkloadState {
@@ -32,19 +37,25 @@ export interface WorkloadState {
 
 export function workloadsOf(manifests: readonly Manifest[]): Workload[] {
   const minimum = new Map<string, number>();
+  const keda = new Set<string>();
   for (const { object } of manifests) {
     const spec = (object as any).spec;
-    if (object.kind === 'HorizontalPodAutoscaler' && spec?.scaleTargetRef) {
-      minimum.set(`${spec.scaleTargetRef.kind} ${object.metadata.namespace ?? 'default'}/${spec.scaleTargetRef.name}`, spec.minReplicas ?? 1);
+    const target = spec?.scaleTargetRef && `${spec.scaleTargetRef.kind ?? 'Deployment'} ${object.metadata.namespace ?? 'default'}/${spec.scaleTargetRef.name}`;
+    if (object.kind === 'HorizontalPodAutoscaler' && target) minimum.set(target, spec.minReplicas ?? 1);
+    // KEDA's CRD defaults: target kind Deployment, minReplicaCount 0.
+    if (object.kind === 'ScaledObject' && target) {
+      minimum.set(target, spec.minReplicaCount ?? 0);
+      keda.add(target);
     }
   }
   const plural: Record<string, string> = { Deployment: 'deployments', StatefulSet: 'statefulsets', DaemonSet: 'daemonsets', Job: 'jobs', LeaderWorkerSet: 'leaderworkersets' };
   return manifests.filter((m) => (WORKLOAD_KINDS as readonly string[]).includes(m.object.kind)).map((m) => {
     const namespace = m.object.metadata.namespace ?? 'default';
     const group = m.object.apiVersion.includes('/') ? `/apis/${m.object.apiVersion}` : `/api/${m.object.apiVersion}`;
-    const min = minimum.get(`${m.object.kind} ${namespace}/${m.object.metadata.name}`);
+    const key = `${m.object.kind} ${namespace}/${m.object.metadata.name}`;
+    const min = minimum.get(key);
     return { manifest: m, kind: m.object.kind, namespace, name: m.object.metadata.name, path: `${group}/namespaces/${namespace}/${plural[m.object.kind]}`,
-      ...(min !== undefined ? { minimum: min } : {}) };
+      ...(min !== undefined ? { minimum: min } : {}), ...(keda.has(key) ? { keda: true } : {}) };
   });
 }
 

@@ -13,6 +13,10 @@ import type { ITritonServer } from '../triton-server-ref';
  */
 export const AUTOSCALING_RATE_WINDOW = '2m';
 
+/** One server's requests per second over the autoscaling window: what keeps a server that scales to zero awake. */
+export const serverRequestRateQuery = (namespace: string, server: string): string =>
+  promql.requestRate({ matchers: serverMatchers(namespace, server), window: AUTOSCALING_RATE_WINDOW });
+
 /** prometheus-adapter fills these in for each HPA request: the namespace and pods of the scale target. */
 export const ADAPTER_LABEL_MATCHERS = '<<.LabelMatchers>>';
 export const ADAPTER_GROUP_BY = '<<.GroupBy>>';

@@ -11,6 +11,9 @@ import { KedaMetricType } from './autoscaling-metric';
 
 export const KEDA_API_VERSION = 'keda.sh/v1alpha1';
 
+/** The names of the triggers a ScaledObject that scales to zero adds (`triton-ops verify` plays the wake one). */
+export const SCALE_TO_ZERO_TRIGGERS = { idle: 'idle', wake: 'wake' } as const;
+
 /** Metadata of a `prometheus` trigger; KEDA reads every value as a string. */
 export interface PrometheusTriggerMetadata {
   readonly serverAddress: string;
@@ -20,10 +23,14 @@ export interface PrometheusTriggerMetadata {
   readonly threshold: string;
   /** `'false'`: an empty result is an error, so the HPA holds its replicas instead of reading 0 and scaling down. */
   readonly ignoreNullValues: 'true' | 'false';
+  /** The value above which the trigger is active (keeps or wakes the target from zero). @default '0' (KEDA's) */
+  readonly activationThreshold?: string;
 }
 
 export interface PrometheusTrigger {
   readonly type: 'prometheus';
+  /** Names the trigger in KEDA's status and events (`idle`, `wake`). @default - unnamed */
+  readonly name?: string;
   readonly metricType: KedaMetricType;
   readonly metadata: PrometheusTriggerMetadata;
 }
@@ -32,6 +39,8 @@ export interface ScaledObjectSpec {
   readonly scaleTargetRef: { readonly apiVersion: string; readonly kind: string; readonly name: string };
   readonly minReplicaCount: number;
   readonly maxReplicaCount: number;
+  /** Seconds after the last active trigger before KEDA scales the target to zero (minReplicaCount 0 only). @default - KEDA's 300 */
+  readonly cooldownPeriod?: number;
   readonly triggers: PrometheusTrigger[];
   /** Same shape as an autoscaling/v2 HPA's `spec.behavior`; KEDA copies it into the HPA it creates. */
   readonly advanced: { readonly horizontalPodAutoscalerConfig: { readonly behavior: kplus.k8s.HorizontalPodAutoscalerBehaviorV2 } };

@@ -32,6 +32,15 @@ export const PROMETHEUS_ADAPTER_LIFECYCLE: Lifecycle = {
     + 'README.md, CONTRIBUTING.md, PROCESSES.md@cf408a290 (no support period stated)',
 };
 
+/**
+ * Why engine `hpa` warns: prometheus-adapter's SIG plans to deprecate it in favour of KEDA (kubernetes-sigs/prometheus-adapter
+ * issue #701, "We want to deprecate the project in the near-future [...] and suggest users to fulfill their use-cases
+ * using KEDA", and pull request #703, DEPRECATION.md), and kube-prometheus would then stop installing it
+ * (prometheus-operator/kube-prometheus#2721).
+ */
+export const PROMETHEUS_ADAPTER_DEPRECATION = 'autoscales through prometheus-adapter, which its SIG is deprecating in favour of KEDA '
+  + '(kubernetes-sigs/prometheus-adapter#701, #703; prometheus-operator/kube-prometheus#2721)';
+
 /** Names the adapter add-on uses, one named constant each (asserted by the tests). */
 export const PROMETHEUS_ADAPTER_ADDON_DEFAULTS = {
   prometheusAdapterReleaseName: 'prometheus-adapter',

@@ -19,11 +19,11 @@ describe('TritonAutoscaler refuses bad input with the path, prop, value and fix'
     ['min > max', () => ({ minReplicas: 5, maxReplicas: 3 }), {},
       "test/ranker-autoscaler: 'maxReplicas' (3) must be a whole number at least minReplicas (5); raise it to at least 5 or lower minReplicas"],
     ['min < 2', () => ({ minReplicas: 1 }), {},
-      "test/ranker-autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted; use 2 or more"],
+      "test/ranker-autoscaler: 'minReplicas' (1) must be a whole number >= 2, so that one pod serves while another is drained or restarted, or 0 to scale to zero; use 2 or more (or 0 with engine keda and a wakeQuery)"],
     ['a metric not in the catalog', () => ({ metric: AutoscalingMetric.fromCatalog('nv_queue_time_ms', { target: 50 }) }), {},
       "AutoscalingMetric.fromCatalog: 'metricName' ('nv_queue_time_ms') is not a Triton metric of the catalog; use one of "
       + '["nv_inference_pending_request_count","nv_inference_queue_duration_us","nv_inference_request_success"]'],
-    ['prometheusAddress with hpa', () => ({ prometheusAddress: 'http://prometheus.monitoring.svc:9090' }), {},
+    ['prometheusAddress with hpa', () => ({ engine: 'hpa', prometheusAddress: 'http://prometheus.monitoring.svc:9090' }), {},
       "test/ranker-autoscaler: 'prometheusAddress' ('http://prometheus.monitoring.svc:9090') is only read by KEDA, but engine is 'hpa' (the HPA reads prometheus-adapter, which has its own Prometheus URL); remove it, or set engine: 'keda'"],
     ['prometheusAddress that is no base URL', () => ({ engine: 'keda', prometheusAddress: 'prometheus:9090/' }), {},
       "test/ranker-autoscaler: 'prometheusAddress' ('prometheus:9090/') is not a base http(s) URL (KEDA appends /api/v1/query to it); give e.g. 'http://prometheus-operated.monitoring.svc:9090'"],
@@ -66,14 +66,14 @@ describe('TritonAutoscaler refuses bad input with the path, prop, value and fix'
 
   test('fails on a second PrometheusAdapterRules in the app', () => {
     const { chart, server } = serverChart();
-    new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4 });
+    new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4, engine: 'hpa' });
     expect(() => new PrometheusAdapterRules(chart, 'Rules')).toThrow(
       "test/Rules: 'id' ('Rules') is a second PrometheusAdapterRules in the app (the first is test/PrometheusAdapterRules); "
       + 'create one per app, before the first TritonAutoscaler, or use PrometheusAdapterRules.of(scope)');
   });
 
   test('reports every problem at once', () => {
-    expect(fails(() => ({ minReplicas: 1, maxReplicas: 0, prometheusAddress: 'http://p:9090', scaleUpPods: 0 }))).toThrow(
+    expect(fails(() => ({ engine: 'hpa', minReplicas: 1, maxReplicas: 0, prometheusAddress: 'http://p:9090', scaleUpPods: 0 }))).toThrow(
       /^4 problems:\n- test\/ranker-autoscaler: 'minReplicas' \(1\).*\n- .*'maxReplicas' \(0\).*\n- .*'scaleUpPods' \(0\).*\n- .*'prometheusAddress'/);
   });
 });

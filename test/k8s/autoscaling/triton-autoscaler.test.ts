@@ -9,28 +9,31 @@ import { byKind, IMAGE, Manifest, MODEL, serverChart } from '../../helpers';
 
 const QUEUE_50MS = AutoscalingMetric.queueTimePerRequest({ targetMs: 50 });
 
-/** The `ranker` server of serverChart, autoscaled with `props` over a queue-time metric and max 6. */
+/** The `ranker` server of serverChart, autoscaled with `props` over a queue-time metric and max 6 (KEDA unless `props.engine`). */
 function autoscaled(props: Partial<TritonAutoscalerProps> = {}) {
   const { chart, server } = serverChart({ gpus: 1 });
   const autoscaler = new TritonAutoscaler(chart, 'ranker-autoscaler', { server, metric: QUEUE_50MS, maxReplicas: 6, ...props });
   return { chart, server, autoscaler, manifest: Testing.synth(chart) };
 }
 
+/** The same on prometheus-adapter: engine 'hpa', no longer the default. */
+const hpaAutoscaled = (props: Partial<TritonAutoscalerProps> = {}) => autoscaled({ engine: 'hpa', ...props });
+
 const adapterConfig = (m: Manifest) => parse(byKind(m, 'ConfigMap').data[ADAPTER_CONFIG_KEY]);
 
-describe('TritonAutoscaler with an HPA (default)', () => {
+describe("TritonAutoscaler with an HPA (engine 'hpa')", () => {
   test('defaults', () => {
     expect(TRITON_AUTOSCALER_DEFAULTS).toEqual({
-      minReplicas: 2, engine: 'hpa', scaleDownStabilizationSeconds: 300, scaleUpStabilizationSeconds: 0,
+      minReplicas: 2, engine: 'keda', scaleDownStabilizationSeconds: 300, scaleUpStabilizationSeconds: 0,
       scaleUpPods: 1, scaleUpPeriodSeconds: 60, scaleDownPods: 1, scaleDownPeriodSeconds: 120,
-      prometheusAddress: DEFAULT_PROMETHEUS_ADDRESS,
+      prometheusAddress: DEFAULT_PROMETHEUS_ADDRESS, idleSeconds: 900,
     });
     expect(DEFAULT_PROMETHEUS_ADDRESS).toBe('http://prometheus-operated.monitoring.svc:9090');
     expect(PROMETHEUS_ADAPTER_RULES_DEFAULTS).toEqual({ name: 'triton-ops-adapter-rules', namespace: 'monitoring' });
   });
 
   test('an autoscaling/v2 HPA on the Deployment, on the adapter metric per pod', () => {
-    const { manifest } = autoscaled();
+    const { manifest } = hpaAutoscaled();
     const hpa = byKind(manifest, 'HorizontalPodAutoscaler');
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(hpa.metadata).toMatchObject({ name: 'ranker', namespace: 'inference' });
@@ -52,7 +55,7 @@ describe('TritonAutoscaler with an HPA (default)', () => {
   });
 
   test('the prometheus-adapter rule that serves exactly that metric, in the shared ConfigMap', () => {
-    const { manifest } = autoscaled();
+    const { manifest } = hpaAutoscaled();
     const configMap = byKind(manifest, 'ConfigMap');
     expect(configMap.metadata).toMatchObject({ name: 'triton-ops-adapter-rules', namespace: 'monitoring' });
     expect(adapterConfig(manifest)).toEqual({ rules: [QUEUE_50MS.adapterRule] });
@@ -65,7 +68,7 @@ describe('TritonAutoscaler with an HPA (default)', () => {
   });
 
   test('the Deployment omits replicas and is otherwise unchanged', () => {
-    const { manifest } = autoscaled();
+    const { manifest } = hpaAutoscaled();
     const plain = byKind(Testing.synth(serverChart({ gpus: 1 }).chart), 'Deployment');
     const scaled = byKind(manifest, 'Deployment');
     expect(plain.spec.replicas).toBe(2);
@@ -75,14 +78,14 @@ describe('TritonAutoscaler with an HPA (default)', () => {
   });
 
   test('the PodDisruptionBudget still allows one disruption at minReplicas', () => {
-    const pdb = byKind(autoscaled().manifest, 'PodDisruptionBudget');
+    const pdb = byKind(hpaAutoscaled().manifest, 'PodDisruptionBudget');
     expect(pdb.spec.maxUnavailable).toBe(1);
     expect(pdb.spec).not.toHaveProperty('minAvailable');
   });
 
   test('escape hatch: a JSON patch on the HPA reaches the output', () => {
     const { chart, server } = serverChart();
-    const autoscaler = new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4 });
+    const autoscaler = new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4, engine: 'hpa' });
     autoscaler.apiObject.addJsonPatch(JsonPatch.add('/metadata/annotations', { team: 'vision' }));
     expect(byKind(Testing.synth(chart), 'HorizontalPodAutoscaler').metadata.annotations).toEqual({ team: 'vision' });
   });
@@ -106,9 +109,9 @@ describe('one prometheus-adapter ConfigMap per app', () => {
     const other = new Chart(chart.node.root as App, 'search', { namespace: 'search' });
     const scorer = secondServer(other, 'scorer');
     const retriever = secondServer(other, 'retriever');
-    new TritonAutoscaler(chart, 'ranker-autoscaler', { server, metric: QUEUE_50MS, maxReplicas: 4 });
-    new TritonAutoscaler(other, 'scorer-autoscaler', { server: scorer, metric: AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }), maxReplicas: 4 });
-    new TritonAutoscaler(other, 'retriever-autoscaler', { server: retriever, metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 80 }), maxReplicas: 4 });
+    new TritonAutoscaler(chart, 'ranker-autoscaler', { server, metric: QUEUE_50MS, maxReplicas: 4, engine: 'hpa' });
+    new TritonAutoscaler(other, 'scorer-autoscaler', { server: scorer, metric: AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }), maxReplicas: 4, engine: 'hpa' });
+    new TritonAutoscaler(other, 'retriever-autoscaler', { server: retriever, metric: AutoscalingMetric.queueTimePerRequest({ targetMs: 80 }), maxReplicas: 4, engine: 'hpa' });
     const manifest = [...Testing.synth(chart), ...Testing.synth(other)];
     expect(manifest.filter((o) => o.kind === 'ConfigMap')).toHaveLength(1);
     expect(adapterConfig(manifest).rules.map((r: any) => r.name.as))
@@ -123,7 +126,7 @@ describe('one prometheus-adapter ConfigMap per app', () => {
       const servers = [server, secondServer(chart, 'scorer'), secondServer(chart, 'retriever')];
       const metrics = [QUEUE_50MS, AutoscalingMetric.requestsPerSecondPerReplica({ target: 20 }),
         AutoscalingMetric.pendingRequestsPerReplica({ target: 4 })];
-      for (const i of order) new TritonAutoscaler(chart, `a${i}`, { server: servers[i], metric: metrics[i], maxReplicas: 4 });
+      for (const i of order) new TritonAutoscaler(chart, `a${i}`, { server: servers[i], metric: metrics[i], maxReplicas: 4, engine: 'hpa' });
       return byKind(Testing.synth(chart), 'ConfigMap').data[ADAPTER_CONFIG_KEY];
     };
     expect(config([2, 0, 1])).toBe(config([0, 1, 2]));
@@ -133,7 +136,7 @@ describe('one prometheus-adapter ConfigMap per app', () => {
     const { chart, server } = serverChart();
     const monitoring = new Chart(chart.node.root as App, 'monitoring');
     const rules = new PrometheusAdapterRules(monitoring, 'AdapterRules', { name: 'adapter-config', namespace: 'observability' });
-    new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4 });
+    new TritonAutoscaler(chart, 'a', { server, metric: QUEUE_50MS, maxReplicas: 4, engine: 'hpa' });
     expect(PrometheusAdapterRules.of(chart)).toBe(rules);
     expect(Testing.synth(chart).filter((o) => o.kind === 'ConfigMap')).toHaveLength(0);
     const configMap = byKind(Testing.synth(monitoring), 'ConfigMap');
@@ -160,6 +163,12 @@ describe('one prometheus-adapter ConfigMap per app', () => {
 });
 
 describe('TritonAutoscaler with KEDA', () => {
+  test('KEDA is the default engine: without engine, a ScaledObject, no HPA and no adapter rules', () => {
+    const { manifest } = autoscaled();
+    expect(manifest.map((o) => o.kind).filter((k) => ['HorizontalPodAutoscaler', 'ConfigMap', 'ScaledObject'].includes(k))).toEqual(['ScaledObject']);
+    expect(byKind(manifest, 'ScaledObject')).toEqual(byKind(autoscaled({ engine: 'keda' }).manifest, 'ScaledObject'));
+  });
+
   test('a ScaledObject with a Prometheus trigger on the per-server query', () => {
     const { manifest } = autoscaled({ engine: 'keda' });
     expect(manifest.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toHaveLength(0);
@@ -220,7 +229,7 @@ describe('every behaviour prop reaches the output of both engines', () => {
   };
 
   test('hpa', () => {
-    const hpa = byKind(autoscaled(props).manifest, 'HorizontalPodAutoscaler');
+    const hpa = byKind(hpaAutoscaled(props).manifest, 'HorizontalPodAutoscaler');
     expect(hpa.spec).toMatchObject({ minReplicas: 3, maxReplicas: 9, behavior });
   });
 
