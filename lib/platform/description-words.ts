@@ -169,6 +169,16 @@ export function inDescriptionWords(problems: readonly string[], chartPath: strin
   return [...new Set(problems.map((line) => describeLine(line, chartPath, fleet, (ids) => chartPart(fleet, ids, gateway))))];
 }
 
+/** A construct's warning (`<path>: warning: '<prop>' ...`) of a FleetChart in the description's words. */
+export function warningInDescriptionWords(warning: string, chartPath: string, fleet: FleetDescription, gateway: string | undefined): string {
+  const marker = ': warning: ';
+  const at = warning.indexOf(marker);
+  if (at < 0) return warning;
+  const described = describeLine(`${warning.slice(0, at)}: ${warning.slice(at + marker.length)}`, chartPath, fleet,
+    (ids) => chartPart(fleet, ids, gateway));
+  return described.replace(/^([^:]+): /, `$1${marker}`);
+}
+
 /** The problems of a FleetInfraStack (its plan's and its resources') in the description's words, each once. */
 export function infraInDescriptionWords(problems: readonly string[], stackPath: string, fleet: FleetDescription): string[] {
   return [...new Set(problems.map((line) => describeLine(line, stackPath, fleet, (ids) => infraPart(fleet, ids))))];

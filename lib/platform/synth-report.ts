@@ -4,12 +4,13 @@
  */
 import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
-import { App } from 'cdk8s';
+import { App, Chart } from 'cdk8s';
 import { TritonAutoscaler } from '../k8s/autoscaling/triton-autoscaler';
 import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
 import { isModelConfigFile } from '../triton/shared-repository';
 import { ClusterChart } from './cluster-chart';
+import { warningInDescriptionWords } from './description-words';
 import { FleetChart } from './fleet-chart';
 import { fleetPinWarnings } from './pin-warnings';
 import { modelRepositoryDir, promtoolDir } from './synth-paths';
@@ -34,10 +35,18 @@ export function failureReport(error: unknown, debug: boolean): string[] {
  * each fleet's pins near or past their end of life (`<fleet>: warning: ...`, fleetPinWarnings).
  */
 export function synthWarnings(apps: readonly App[], day: string): string[] {
-  const servers = apps.flatMap((app) => TritonServer.all(app))
-    .flatMap((s) => [...s.warnings, ...(s.autoscaler instanceof TritonAutoscaler ? s.autoscaler.warnings : [])]);
+  const servers = apps.flatMap((app) => TritonServer.all(app)).flatMap((s) => [...s.warnings, ...autoscalerWarnings(s)]);
   const pins = apps.flatMap((app) => app.charts.filter(FleetChart.isFleetChart)).flatMap((chart) => fleetPinWarnings(chart.plan, day));
   return [...servers, ...pins];
+}
+
+/** The warnings of a server's autoscaler; in a FleetChart, in the description's words. */
+function autoscalerWarnings(server: TritonServer): string[] {
+  if (!(server.autoscaler instanceof TritonAutoscaler)) return [];
+  const chart = Chart.of(server);
+  return FleetChart.isFleetChart(chart)
+    ? server.autoscaler.warnings.map((w) => warningInDescriptionWords(w, chart.node.path, chart.fleet, chart.plan.gateway?.name))
+    : [...server.autoscaler.warnings];
 }
 
 /**

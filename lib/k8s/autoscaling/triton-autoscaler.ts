@@ -16,8 +16,9 @@ import {
 
 /**
  * Scales a TritonServer on a Triton metric, with a KEDA ScaledObject with a Prometheus trigger (default) or an
- * autoscaling/v2 HPA fed by prometheus-adapter; with KEDA and `minReplicas: 0`, to zero when idle. The server's Deployment omits `replicas` from then on, so that a
- * re-apply of the manifest never resets the replica count the autoscaler chose (CHECKLIST R07).
+ * autoscaling/v2 HPA fed by prometheus-adapter; with KEDA and `minReplicas: 0`, to zero when idle. The server's
+ * Deployment omits `replicas` from then on, so that a re-apply of the manifest never resets the replica count the
+ * autoscaler chose (CHECKLIST R07).
  *
  * Every behaviour prop reaches the output of both engines: KEDA copies
  * `spec.advanced.horizontalPodAutoscalerConfig.behavior` into the HPA it creates.

@@ -78,7 +78,12 @@ describe('scale to zero in a fleet', () => {
     new FleetChart(app, 'shop', { fleet });
     const scaledObject = Testing.synth(app.charts[0]).find((o: any) => o.kind === 'ScaledObject');
     expect(scaledObject.spec.minReplicaCount).toBe(0);
-    expect(synthWarnings([app], '2026-12-05').filter((w) => w.includes("'minReplicas' (0)"))).toHaveLength(1);
+    // In the description's words, as every problem of a fleet.
+    expect(synthWarnings([app], '2026-12-05').filter((w) => w.includes('minReplicas'))).toEqual([
+      "shop: warning: 'servers.gpu.autoscale.minReplicas' (0) scales server 'gpu' to zero after 900 s without a request or a wake signal; "
+      + "a request then waits for a cold start (a GPU node when its pool is at zero, minutes; the image pull; the model load, up to the "
+      + `startup probe's ${plan.servers.gpu.settings!.startupProbeFailureThreshold * plan.servers.gpu.settings!.startupProbePeriodSeconds} s) `
+      + "and, since nothing holds it, is refused until a replica is Ready: callers must wait on the wake signal's queue or retry"]);
   });
 
   test.each([
