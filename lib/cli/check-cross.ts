@@ -295,9 +295,9 @@ function servicePortProblem(at: string, portPath: string, service: Obj, port: un
 /**
  * An HTTPRoute's Gateway API Gateways and listeners, its InferencePools and Services. A parentRef's group defaults to
  * the Gateway API's, its kind to Gateway, its namespace to the route's; a backendRef's group to the core group, its kind
- * to Service, its namespace to the route's (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 36-61,
- * apis/v1/object_reference_types.go lines 104-158). A backend that does not resolve answers 500 (httproute_types.go
- * lines 278-282).
+ * to Service, its namespace to the route's (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.7.0 lines 36-61,
+ * apis/v1/object_reference_types.go lines 105-159). A backend that does not resolve answers 500 (httproute_types.go
+ * lines 286-290).
  */
 function httpRouteProblems(o: Obj, out: Output): string[] {
   const problems: string[] = [];

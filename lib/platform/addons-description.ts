@@ -5,7 +5,7 @@
  */
 export interface AddonsDescription {
   /**
-   * The Gateway API v1.6.3 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
+   * The Gateway API v1.7.0 standard-channel CRDs (GatewayClass, Gateway, HTTPRoute, ReferenceGrant), applied before
    * istiod; `false` when the cluster has them already (a `kubernetes_manifest` cannot adopt an existing CRD).
    * @default - installed when a server has `route.inferencePool`
    */

@@ -106,7 +106,7 @@ export const INFERENCE_GROUPS = {
   inferencePool: 'inference.networking.k8s.io',
   /** InferenceObjective, InferenceModelRewrite and EndpointPickerConfig (llm-d/llm-d-router:apix/v1alpha2/doc.go@v0.10.0 line 22). */
   llmD: 'llm-d.ai',
-  /** Gateway and HTTPRoute (kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.6.3 lines 31-34). */
+  /** Gateway and HTTPRoute (kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.7.0 lines 31-34). */
   gateway: 'gateway.networking.k8s.io',
 } as const;
 

@@ -49,7 +49,7 @@ test('so do those of its serving stack, compared within the stack\'s kubernetes_
 
 describe('an HTTPRoute', () => {
   test('a backendRef of kind InferencePool must name an InferencePool of the route\'s namespace', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.6.3 lines 135-136: no namespace is the route's.
+    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.7.0 lines 136-137: no namespace is the route's.
     expect(problemsWith('HTTPRoute', 'chat-8b', (r) => { r.spec.rules[0].backendRefs[0].name = 'chat-7b'; })).toEqual([
       "HTTPRoute llm/chat-8b: .spec.rules[0].backendRefs[0] InferencePool 'chat-7b' is not an InferencePool of the output in namespace 'llm', "
       + "so its requests are answered 500; InferencePools there: 'chat-70b', 'chat-8b'",
@@ -57,8 +57,8 @@ describe('an HTTPRoute', () => {
   });
 
   test('a backendRef with no kind is a Service, and must name one of the output with that port', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.6.3 lines 105-129 (group core, kind Service by
-    // default), lines 144-146 (the port is the Service's, not the target port).
+    // kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.7.0 lines 106-130 (group core, kind Service by
+    // default), lines 149-151 (the port is the Service's, not the target port).
     const toService = (port: number) => (r: any) => { r.spec.rules[0].backendRefs[0] = { name: 'chat-8b', port }; };
     expect(problemsWith('HTTPRoute', 'chat-8b', toService(9000))).toEqual([]);
     expect(problemsWith('HTTPRoute', 'chat-8b', toService(8000))).toEqual([
@@ -72,7 +72,7 @@ describe('an HTTPRoute', () => {
   });
 
   test('a parentRef of kind Gateway must name a Gateway API Gateway, in the route\'s namespace when it gives none', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 60-61. The Istio Gateway of the same name is no parent.
+    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.7.0 lines 60-61. The Istio Gateway of the same name is no parent.
     expect(problemsWith('HTTPRoute', 'chat-8b', (r) => { delete r.spec.parentRefs[0].namespace; })).toEqual([
       "HTTPRoute llm/chat-8b: .spec.parentRefs[0] Gateway 'llm' is not a Gateway API Gateway of the output in namespace 'llm', "
       + 'so the route is attached to no gateway and serves nothing; Gateway API Gateways there: none',
@@ -86,7 +86,7 @@ describe('an HTTPRoute', () => {
   });
 
   test('a parentRef\'s sectionName must name a listener of its Gateway', () => {
-    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 lines 92-97: of a Gateway, the listener's name.
+    // kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.7.0 lines 92-97: of a Gateway, the listener's name.
     expect(problemsWith('HTTPRoute', 'llm-https-redirect', (r) => { r.spec.parentRefs[1].sectionName = 'http-2'; })).toEqual([
       "HTTPRoute istio-system/llm-https-redirect: .spec.parentRefs[1].sectionName 'http-2' is not a listener of Gateway istio-system/llm, "
       + "so the route is attached to no listener and serves nothing; its listeners: 'https-0', 'http-0', 'https-1', 'http-1'",

@@ -53,8 +53,8 @@ describe('the inference routing schemas (vendored from the CRDs in crds/, checke
     const sources = {
       'inference.networking.k8s.io/v1 InferencePool': 'kubernetes-sigs/gateway-api-inference-extension v1.6.2 (Go module h1:GfTwDiMta9z6vtsZZuYE2xlryUGw+PiCdTJzYePY23M=)',
       'llm-d.ai/v1alpha2 InferenceObjective': 'llm-d/llm-d-router v0.10.0 (commit 71f4f0999f95b96c49a9d0c4afbd18dfdb943c26)',
-      'gateway.networking.k8s.io/v1 Gateway': 'kubernetes-sigs/gateway-api v1.6.3 (Go module h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=)',
-      'gateway.networking.k8s.io/v1 HTTPRoute': 'kubernetes-sigs/gateway-api v1.6.3 (Go module h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=)',
+      'gateway.networking.k8s.io/v1 Gateway': 'kubernetes-sigs/gateway-api v1.7.0 (Go module h1:duVnm7nO6oXfMMUWfcDoBph47CYR/ME3NGxccOVglaY=)',
+      'gateway.networking.k8s.io/v1 HTTPRoute': 'kubernetes-sigs/gateway-api v1.7.0 (Go module h1:duVnm7nO6oXfMMUWfcDoBph47CYR/ME3NGxccOVglaY=)',
     };
     for (const [kind, source] of Object.entries(sources)) {
       const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', VENDORED_SCHEMAS[kind]), 'utf8'));

@@ -27,15 +27,16 @@ const listeners = (): any[] => objectsOf(LLM_FLEET).filter((o) => o.kind === 'Ga
 
 describeFacts(`Gateway API ${TAG}: the facts of the vendored CRDs and of the Istio that reads them`, { [REPO]: TAG, [ISTIO]: ISTIO_TAG }, [
   {
-    fact: 'the v1.6 safe-upgrades policy refuses every Gateway API CRD stamped v1.0 to v1.5: the vendored CRDs are all of one v1.6 release',
-    citation: `${REPO}:config/crd/standard/gateway.networking.k8s.io_vap_safeupgrades.yaml@${TAG} lines 24-33`,
+    fact: 'the v1.7 safe-upgrades policy refuses every Gateway API CRD stamped v1.0 to v1.6, release candidates included: '
+      + 'the vendored CRDs are all of one v1.7 release',
+    citation: `${REPO}:config/crd/standard/gateway.networking.k8s.io_vap_safeupgrades.yaml@${TAG} lines 24-28`,
     holds: () => {
       expect(new Set(GATEWAY_API_CRDS.map((c) => c.version))).toEqual(new Set([TAG]));
-      expect(TAG).toMatch(/^v1\.6\.\d+$/);
+      expect(TAG).toMatch(/^v1\.7\.\d+$/);
     },
   },
   {
-    fact: 'tls is required on an HTTPS listener (a v1.6 breaking change, CHANGELOG/1.6-CHANGELOG.md line 109) and its mode must be '
+    fact: 'tls is required on an HTTPS listener (a v1.6 breaking change, CHANGELOG/1.6-CHANGELOG.md line 99) and its mode must be '
       + 'Terminate, with certificateRefs; it must not be set on an HTTP one',
     citation: cite('gateway.networking.k8s.io_gateways.yaml', 746),
     holds: () => {

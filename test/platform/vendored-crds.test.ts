@@ -15,10 +15,10 @@ const blobHash = (content: Buffer) => createHash('sha1').update(`blob ${content.
 
 /** The upstream blob of each file at its tag. */
 const UPSTREAM_BLOBS: Readonly<Record<string, string>> = {
-  'gateway.networking.k8s.io_gatewayclasses.yaml': 'b34569b2db6676c18f0dee9b8469d4cdcf11ffc2',
-  'gateway.networking.k8s.io_gateways.yaml': '9478a7dcb0ec7216c1df738b18e9e661a7c55b60',
-  'gateway.networking.k8s.io_httproutes.yaml': '11bdb36b318842fe919d58cd633b1d348ecb6b47',
-  'gateway.networking.k8s.io_referencegrants.yaml': 'ef9102a68537258715e5883ea554ea5661ec5ba6',
+  'gateway.networking.k8s.io_gatewayclasses.yaml': 'bd4427713c837050bae181fd07cd2f8d97fa4016',
+  'gateway.networking.k8s.io_gateways.yaml': 'd2417dd080512010a164251f3ad70ca1376ebed5',
+  'gateway.networking.k8s.io_httproutes.yaml': '81316380a61092126c300b042357e841bb3b0ed6',
+  'gateway.networking.k8s.io_referencegrants.yaml': 'bff8f34521ad8c6ea697c9aa868200d73d528e02',
   'inference.networking.k8s.io_inferencepools.yaml': '8df27da0bfa66956de7e082d704f2227d03f9bab',
   'llm-d.ai_inferenceobjectives.yaml': 'e072d4783e4ea629b9f1c4e1e56406dbdccf5d9a',
 };

@@ -79,9 +79,9 @@ describe('a CRD the cluster has at a newer release is not downgraded', () => {
     const objects = 'data.kubernetes_resources.crd-gateways-installed.objects';
     expect(manifests['crd-gateways'].lifecycle.precondition).toEqual([{
       condition: `\${alltrue([for o in ${objects} : try(sum([for i, n in regex("^v([0-9]+)[.]([0-9]+)[.]([0-9]+)", `
-        + `o.metadata.annotations["${GATEWAY}"]) : tonumber(n) * pow(1000, 2 - i)]), 0) <= 1006003])}`,
+        + `o.metadata.annotations["${GATEWAY}"]) : tonumber(n) * pow(1000, 2 - i)]), 0) <= 1007000])}`,
       error_message: `The cluster's CRD gateways.gateway.networking.k8s.io is stamped \${join(", ", [for o in ${objects} : `
-        + `try(o.metadata.annotations["${GATEWAY}"], "unstamped")])} (${GATEWAY}), newer than v1.6.3, the release this stack `
+        + `try(o.metadata.annotations["${GATEWAY}"], "unstamped")])} (${GATEWAY}), newer than v1.7.0, the release this stack `
         + 'applies: applying it would downgrade the cluster\'s API. Move triton-ops to a release that vendors that version or '
         + 'later, or keep the cluster\'s CRDs with addons.gatewayApiCrds: false (first `terraform state rm '
         + 'kubernetes_manifest.crd-gateways` if this stack created it, so that Terraform forgets it without deleting it).',

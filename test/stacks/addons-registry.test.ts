@@ -74,10 +74,10 @@ describe('the pins: every pinned chart with its version, repository, Kubernetes 
 describe('the pins of the vendored CRDs: each with its release and the file it was copied from', () => {
   test('one row per CRD, in install order', () => {
     expect(crdPins().map((p) => [p.addon, p.component, p.kind, p.version, p.file])).toEqual([
-      ['gatewayApiCrds', 'GatewayClass CRD', 'crd', 'v1.6.3', 'gateway.networking.k8s.io_gatewayclasses.yaml'],
-      ['gatewayApiCrds', 'Gateway CRD', 'crd', 'v1.6.3', 'gateway.networking.k8s.io_gateways.yaml'],
-      ['gatewayApiCrds', 'HTTPRoute CRD', 'crd', 'v1.6.3', 'gateway.networking.k8s.io_httproutes.yaml'],
-      ['gatewayApiCrds', 'ReferenceGrant CRD', 'crd', 'v1.6.3', 'gateway.networking.k8s.io_referencegrants.yaml'],
+      ['gatewayApiCrds', 'GatewayClass CRD', 'crd', 'v1.7.0', 'gateway.networking.k8s.io_gatewayclasses.yaml'],
+      ['gatewayApiCrds', 'Gateway CRD', 'crd', 'v1.7.0', 'gateway.networking.k8s.io_gateways.yaml'],
+      ['gatewayApiCrds', 'HTTPRoute CRD', 'crd', 'v1.7.0', 'gateway.networking.k8s.io_httproutes.yaml'],
+      ['gatewayApiCrds', 'ReferenceGrant CRD', 'crd', 'v1.7.0', 'gateway.networking.k8s.io_referencegrants.yaml'],
       ['inferenceCrds', 'InferencePool CRD', 'crd', 'v1.6.2', 'inference.networking.k8s.io_inferencepools.yaml'],
       ['inferenceCrds', 'InferenceObjective CRD', 'crd', 'v0.10.0', 'llm-d.ai_inferenceobjectives.yaml'],
     ]);
@@ -85,7 +85,7 @@ describe('the pins of the vendored CRDs: each with its release and the file it w
 
   test('each source names the upstream path at the tag and the commit, or the Go module\'s hash where the proxy gave the release', () => {
     expect(crdPins().find((p) => p.component === 'HTTPRoute CRD')!.source).toBe(
-      'kubernetes-sigs/gateway-api:config/crd/standard/gateway.networking.k8s.io_httproutes.yaml@v1.6.3 (Go module h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=)');
+      'kubernetes-sigs/gateway-api:config/crd/standard/gateway.networking.k8s.io_httproutes.yaml@v1.7.0 (Go module h1:duVnm7nO6oXfMMUWfcDoBph47CYR/ME3NGxccOVglaY=)');
     for (const p of crdPins()) expect(p.source).toMatch(new RegExp(`:[\\w./-]+/${p.file.replace(/\./g, '\\.')}@${p.version} \\((commit [0-9a-f]{40}|Go module h1:[\\w+/]{43}=)\\)$`));
   });
 });

@@ -33,20 +33,22 @@ const crd = (version?: string) => (version === undefined ? '{ metadata = {} }' :
 describe('the Gateway API downgrade guard, evaluated by terraform', () => {
   test.each([
     ['no CRD on the cluster', [], true],
-    ['the same release', ['v1.6.3'], true],
-    ['an older release (the v1.5.1 triton-ops vendored before)', ['v1.5.1'], true],
-    ['an older patch with more digits compared as numbers', ['v1.6.2'], true],
+    ['the same release', ['v1.7.0'], true],
+    ['a release candidate of the same release', ['v1.7.0-rc.3'], true],
+    ['an older release (the v1.6.3 triton-ops vendored before)', ['v1.6.3'], true],
+    ['an older minor whose patch has more digits', ['v1.6.10'], true],
     ['an unstamped CRD', [undefined], true],
-    ['a newer patch', ['v1.6.10'], false],
-    ['a newer minor', ['v1.7.0'], false],
-    ['a release candidate of a newer minor', ['v1.7.0-rc.1'], false],
+    ['a newer patch', ['v1.7.1'], false],
+    ['a newer minor', ['v1.8.0'], false],
+    ['a newer minor with more digits compared as numbers', ['v1.10.0'], false],
+    ['a release candidate of a newer minor', ['v1.8.0-rc.1'], false],
     ['a newer major', ['v2.0.0'], false],
   ])('%s: %j passes: %s', (_, versions, passes) => {
     expect(evaluate(precondition.condition, `[${versions.map(crd).join(', ')}]`)).toBe(passes);
   });
 
   test('the message names the cluster\'s release beside the vendored one', () => {
-    expect(evaluate(precondition.error_message, `[${crd('v1.7.0')}]`)).toMatch(
-      /^The cluster's CRD gateways\.gateway\.networking\.k8s\.io is stamped v1\.7\.0 \(gateway\.networking\.k8s\.io\/bundle-version\), newer than v1\.6\.3, /);
+    expect(evaluate(precondition.error_message, `[${crd('v1.8.0')}]`)).toMatch(
+      /^The cluster's CRD gateways\.gateway\.networking\.k8s\.io is stamped v1\.8\.0 \(gateway\.networking\.k8s\.io\/bundle-version\), newer than v1\.7\.0, /);
   });
 });

@@ -19,7 +19,7 @@ export interface CitedFact {
 export const PINS: Readonly<Record<string, readonly string[]>> = {
   'llm-d/llm-d-router': ['v0.10.0'],
   'kubernetes-sigs/gateway-api-inference-extension': ['v1.6.2'],
-  'kubernetes-sigs/gateway-api': ['v1.6.3'],
+  'kubernetes-sigs/gateway-api': ['v1.7.0'],
   // r25.03 shows what 25.03 lacks, r25.04 what it gained.
   'triton-inference-server/tensorrtllm_backend': ['r25.03', 'r25.04'],
   'triton-inference-server/vllm_backend': ['r26.01'],

@@ -196,9 +196,9 @@ describeCitedFacts('the routing\'s facts, each read at its pinned ref', [
     source: `${LDR('apix/config/v1alpha1/zz_generated.register.go', 'lines 15-18')}; ${LDR('pkg/epp/config/loader/configloader.go', 'lines 91-93')}`,
   },
   {
-    fact: 'Gateway and HTTPRoute: group gateway.networking.k8s.io, version v1 (Gateway API v1.6.3)',
+    fact: 'Gateway and HTTPRoute: group gateway.networking.k8s.io, version v1 (Gateway API v1.7.0)',
     value: INFERENCE_APIS.gateway, upstream: 'gateway.networking.k8s.io/v1',
-    source: 'kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.6.3 lines 31-34',
+    source: 'kubernetes-sigs/gateway-api:apis/v1/zz_generated.register.go@v1.7.0 lines 31-34',
   },
   {
     fact: 'the picker\'s ports: ext_proc gRPC 9002, gRPC health 9003, metrics 9090',

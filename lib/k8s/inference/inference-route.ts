@@ -18,11 +18,11 @@ import { endpointPickerAuthorization, endpointPickerNetworkPolicy } from './endp
 import { inferencePoolObjects, inferencePoolSelector } from './inference-pool';
 import { INFERENCE_POOL_GROUP } from './inference-types';
 
-/** Most hostnames an HTTPRoute may have (kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.6.3 line 118). */
+/** Most hostnames an HTTPRoute may have (kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.7.0 line 126). */
 const MAX_HOSTNAMES = 16;
 /**
  * Longest Gateway API Duration in whole seconds: at most 5 digits per unit
- * (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.6.3 line 879).
+ * (kubernetes-sigs/gateway-api:apis/v1/shared_types.go@v1.7.0 line 888).
  */
 const MAX_DURATION_SECONDS = 99999;
 

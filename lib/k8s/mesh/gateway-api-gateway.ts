@@ -24,7 +24,7 @@ export const ISTIO_INGRESS_GATEWAY_SERVICE = 'istio-ingressgateway';
 /** Re-exported where the Gateway API Gateway is: its pods' label (the pure fact is in inference-pool-options.ts). */
 export { GATEWAY_NAME_LABEL };
 
-/** Most listeners a Gateway may have (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go@v1.6.3 line 245). */
+/** Most listeners a Gateway may have (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go@v1.7.0 line 245). */
 const MAX_LISTENERS = 64;
 
 export interface GatewayApiGatewayProps {
@@ -170,7 +170,7 @@ export class GatewayApiGateway extends Construct {
     });
     if (!plainHttp) {
       // Every request on port 80 gets a 301 to https: nothing is routed in clear text (standard-channel RequestRedirect,
-      // kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.6.3 lines 1226-1227, 1296-1297).
+      // kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.7.0 lines 1250-1251, 1320-1321).
       const redirect: HttpRouteRedirectSpec = {
         parentRefs: hosts.map((_, i) => ({ group: GATEWAY_API_GROUP, kind: 'Gateway', name: id, namespace, sectionName: `http-${i}` })),
         rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }] }],

@@ -1,7 +1,7 @@
 /**
- * The parts of the Gateway API (standard channel, v1.6.3: the CRDs the add-ons stack installs) that triton-ops
+ * The parts of the Gateway API (standard channel, v1.7.0: the CRDs the add-ons stack installs) that triton-ops
  * writes, as small typed interfaces over cdk8s ApiObject, like istio-types.ts. Field names are the API's
- * (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go and httproute_types.go@v1.6.3).
+ * (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go and httproute_types.go@v1.7.0).
  */
 import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
 

@@ -1,5 +1,5 @@
 /**
- * The Gateway API CRDs add-on: the standard-channel CRDs of Gateway API v1.6.3 that a fleet with InferencePools needs,
+ * The Gateway API CRDs add-on: the standard-channel CRDs of Gateway API v1.7.0 that a fleet with InferencePools needs,
  * vendored under `crds/` and applied by the add-ons stack before istiod (issue 21; crds/README.md says which kinds and
  * why). Pure: no cdk8s, no cdktf.
  */
@@ -11,21 +11,24 @@ import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';
 import { pooledServers } from './inference-crds-addon';
 
 /**
- * The Gateway API release: the newest readable here (crds/README.md says why not v1.7.0), of the minor Istio 1.31 is
- * built against (istio/istio:go.mod@1.31.0-rc.0 line 113); its standard CRDs serve every version istiod 1.30 reads. Read
- * from the Go module, whose zip hash stands for the commit the Go proxy does not give.
+ * The Gateway API release: v1.7.0, the newest. Its four standard CRDs serve v1 and v1beta1, as v1.6.3's did, and so
+ * every version istiod 1.30.3 reads (crds/README.md; test/contracts/gateway-api-crds.test.ts). Its Go module declares
+ * Go 1.27 and is read with GOTOOLCHAIN=go1.27.3 only to copy the CRDs: nothing of it is built. The module's zip hash
+ * stands for the commit the Go proxy does not give.
  */
-const GATEWAY_API_VERSION = 'v1.6.3';
-const GATEWAY_API_MODULE_SUM = 'h1:lKpJa5bGlraC/QeACvCpsHLdmO6y0iKfzVl6gzaFEYc=';
+const GATEWAY_API_VERSION = 'v1.7.0';
+const GATEWAY_API_MODULE_SUM = 'h1:duVnm7nO6oXfMMUWfcDoBph47CYR/ME3NGxccOVglaY=';
 
 /**
- * The lifecycle of Gateway API 1.6: v1.6.0 of 2026-06-29. Gateway API states which Kubernetes versions it supports and
- * to "use the latest published release", but no end of life for a release; v1.7.0 (2026-10-29) is newer, not read here.
+ * The lifecycle of Gateway API 1.7: v1.7.0 of 2026-10-29 (the Go module proxy's time of the tag), the newest release.
+ * Gateway API states which Kubernetes versions it supports and to "use the latest published release", but no end of
+ * life for a release. That page (site/content/en/docs/concepts/versioning.md) is outside the Go module (site/ is a
+ * module of its own), so it is cited at v1.6.1, the newest tag of the repository snapshot here.
  */
 const GATEWAY_API_LIFECYCLE: Lifecycle = {
-  cycle: 'v1.6', released: '2026-06-29', basis: 'not-stated', moveTo: 'v1.7 (v1.7.0 of 2026-10-29, once the mesh implements it)',
-  source: 'kubernetes-sigs/gateway-api tags v1.6.0 (2026-06-29), v1.7.0 (2026-10-29, the Go module proxy); '
-    + 'site/content/en/docs/concepts/versioning.md@v1.6.1 lines 214, 230 (no end of life stated)',
+  cycle: 'v1.7', released: '2026-10-29', basis: 'not-stated',
+  source: 'kubernetes-sigs/gateway-api tag v1.7.0 (2026-10-29, the Go module proxy); '
+    + 'site/content/en/docs/concepts/versioning.md@v1.6.1 lines 214, 230 (no end of life stated; not in the v1.7.0 Go module)',
 };
 
 /** One standard-channel CRD of Gateway API, by its plural and kind. */

@@ -15,7 +15,7 @@ describe('GatewayApiGateway', () => {
   const object = gatewayApi(m);
 
   test('a gateway.networking.k8s.io/v1 Gateway of class istio, in the namespace of the ingress pods, named by its id', () => {
-    // The Gateway API CRDs the add-ons stack installs are v1.6.3 (crds/README.md).
+    // The Gateway API CRDs the add-ons stack installs are v1.7.0 (crds/README.md).
     expect(object.apiVersion).toBe('gateway.networking.k8s.io/v1');
     expect(ISTIO_GATEWAY_CLASS).toBe('istio');
     expect(object.metadata).toEqual({ name: 'inference', namespace: GATEWAY_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'triton-ops' } });
@@ -51,7 +51,7 @@ describe('GatewayApiGateway', () => {
   test('port 80 answers every request with a 301 to https: an HTTPRoute of the gateway\'s namespace on its HTTP listeners', () => {
     const redirect = m.find((o) => o.kind === 'HTTPRoute');
     expect(redirect.metadata).toEqual({ name: 'inference-https-redirect', namespace: GATEWAY_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'triton-ops' } });
-    // RequestRedirect scheme and statusCode: kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.6.3 lines 1226-1227, 1296-1297.
+    // RequestRedirect scheme and statusCode: kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.7.0 lines 1250-1251, 1320-1321.
     expect(redirect.spec).toEqual({
       parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'inference', namespace: GATEWAY_NAMESPACE, sectionName: 'http-0' }],
       rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }] }],

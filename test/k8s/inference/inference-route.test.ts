@@ -60,7 +60,7 @@ describe('InferenceRoute: the HTTPRoute', () => {
   });
 
   test('matches only the OpenAI paths a TritonRoute routes: never /metrics or model load/unload', () => {
-    // Path match types Exact and RegularExpression: kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.6.3 lines 503, 525.
+    // Path match types Exact and RegularExpression: kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.7.0 lines 527, 549.
     expect(route.spec.rules).toHaveLength(1);
     expect(route.spec.rules[0].name).toBe('openai');
     expect(route.spec.rules[0].matches).toEqual([
@@ -73,15 +73,15 @@ describe('InferenceRoute: the HTTPRoute', () => {
   });
 
   test('the backend is the InferencePool, without a port', () => {
-    // The API requires a port for a Service only (kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.6.3
-    // line 103, lines 148-158; config/crd/standard/gateway.networking.k8s.io_httproutes.yaml@v1.6.3 lines 1616-1618), the
+    // The API requires a port for a Service only (kubernetes-sigs/gateway-api:apis/v1/object_reference_types.go@v1.7.0
+    // line 103, lines 149-159; config/crd/standard/gateway.networking.k8s.io_httproutes.yaml@v1.7.0 lines 1624-1626), the
     // chart writes none (llm-d/llm-d-router:config/charts/llm-d-router-gateway/templates/httproute.yaml@v0.10.0 lines 16-19),
     // and Istio routes to the first port of the pool's shadow Service (istio/istio:pilot/pkg/config/kube/gateway/conversion.go@1.30.3 lines 1182-1192).
     expect(route.spec.rules[0].backendRefs).toEqual([{ group: 'inference.networking.k8s.io', kind: 'InferencePool', name: 'chat' }]);
   });
 
   test('timeouts.request: the server\'s longest request plus TritonRoute\'s margin, or the given timeout', () => {
-    // httproute_types.go@v1.6.3 line 360 (Request, a Gateway API Duration: shared_types.go@v1.6.3 line 879).
+    // httproute_types.go@v1.7.0 line 374 (Request, a Gateway API Duration: shared_types.go@v1.7.0 line 888).
     expect(route.spec.rules[0].timeouts).toEqual({ request: '610s' });
     const given = Testing.synth(routedChart({ timeoutSeconds: 900 }).chart);
     expect(byApi(given, 'gateway.networking.k8s.io/v1', 'HTTPRoute')[0].spec.rules[0].timeouts).toEqual({ request: '900s' });
