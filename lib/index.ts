@@ -74,7 +74,7 @@ export {
 export { Pin } from './triton/pin';
 export { END_OF_LIFE_WARNING_DAYS, Lifecycle, LifecycleBasis, LifecycleStatus, lifecycleStatus } from './triton/lifecycle';
 export { pins } from './platform/pins';
-export { AddonPin, CrdPin } from './platform/addons/addon-registry';
+export { AddonPin, CrdPin, ReleaseManifestPin } from './platform/addons/addon-registry';
 export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {
