@@ -447,8 +447,9 @@ function collisionCandidates(label: string, fleet: FleetDescription): Candidate[
     const target = tested === first ? second : first;
     // Refused by the load tests' own check, at the load test.
     add(['servers', tested, 'loadTest', 'name'], `set to '${target}', another server's name`, (f) => { f.servers[tested].loadTest.name = target; });
+  // Only prometheus-adapter (engine 'hpa', no longer the default) writes the adapter rules' ConfigMap.
   }
-  if (servers.some((s) => fleet.servers[s].autoscale !== undefined && fleet.servers[s].autoscale!.engine !== 'keda')) {
+  if (servers.some((s) => fleet.servers[s].autoscale !== undefined && fleet.servers[s].autoscale!.engine === 'hpa')) {
     add(['monitoring', 'dashboardName'], `set to 'triton-ops-adapter-rules', the adapter rules' ConfigMap`, (f) => {
       f.monitoring = { ...f.monitoring, dashboardName: 'triton-ops-adapter-rules' };
     });
