@@ -49,10 +49,11 @@ for f in package/LICENSE package/package.json package/build/lib/index.js package
   package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/platform/fleet.d.ts \
   package/build/lib/cli/main.js package/proto/model_config.proto package/proto/LICENSE \
   package/schemas/leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json package/schemas/LICENSE \
-  package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE; do
+  package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE \
+  package/manifests/json/keda-2.21.1.json package/manifests/LICENSE; do
   grep -qx "$f" <<<"$listing" || fail "$f is not in $tarball"
 done
-if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|crds/json/[^/]*\.json$\|crds/README.md$\|crds/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/, schemas/ and crds/ in the tarball (above)"; fi
+if grep -v '^package/\(build/lib/\|proto/model_config.proto$\|proto/LICENSE$\|schemas/[^/]*\.json$\|schemas/LICENSE$\|crds/json/[^/]*\.json$\|crds/README.md$\|crds/LICENSE$\|manifests/json/[^/]*\.json$\|manifests/README.md$\|manifests/LICENSE$\|LICENSE$\|README.md$\|package.json$\)' <<<"$listing"; then fail "files outside build/lib, proto/, schemas/, crds/ and manifests/ in the tarball (above)"; fi
 tar xzOf "$tarball" package/package.json | node -e '
   const p = JSON.parse(require("fs").readFileSync(0, "utf8"));
   // `prepare` (the build) is not one: npm runs it only for the root project, a linked folder or a git dependency.
@@ -237,9 +238,14 @@ cmp -s "$a/dist/fresh.yaml" "$c/dist/fresh.yaml" || fail "(a) and (c) synthesize
 step "(c) one call: runSynthFleet(FLEET, ...) writes every output and prints the summary"
 (cd "$c" && node one-call.js 2> one-call.stderr) || { cat "$c/one-call.stderr" >&2; fail "(c) runSynthFleet failed"; }
 head -1 "$c/one-call.stderr" | grep -qx 'triton-ops: synthesized' || { cat "$c/one-call.stderr" >&2; fail "(c) runSynthFleet printed no summary"; }
-for f in dist-one-call/ml-serving/fresh.yaml dist-one-call/ml-serving/cluster.yaml artifacts-one-call/promtool/fresh-scorer-v1.rules.yaml; do
+for f in dist-one-call/ml-serving/fresh.yaml artifacts-one-call/promtool/fresh-scorer-v1.rules.yaml; do
   [ -s "$c/$f" ] || fail "(c) runSynthFleet wrote no $f"
 done
+# CPU servers autoscaled by KEDA (the default engine) share nothing with their cluster (no device plugin, no adapter
+# rules): cluster.yaml is written, empty, so that a kustomization listing it stays valid (docs/app.md).
+[ -e "$c/dist-one-call/ml-serving/cluster.yaml" ] && [ ! -s "$c/dist-one-call/ml-serving/cluster.yaml" ] \
+  || fail "(c) runSynthFleet wrote no empty cluster.yaml for a fleet that shares nothing with its cluster"
+grep -qx '  dist-one-call/ml-serving/cluster.yaml: 0 objects' "$c/one-call.stderr" || { cat "$c/one-call.stderr" >&2; fail "(c) the summary does not count cluster.yaml's 0 objects"; }
 cat "$c/one-call.stderr"
 
 echo "fresh-apps: the YAML-only app (oldest peers), the Terraform app and the app installed from git type-check (TypeScript $(dev typescript) and $TYPESCRIPT_7, no @types/node) and synthesize ($((SECONDS - started)) s)"
