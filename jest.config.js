@@ -12,6 +12,9 @@ module.exports = {
     '^triton-ops/(aws|bridge)$': '<rootDir>/lib/$1/index.ts',
     '^triton-ops/fleet$': '<rootDir>/lib/platform/fleet.ts',
     '^triton-ops/testing$': '<rootDir>/lib/testing/index.ts',
+    // No creation stacks for cdktf's tokens in tests (test/no-creation-stacks.js): the requests of cdktf's and
+    // constructs' own modules for their stack-trace helper.
+    '^\\./(tokens/private/|private/)?stack-trace$': '<rootDir>/test/no-creation-stacks.js',
   },
   // Every run's temporary files in one folder, removed at the end (test/global-setup.js).
   globalSetup: '<rootDir>/test/global-setup.js',
