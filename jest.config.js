@@ -5,6 +5,7 @@ module.exports = {
   // of `npm test` only while it runs (test/typecheck-and-jest.js).
   maxWorkers: '100%',
   roots: ['<rootDir>/test'],
+  setupFiles: ['<rootDir>/test/compile-cache.js'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
