@@ -61,7 +61,8 @@ export class TritonAutoscaler extends Construct {
     server.scaleWith(this, { min: this.minReplicas, max: this.maxReplicas });
     this.warnings = scaleToZero === undefined ? [] : [warningAt(this.node.path, 'minReplicas', 0,
       `scales server '${server.name}' to zero after ${scaleToZero.idleSeconds} s without a request or a wake signal; a request then waits `
-      + `for a cold start (a GPU node when its pool is at zero, minutes; the image pull; the model load, up to the startup probe's `
+      + `for a cold start (${server.nodesPerReplica > 1 ? `${server.nodesPerReplica} GPU nodes, one group of the LeaderWorkerSet,` : 'a GPU node'} `
+      + `when its pool is at zero, minutes; the image pull; the model load, up to the startup probe's `
       + `${server.startupProbeSeconds} s) and, since nothing holds it, is refused until a replica is Ready: callers must wait on the `
       + 'wake signal\'s queue or retry')];
 

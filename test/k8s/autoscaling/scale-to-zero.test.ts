@@ -8,6 +8,7 @@ import { App } from 'cdk8s';
 import { FleetChart } from '../../../lib/platform/fleet-chart';
 import { planFleet } from '../../../lib/platform/fleet-plan';
 import { synthWarnings } from '../../../lib/platform/synth-report';
+import { vllmModel } from '../../../lib';
 import { AutoscalingMetric, TritonAutoscaler, TritonAutoscalerProps } from '../../../lib/k8s/autoscaling';
 import { byKind, serverChart } from '../../helpers';
 import { EXPOSED, SHOP, withServer } from '../../platform/fixtures';
@@ -42,6 +43,14 @@ describe('scale to zero (minReplicas 0, engine keda)', () => {
       + `pull; the model load, up to the startup probe's ${server.startupProbeSeconds} s) and, since nothing holds it, is refused until a `
       + "replica is Ready: callers must wait on the wake signal's queue or retry"]);
     expect(server.startupProbeSeconds).toBeGreaterThan(0);
+  });
+
+  test('a server of several nodes: the ScaledObject scales its LeaderWorkerSet, and the warning counts a group\'s nodes', () => {
+    const model = vllmModel({ name: 'llama-405b', engine: { model: '/models/llama-405b/hf', tensorParallelSize: 8, pipelineParallelSize: 2, distributedExecutorBackend: 'ray' } });
+    const { chart, server } = serverChart({ models: [model], gpus: 8, nodesPerReplica: 2, gpuMemoryGiB: 80 });
+    const autoscaler = new TritonAutoscaler(chart, 'ranker-autoscaler', { server, metric: QUEUE_50MS, maxReplicas: 2, minReplicas: 0, wakeQuery: WAKE });
+    expect(byKind(Testing.synth(chart), 'ScaledObject').spec.scaleTargetRef).toMatchObject({ kind: 'LeaderWorkerSet', name: 'ranker' });
+    expect(autoscaler.warnings[0]).toContain('a request then waits for a cold start (2 GPU nodes, one group of the LeaderWorkerSet, when its pool is at zero, minutes;');
   });
 
   test('without scale to zero: no cooldownPeriod, one trigger, no warning', () => {
