@@ -92,9 +92,10 @@ export {
   AlertReceiver, ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions,
   OpsgenieReceiverOptions, OpsgeniePriority, TierReceivers,
 } from './triton/alert-routing';
-export { TRITON_ALERT_NAMES, AlertedServer } from './triton/alert-rules';
+export { AlertedServer } from './triton/alert-rules';
+export { TRITON_ALERT_NAMES, TritonAlertKey } from './triton/alert-names';
 export {
-  AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, TritonAlertKey, ALERT_TIER_LABEL,
+  AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS, DashboardInferencePool } from './k8s/monitoring/triton-dashboard';
 export {

@@ -18,7 +18,7 @@ import { HPA_LIMITS } from '../triton/autoscaler-options';
 import { LoadSweep } from '../k8s/load-test/load-sweep';
 import { LoadTestResults } from '../k8s/load-test/load-test-results';
 import { AlertReceiver } from '../triton/alert-routing';
-import { TRITON_ALERT_NAMES } from '../triton/alert-rules';
+import { TRITON_ALERT_NAMES } from '../triton/alert-names';
 import { GPU_INSTANCE_TYPES } from '../triton/gpu-instances';
 import { VersionPolicy } from '../triton/model-config';
 import type { ModelConfig } from '../triton/model-config';

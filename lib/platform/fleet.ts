@@ -46,7 +46,8 @@ export type { OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser } from '../t
 export type {
   FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
 } from '../triton/fsx-lustre-options';
-export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier, TritonAlertKey } from '../triton/alert-labels';
+export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier } from '../triton/alert-labels';
+export type { TritonAlertKey } from '../triton/alert-names';
 // Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
 export { AlertReceiver } from '../triton/alert-routing';
 export type {

@@ -4,8 +4,7 @@
  * user sees every problem at once.
  */
 import { Problems, show } from '../private/errors';
-// A cycle with alert-rules (which imports this module), safe: the names are only read inside functions.
-import { TRITON_ALERT_NAMES } from './alert-rules';
+import { TRITON_ALERT_NAMES, TritonAlertKey } from './alert-names';
 import { SERVER_LABEL } from './triton-metrics';
 
 export type AlertSeverity = 'critical' | 'warning' | 'info';
@@ -16,9 +15,6 @@ export const ALERT_SEVERITIES: readonly AlertSeverity[] = ['critical', 'warning'
 export const ALERT_TIERS: readonly AlertTier[] = ['P1', 'P2', 'P3'];
 /** The alert label that carries the tier; the Alertmanager routes match on it. */
 export const ALERT_TIER_LABEL = 'tier';
-
-/** A Triton alert by its key in TRITON_ALERT_NAMES (`highFailureRatio`, ...). */
-export type TritonAlertKey = keyof typeof TRITON_ALERT_NAMES;
 
 /** The labels of one alert; each field left out keeps the alert's default (DEFAULT_ALERT_LABELS). */
 export interface AlertLabelOptions {

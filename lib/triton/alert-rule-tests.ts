@@ -7,9 +7,9 @@
  */
 import { TritonOpsError } from '../private/errors';
 import {
-  AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TIME_TO_FIRST_TOKEN_QUANTILE, TRITON_ALERT_NAMES,
-  TRITON_RECORDS,
+  AlertedServer, AlertingRule, isAlertingRule, RecordingRule, RuleGroup, TIME_TO_FIRST_TOKEN_QUANTILE, TRITON_RECORDS,
 } from './alert-rules';
+import { TRITON_ALERT_NAMES } from './alert-names';
 import { AlertLabelMap, AlertLabels, resolveAlertLabels } from './alert-labels';
 import { AlertThresholds, minutesToPromDuration, promDurationToMinutes, resolveAlertThresholds, ResolvedAlertThresholds } from './alert-thresholds';
 import { expandAnnotation } from './alert-template';

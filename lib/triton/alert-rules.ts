@@ -5,7 +5,8 @@
  * and the autoscaler.
  */
 import { Problems } from '../private/errors';
-import { AlertLabelMap, AlertLabels, checkAlertLabels, TritonAlertKey } from './alert-labels';
+import { AlertLabelMap, AlertLabels, checkAlertLabels } from './alert-labels';
+import { TRITON_ALERT_NAMES, TritonAlertKey } from './alert-names';
 import { ALERT_DEFAULTS, AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
 import type { LlmBackend } from './llm-backends';
 import { LLM_BACKEND_NAMES } from './llm-metrics';
@@ -78,20 +79,6 @@ export interface AlertRuleOptions {
   /** Severity, tier and extra routing labels per alert. @default - DEFAULT_ALERT_LABELS */
   readonly alertLabels?: AlertLabelMap;
 }
-
-/** Alert names: part of the contract with receivers, silences and runbooks, so never renamed. */
-export const TRITON_ALERT_NAMES = {
-  highFailureRatio: 'TritonHighFailureRatio',
-  targetDown: 'TritonTargetDown',
-  gpuSaturated: 'TritonGpuSaturated',
-  highQueueTime: 'TritonHighQueueTime',
-  pendingRequestsGrowing: 'TritonPendingRequestsGrowing',
-  gpuUnderused: 'TritonGpuUnderused',
-  /** Servers with TensorRT-LLM only. */
-  kvCacheSaturated: 'TritonKvCacheSaturated',
-  /** Servers with vLLM, or TensorRT-LLM and Triton's first-response histogram, only. */
-  slowTimeToFirstToken: 'TritonSlowTimeToFirstToken',
-} as const;
 
 /** The quantile of the time-to-first-token alert. */
 export const TIME_TO_FIRST_TOKEN_QUANTILE = 0.95;

@@ -108,8 +108,6 @@ export const promql = {
   gpuMemoryTotalBytes: (s: QueryScope) => `sum${by(s)} (${selector(TRITON_METRICS.gpuMemoryTotalBytes, s)})`,
 } as const;
 
-export type PromqlQuery = keyof typeof promql;
-
 /** Cumulative microseconds divided by the successful-request rate: the same denominator for every average. */
 function perRequestSeconds(duration: TritonMetric, s: QueryScope): string {
   return `${guarded(sumRate(duration, s), sumRate(TRITON_METRICS.requestSuccess, s))} / 1e6`;

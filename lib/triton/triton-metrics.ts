@@ -67,8 +67,6 @@ export const TRITON_METRICS = {
     buckets: [100, 500, 2000, 5000] },
 } as const satisfies Record<string, TritonMetric>;
 
-export type TritonMetricKey = keyof typeof TRITON_METRICS;
-
 /**
  * Target label every scrape config of triton-ops adds (ServiceMonitor and PodMonitor relabelings), valued with
  * the server name: queries select a server with it, whatever job name the scrape config produces.

@@ -2,7 +2,8 @@ import { buildPromtoolTests } from '../../lib/triton/alert-rule-tests';
 import {
   ALERT_TIER_LABEL, DEFAULT_ALERT_LABELS, mergeAlertLabels, resolveAlertLabels,
 } from '../../lib/triton/alert-labels';
-import { AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, RuleGroup, TRITON_ALERT_NAMES } from '../../lib/triton/alert-rules';
+import { TRITON_ALERT_NAMES } from '../../lib/triton/alert-names';
+import { AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, RuleGroup } from '../../lib/triton/alert-rules';
 import type { AlertLabelMap } from '../../lib/triton/alert-labels';
 
 /** A server every alert applies to: GPUs, both LLM backends and Triton's first-response histogram. */

@@ -1,8 +1,9 @@
 import { buildPromtoolTests, promtoolTestFiles } from '../../lib/triton/alert-rule-tests';
 import {
   AlertedServer, AlertingRule, buildAlertRules, isAlertingRule, MODEL_GROUPING, RecordingRule, RuleGroup, SERVER_GROUPING,
-  TRITON_ALERT_NAMES, TRITON_RECORDS,
+  TRITON_RECORDS,
 } from '../../lib/triton/alert-rules';
+import { TRITON_ALERT_NAMES } from '../../lib/triton/alert-names';
 import { ALERT_DEFAULTS, AlertThresholds, minutesToPromDuration, promDurationToMinutes } from '../../lib/triton/alert-thresholds';
 import { expandAnnotation, formatG4, humanizeDuration } from '../../lib/triton/alert-template';
 import { promql, serverMatchers } from '../../lib/triton/promql';

@@ -42,11 +42,6 @@ export const KARPENTER_GPU_NODE_POOL_DEFAULTS = Object.freeze({
   securityGroupDiscoveryTag: 'karpenter.sh/discovery',
 });
 
-/** Below this a node cannot hold the OS, the old and the new Triton image during an upgrade (GpuNodeGroup's rule). */
-export const KARPENTER_MIN_VOLUME_GIB = MIN_ROOT_VOLUME_GIB;
-/** IMDS hop limit 1: the node role's credentials stay out of pods (CHECKLIST A01; GpuNodeGroup's rule). */
-export const KARPENTER_IMDS_HOP_LIMIT = GPU_NODE_IMDS_HOP_LIMIT;
-
 /** Karpenter's well-known labels the requirements select on. */
 const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
 const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';

@@ -8,7 +8,8 @@ import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/k8s/monitoring/triton
 import {
   DEFAULT_RUNBOOK_BASE_URL, TRITON_ALERTS_DEFAULTS, TritonAlerts, TritonAlertsProps, writePromtoolFiles,
 } from '../../../lib/k8s/monitoring/triton-alerts';
-import { isAlertingRule, TRITON_ALERT_NAMES } from '../../../lib/triton/alert-rules';
+import { TRITON_ALERT_NAMES } from '../../../lib/triton/alert-names';
+import { isAlertingRule } from '../../../lib/triton/alert-rules';
 import { ALERT_DEFAULTS } from '../../../lib/triton/alert-thresholds';
 import { DEFAULT_ALERT_LABELS } from '../../../lib/triton/alert-labels';
 import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
