@@ -50,8 +50,9 @@ export { TritonServerProps } from './k8s/triton-server-props';
 export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
 export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
 export {
-  ModelRepository, S3RepositoryOptions, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
+  ModelRepository, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
+export { S3RepositoryOptions } from './triton/s3-repository-options';
 export { FsxLustreFileSystem, FsxLustreFileSystemProps } from './k8s/fsx-lustre-file-system';
 export {
   FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
@@ -140,5 +141,5 @@ export {
 } from './triton/inference-pool-options';
 
 export { TritonOpsError, problemsOf } from './private/errors';
-export { OutputDirs, outputDirs } from './cli/output-dirs';
+export { OutputDirs, outputDirs } from './platform/output-dirs';
 export * from './platform';

@@ -5,7 +5,7 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Construct } from 'constructs';
-import type { S3RepositoryOptions } from '../k8s/model-repository';
+import type { S3RepositoryOptions } from '../triton/s3-repository-options';
 import { IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix } from '../private/aws-names';
 import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';

@@ -8,7 +8,7 @@ import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, 
 import { availableParallelism, tmpdir } from 'os';
 import { delimiter, dirname, join } from 'path';
 import type { CheckCase } from './check-types';
-import { packageFile } from './package-files';
+import { packageFile } from '../private/package-files';
 
 /** How to install each tool, for the skip message. */
 export const INSTALL_HINTS = {

@@ -13,7 +13,7 @@ import { existsSync, readFileSync, realpathSync } from 'fs';
 import { createRequire } from 'module';
 import { dirname, join } from 'path';
 import { pathToFileURL } from 'url';
-import { packageFile } from './package-files';
+import { packageFile } from '../private/package-files';
 
 /** `<apiVersion> <kind>` -> its schema file under `schemas/`. */
 export const VENDORED_SCHEMAS: Readonly<Record<string, string>> = Object.freeze({

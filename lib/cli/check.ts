@@ -9,7 +9,7 @@
 import { existsSync, writeFileSync } from 'fs';
 import { dirname } from 'path';
 import { ArgOptions, ArgsError, ArgToken, argTokens } from './args';
-import { outputDirs } from './output-dirs';
+import { outputDirs } from '../platform/output-dirs';
 import { crossObjectCases } from './check-cross';
 import { findInputs, Found } from './check-files';
 import { CheckReport, formatHuman, formatJson, formatJunit } from './check-report';

@@ -3,7 +3,7 @@
  * Kubernetes chart (FleetChart), the AWS stack (FleetInfraStack) and the Terraform serving stack
  * (FleetServingStack). Types only: this file is read by the cdk8s and the cdktf side alike, so it imports types.
  */
-import type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-types';
+import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
 import type { ModelAccess } from '../aws/model-access';
 import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
 import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';

@@ -30,7 +30,7 @@ import { ROUTE_PROTOCOLS } from '../k8s/mesh/route-builders';
 import { FAILURE_MODES } from '../triton/inference-pool-options';
 import { WEIGHT_BYTES } from '../triton/llm-engine';
 import type { WeightDtype } from '../triton/llm-engine';
-import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../aws/gpu-node-types';
+import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../triton/gpu-node-types';
 import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../k8s/load-test/load-test-props';
 import { ModelControl } from '../triton/model-control';
 import { ResponseCache } from '../triton/response-cache';

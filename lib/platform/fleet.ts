@@ -6,7 +6,7 @@
  * @module triton-ops/fleet
  */
 export * from './fleet-description';
-export type { GpuAmiType, GpuCapacityType } from '../aws/gpu-node-types';
+export type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
 export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-description';
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export type { ServerRequests } from '../triton/server-requests';

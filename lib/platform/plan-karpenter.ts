@@ -7,6 +7,7 @@ import type { Problems } from '../private/errors';
 import { DNS_LABEL } from '../private/kubernetes-names';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { NODE_POOL_LABEL } from '../triton/gpu-scheduling';
+import { KARPENTER_PLAN_DEFAULTS } from '../triton/karpenter-defaults';
 import { KARPENTER_CHART } from './addons/karpenter-addon';
 import type { FleetDescription, NodePoolDescription } from './fleet-description';
 
@@ -25,19 +26,6 @@ export interface KarpenterPlan {
   /** Helm chart of the controller, pinned. */
   readonly chart: { readonly repository: string; readonly name: string; readonly version: string };
 }
-
-/** Defaults of the Karpenter plan, one named constant each (asserted by the tests). */
-export const KARPENTER_PLAN_DEFAULTS = Object.freeze({
-  /** Where Karpenter's docs install it (with the pod identity agent beside it). */
-  namespace: 'kube-system',
-  serviceAccount: 'karpenter',
-  /** `<fleet>` + this suffix names the controller role. */
-  controllerRoleSuffix: '-karpenter',
-  /** `<fleet>` + this suffix names the node role. */
-  nodeRoleSuffix: '-karpenter-node',
-  /** `<fleet>` + this suffix names the interruption queue. */
-  queueSuffix: '-karpenter',
-});
 
 /** IAM role names hold at most 64 characters. */
 const MAX_ROLE_NAME = 64;

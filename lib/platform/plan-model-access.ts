@@ -3,7 +3,7 @@
  * Identity, and whose account owns the bucket. Pure: no cdk8s, no cdktf at runtime.
  */
 import { MODEL_ACCESS_MODES, ModelAccess } from '../aws/model-access';
-import type { S3RepositoryOptions } from '../k8s/model-repository';
+import type { S3RepositoryOptions } from '../triton/s3-repository-options';
 import type { Problems } from '../private/errors';
 import type { FleetDescription } from './fleet-description';
 

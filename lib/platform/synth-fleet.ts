@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'fs';
 import { dirname, join, resolve } from 'path';
-import { outputDirs } from '../cli/output-dirs';
+import { outputDirs } from './output-dirs';
 import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
 import { FleetDescription } from './fleet-description';

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { packageFile } from '../cli/package-files';
+import { packageFile } from '../private/package-files';
 import { escapeTemplates, JsonValue } from '../private/terraform-escape';
 
 /** Where `crds/<name>.yaml` is kept as JSON: the package ships these, parsed in a few ms instead of 200 ms of YAML. */

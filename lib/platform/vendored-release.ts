@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { packageFile } from '../cli/package-files';
+import { packageFile } from '../private/package-files';
 import { escapeTemplates, JsonValue } from '../private/terraform-escape';
 
 /** Where `manifests/<name>.yaml` is kept as JSON (an array of its objects), which the package ships. */

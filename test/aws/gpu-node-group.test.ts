@@ -11,7 +11,7 @@ import {
 import {
   DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT as SHARED_IMDS_HOP_LIMIT, MAX_GP3_GIB,
   MIN_ROOT_VOLUME_GIB,
-} from '../../lib/aws/gpu-node-types';
+} from '../../lib/triton/gpu-node-types';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/gpu-scheduling';
 
 const CLUSTER: IEksCluster = {

@@ -5,7 +5,7 @@ import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart, FleetDescription, planFleet } from '../../lib';
 import { KARPENTER_CHART } from '../../lib/platform/addons/karpenter-addon';
-import { KARPENTER_PLAN_DEFAULTS } from '../../lib/platform/plan-karpenter';
+import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/karpenter-defaults';
 import { FleetInfraStack } from '../../lib/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
 import { SHOP, withPool } from './fixtures';

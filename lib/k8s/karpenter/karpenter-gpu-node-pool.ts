@@ -1,9 +1,9 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { GpuAmiType, GpuCapacityType } from '../../aws/gpu-node-types';
+import type { GpuAmiType, GpuCapacityType } from '../../triton/gpu-node-types';
 import {
   DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB,
-} from '../../aws/gpu-node-types';
+} from '../../triton/gpu-node-types';
 import { removeNamespaceOfClusterScoped } from '../../private/cluster-scoped';
 import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';

@@ -1,10 +1,10 @@
-/** Data files shipped in the triton-ops package beside build/ (package.json `files`): proto/, schemas/, crds/. */
+/** Data files shipped in the triton-ops package beside build/ (package.json `files`): proto/, schemas/, crds/, manifests/. */
 import { existsSync } from 'fs';
 import { dirname, join } from 'path';
 
 /**
  * The absolute path of `relative` (e.g. `proto/model_config.proto`) in the triton-ops package: the folder above this
- * module that holds package.json and the file (lib/cli -> 2 up when run from the sources; build/lib/cli -> 3 up).
+ * module that holds package.json and the file (lib/private -> 2 up when run from the sources; build/lib/private -> 3 up).
  */
 export function packageFile(relative: string): string {
   for (let dir = __dirname, i = 0; i < 5; i++, dir = dirname(dir)) {
