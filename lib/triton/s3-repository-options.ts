@@ -1,7 +1,5 @@
-/**
- * Where a server reads its models in S3 and how it is allowed to, as plain data: ModelRepository.fromS3 (lib/k8s) takes
- * it, and ModelReaderRole (lib/aws) and a fleet's plan give it, so it lives below both.
- */
+// Where a server reads its models in S3 and how it is allowed to, as plain data: ModelRepository.fromS3 (lib/k8s) takes
+// it, and ModelReaderRole (lib/aws) and a fleet's plan give it, so it lives below both.
 
 export interface S3RepositoryOptions {
   /** Bucket name (not an ARN or URL). */
