@@ -22,7 +22,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import { describeServerProp } from './description-words';
-import { FleetDescription, GatewayDescription, withServerDefaults } from './fleet-description';
+import { FleetDescription, GatewayDescription, NodePoolDescription, ServerDescription, withServerDefaults } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
 import { KarpenterPlan, planKarpenter } from './plan-karpenter';
@@ -167,6 +167,81 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
   // Every server with the fleet's serverDefaults, once: the plan, the chart and the stacks read the plan's fleet.
   const fleet = withServerDefaults(described);
   const p = new Problems(fleet.name);
+  checkFleetNames(fleet, p);
+  const pools = describedPools(fleet, p);
+  const { releaseOf, exposed } = planReleases(fleet, p);
+  if (fleet.gateway !== undefined) {
+    p.check(fleet.mesh !== false, 'gateway', fleet.gateway.hosts, 'is an Istio Gateway, but the fleet sets mesh: false', 'remove the gateway or turn the mesh on');
+  }
+  const inputs: ServerInputs = {
+    fleet, pools, releaseOf, exposed,
+    baseGateway: gatewayNames(fleet),
+    prefix: fleet.modelBucket?.prefix ?? fleet.name,
+    sharedRepositories: planSharedRepositories(fleet, p),
+    monitoringNamespace: fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace,
+    refused: new Problems(fleet.name),
+  };
+  const planned = Object.entries(fleet.servers).map(([name, s]) => planServer(p, inputs, name, s));
+  const drafts = planned.map((s) => s.draft);
+  const poolOf = new Map(planned.flatMap((s) => (s.pool === undefined ? [] : [[s.draft.name, s.pool] as const])));
+
+  checkAlertOptions(fleet, p);
+  const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
+  checkUnneededOptions(fleet, anyGpu, new Set(poolOf.values()), p);
+  const karpenter = planKarpenter(fleet, p);
+  const modelAccess = planModelAccess(fleet, p);
+  const lustre = planLustre(fleet, inputs.prefix, p);
+  const gateway: GatewayPlan | undefined = inputs.baseGateway
+    && { ...inputs.baseGateway, ...planGatewayHosts(p, fleet, new Set(drafts.filter((d) => d.inferencePool !== undefined).map((d) => d.name))) };
+  const monitoringNamespace = inputs.monitoringNamespace;
+  const dashboard = (fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard) && drafts.length > 0;
+  checkNameCollisions(fleet, {
+    gateway: gateway && {
+      name: gateway.name, namespace: gateway.namespace, istio: gateway.istioHosts.length > 0,
+      redirects: gateway.inferenceHosts.length > 0 && gateway.allowPlainHttp !== true,
+    },
+    monitoringNamespace,
+    dashboardName: dashboard ? fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}` : undefined,
+    adapterRules: drafts.some((d) => d.autoscaleEngine === 'hpa'),
+    devicePlugin: fleet.devicePlugin !== false && anyGpu,
+    s3Servers: drafts.filter((d) => d.s3 !== undefined).map((d) => d.name),
+  }, p);
+  p.throwIfAny();
+
+  const capacity = planGpuCapacity(pools.base, planned.flatMap((s) => (s.demand === undefined ? [] : [s.demand])), fleet.name);
+  const sizedPools = Object.fromEntries(pools.base.map((pool) => [pool.name,
+    { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
+  const servers = Object.fromEntries(drafts.map((d) => {
+    const pool = poolOf.get(d.name);
+    return [d.name, pool === undefined ? d : { ...d, pool: sizedPools[pool], gpuMemoryGiB: pools.gpuMemory.get(pool) }];
+  }));
+
+  return {
+    ...modelAccess,
+    fleet,
+    servers,
+    pools: sizedPools,
+    poolSizes: capacity.sizes,
+    mesh: fleet.mesh === false ? undefined : { istiodNamespace: fleet.mesh?.istiodNamespace ?? FLEET_DEFAULTS.istiodNamespace },
+    gateway,
+    monitoring: {
+      namespace: monitoringNamespace,
+      prometheusLabels: fleet.monitoring?.prometheusLabels,
+      scrape: fleet.monitoring?.scrape ?? FLEET_DEFAULTS.scrape,
+      alerts: fleet.monitoring?.alerts ?? FLEET_DEFAULTS.alerts,
+      dashboard: fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard,
+      dashboardName: fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}`,
+      prometheusAddress: prometheusOperatedAddress(monitoringNamespace),
+    },
+    devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
+    karpenter,
+    lustre,
+    problems: [...new Set(inputs.refused.problems.map((line) => describeServerProp(line, described))), ...capacity.problems],
+  };
+}
+
+/** The fleet's own names, its cluster version and bucket: what every stack reads, refused here once for all. */
+function checkFleetNames(fleet: FleetDescription, p: Problems): void {
   p.check(DNS_LABEL.test(fleet.name), 'name', fleet.name, 'is not a DNS label', 'use lowercase letters, digits and -');
   // Every stack reads the cluster version (the cluster created, the add-ons' support ranges): refused here once for all.
   const unsupportedVersion = fleet.cluster.kubernetesVersion === undefined ? undefined
@@ -196,27 +271,41 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     }
   }
   p.check(serverNames.length > 0, 'servers', fleet.servers, 'is empty', 'describe at least one server');
-  const meshOn = fleet.mesh !== false;
+}
 
-  // Node pools: instance types from the catalog, one GPU count per pool.
-  const poolDescriptions = fleet.nodePools ?? {};
-  const poolNames = Object.keys(poolDescriptions);
-  const basePools: GpuPool[] = [];
+/** The node pools of the description and what the instance catalog says of them. */
+interface DescribedPools {
+  readonly descriptions: Readonly<Record<string, NodePoolDescription>>;
+  readonly names: readonly string[];
+  /** Each pool whose instance types are in the catalog, sized as described (the capacity plan sizes it again). */
+  readonly base: readonly GpuPool[];
+  /** Memory of each GPU of a pool, the smallest of its types. */
+  readonly gpuMemory: ReadonlyMap<string, number>;
+}
+
+/** Node pools: instance types from the catalog, one GPU count per pool. */
+function describedPools(fleet: FleetDescription, p: Problems): DescribedPools {
+  const descriptions = fleet.nodePools ?? {};
+  const base: GpuPool[] = [];
   const gpuMemory = new Map<string, number>();
-  for (const [name, pool] of Object.entries(poolDescriptions)) {
+  for (const [name, pool] of Object.entries(descriptions)) {
     const spec = checkGpuInstanceTypes(p, `nodePools.${name}.instanceTypes`, pool.instanceTypes);
     if (spec !== undefined) {
       // Named after the first type, as capacity messages name it; every type has the same GPU count.
-      basePools.push({ name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
+      base.push({ name, instanceType: pool.instanceTypes[0], gpusPerInstance: spec.gpus, minSize: pool.minSize, maxSize: pool.maxSize });
       gpuMemory.set(name, spec.gpuMemoryGiB);
     }
   }
+  return { descriptions, names: Object.keys(descriptions), base, gpuMemory };
+}
 
-  // Releases: known servers, each server in one release at most.
+/** Releases: known servers, each server in one release at most; `exposed` gets the versions of an exposed release. */
+function planReleases(fleet: FleetDescription, p: Problems): { releaseOf: Map<string, string>; exposed: Set<string> } {
   const releaseOf = new Map<string, string>();
   const exposed = new Set<string>();
+  const serverNames = Object.keys(fleet.servers);
   for (const [release, r] of Object.entries(fleet.releases ?? {})) {
-    p.check(meshOn, `releases.${release}`, release, 'is a canary release, which needs Istio, but the fleet sets mesh: false',
+    p.check(fleet.mesh !== false, `releases.${release}`, release, 'is a canary release, which needs Istio, but the fleet sets mesh: false',
       'remove the release or turn the mesh on');
     p.check(!r.exposed || fleet.gateway !== undefined, `releases.${release}.exposed`, true, 'needs the fleet gateway, which is not described',
       'describe the fleet gateway or set exposed: false');
@@ -232,169 +321,165 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
       if (r.exposed) exposed.add(v.server);
     });
   }
-  if (fleet.gateway !== undefined) {
-    p.check(meshOn, 'gateway', fleet.gateway.hosts, 'is an Istio Gateway, but the fleet sets mesh: false', 'remove the gateway or turn the mesh on');
-  }
+  return { releaseOf, exposed };
+}
 
-  const baseGateway = fleet.gateway && {
+/** The fleet gateway with its defaults, before its hosts are planned. */
+function gatewayNames(fleet: FleetDescription): Omit<GatewayPlan, keyof GatewayHosts> | undefined {
+  return fleet.gateway && {
     ...fleet.gateway,
     name: fleet.gateway.name ?? fleet.name,
     namespace: fleet.gateway.namespace ?? FLEET_DEFAULTS.gatewayNamespace,
     serviceAccount: fleet.gateway.serviceAccount ?? FLEET_DEFAULTS.gatewayServiceAccount,
   };
-  const prefix = fleet.modelBucket?.prefix ?? fleet.name;
-  const sharedRepositories = planSharedRepositories(fleet, p);
-  const monitoringNamespace = fleet.monitoring?.namespace ?? FLEET_DEFAULTS.monitoringNamespace;
-  const demands: GpuDemand[] = [];
-  const drafts: Omit<ServerPlan, 'pool'>[] = [];
-  const poolOf = new Map<string, string>();
-  // Each server's settings resolved once, in the description's words; a refused server's problems are the plan's `problems`.
-  const refused = new Problems(fleet.name);
-  for (const [name, s] of Object.entries(fleet.servers)) {
-    const at = `servers.${name}`;
-    const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
-    if (gpus > 0) {
-      const pool = s.nodePool ?? (poolNames.length === 1 ? poolNames[0] : undefined);
-      if (s.nodePool !== undefined && !(s.nodePool in poolDescriptions)) {
-        p.check(false, `${at}.nodePool`, s.nodePool, 'is not a node pool of the fleet', `use one of ${show(poolNames)} or describe it in nodePools`);
-      } else if (pool === undefined) {
-        p.check(false, `${at}.nodePool`, s.nodePool, poolNames.length === 0
-          ? `is needed for a server with ${gpus} GPUs, and the fleet has no node pool` : 'is needed: the fleet has several node pools',
-        poolNames.length === 0 ? 'describe a GPU pool in nodePools' : `name one of ${show(poolNames)}`);
-      } else {
-        poolOf.set(name, pool);
-      }
-    } else {
-      p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',
-        'remove nodePool or give the server gpus');
-    }
-    p.check(s.replicas === undefined || s.autoscale === undefined, `${at}.replicas`, s.replicas,
-      'is set together with autoscale, which owns the replica count', 'remove replicas (autoscale.minReplicas is the count at rest)');
-    p.check(s.repositoryClaim !== undefined || fleet.modelBucket !== undefined, `${at}.repositoryClaim`, s.repositoryClaim,
-      'is not set and the fleet has no modelBucket, so the server has no model repository', 'describe modelBucket or give repositoryClaim');
-    if (s.route !== undefined) {
-      p.check(meshOn, `${at}.route`, s.route.name ?? name, 'is an Istio route, but the fleet sets mesh: false', 'remove the route or turn the mesh on');
-      p.check(!s.route.exposed || fleet.gateway !== undefined, `${at}.route.exposed`, true, 'needs the fleet gateway, which is not described',
-        'describe the fleet gateway or set exposed: false');
-      if (s.route.exposed) exposed.add(name);
-    }
+}
 
-    const autoscale = s.autoscale && resolveAutoscalerOptions(s.autoscale);
-    if (autoscale?.minReplicas === 0) {
-      const routedBy = s.route?.inferencePool !== undefined ? 'its InferencePool' : s.route !== undefined ? 'its route'
-        : releaseOf.has(name) ? `release '${releaseOf.get(name)}'` : undefined;
-      p.check(routedBy === undefined, `${at}.autoscale.minReplicas`, 0,
-        `scales the server to zero, where ${routedBy} would send requests to no endpoint: nothing holds a request while the server `
-        + "wakes (KEDA's HTTP add-on, which does, is a separate project triton-ops does not pin or verify)",
-        'keep minReplicas at 2 or more for a routed server, or scale to zero only a server its callers reach through its Service and wake through wakeQuery');
-    }
-    const replicas: ReplicaRange = autoscale
-      ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
-      : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
-    const pool = poolOf.get(name);
-    if (pool !== undefined) {
-      demands.push({ server: at, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica });
-    }
+/** What every server's plan reads of the fleet's. */
+interface ServerInputs {
+  readonly fleet: FleetDescription;
+  readonly pools: DescribedPools;
+  readonly releaseOf: ReadonlyMap<string, string>;
+  /** The servers reached through the gateway; a server's exposed route adds it. */
+  readonly exposed: Set<string>;
+  readonly baseGateway?: Omit<GatewayPlan, keyof GatewayHosts>;
+  /** The fleet's key prefix in the bucket. */
+  readonly prefix: string;
+  readonly sharedRepositories: ReturnType<typeof planSharedRepositories>;
+  readonly monitoringNamespace: string;
+  /** Where a server's settings are refused, in the description's words: the plan's `problems`. */
+  readonly refused: Problems;
+}
 
-    const callers = [fleet.callers ?? {}, s.callers ?? {}];
-    const callerNamespaces = callers.flatMap((c) => c.namespaces ?? []);
-    const serviceAccounts = callers.flatMap((c) => c.serviceAccounts ?? []);
-    const isExposed = exposed.has(name);
-    const clientNamespaces = sorted([
-      ...callerNamespaces, ...serviceAccounts.map((a) => a.namespace),
-      ...(isExposed && baseGateway ? [baseGateway.namespace, baseGateway.serviceAccount.namespace] : []),
-    ]).filter((ns) => ns !== fleet.namespace);
-    const roleName = `${fleet.name}-${name}-models`;
-    const shared = sharedRepositories.get(name);
-    const lustre = planServerWeights(fleet, name, s, prefix, p);
-    const {
-      image, nodePool: _pool, autoscale: _autoscale, repositoryClaim: _claim, weightsFrom: _weights, route: _route, callers: _callers,
-      alerts: _alerts, alertLabels: _labels, loadTest, ...own
-    } = s;
-    const props: Omit<TritonServerProps, 'repository'> = {
-      ...own,
-      image: image ?? fleet.image,
-      nodeGroup: pool,
-      gpuMemoryGiB: pool === undefined ? undefined : gpuMemory.get(pool),
-      nodeGroupProvisioner: pool === undefined ? undefined : poolDescriptions[pool].provisioner,
-      // The load test reads each model's config first: its service account is the one reader. Over the OpenAI API it
-      // reads no config.
-      modelConfigReaders: loadTest && s.openAi === undefined ? [{ namespace: fleet.namespace, name: loadTestName(name, loadTest.name) }] : undefined,
-      clientNamespaces,
-      monitoringNamespace,
-    };
-    const settings = refused.attempt(() => resolveSettings({ owner: fleet.name, at }, name, fleet.namespace, props));
-    const inferencePool = planInferencePool(p, name, s, props.image);
-    // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
-    if (settings !== undefined && pool !== undefined && basePools.some((b) => b.name === pool)) {
-      checkServerPodFits(p, fleet, name, s, settings.requests, poolDescriptions[pool].instanceTypes);
-    }
-    drafts.push({
-      name, namespace: fleet.namespace, path: `${fleet.name}/${name}`, props, settings, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
-      autoscaleEngine: autoscale?.engine,
-      callers: {
-        namespaces: sorted([fleet.namespace, ...callerNamespaces]),
-        ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
-      },
-      s3: s.repositoryClaim !== undefined || fleet.modelBucket === undefined || s.weightsFrom === 'lustre' ? undefined : {
-        bucket: fleet.modelBucket.name, prefix: `${prefix}/${shared?.release ?? name}`, region: fleet.region, roleName,
-        roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
-        ...(shared ? { modelConfigName: shared.modelConfigName } : {}),
-      },
-      ...(lustre ? { lustre } : {}),
-      ...(inferencePool ? { inferencePool } : {}),
-    });
+/** One server's plan before its pool is sized, its valid pool and its GPU demand on it. */
+interface PlannedServer {
+  readonly draft: Omit<ServerPlan, 'pool'>;
+  readonly pool?: string;
+  readonly demand?: GpuDemand;
+}
+
+/** Each server's settings resolved once, in the description's words, with what it reads of the fleet. */
+function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDescription): PlannedServer {
+  const { fleet, pools, releaseOf, baseGateway } = inputs;
+  const at = `servers.${name}`;
+  const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
+  const pool = serverPool(p, pools, at, s, gpus);
+  checkServerRoute(p, inputs, name, s);
+  const autoscale = s.autoscale && resolveAutoscalerOptions(s.autoscale);
+  if (autoscale?.minReplicas === 0) checkScaleToZero(p, releaseOf, name, s);
+  const replicas: ReplicaRange = autoscale
+    ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
+    : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
+
+  const callers = [fleet.callers ?? {}, s.callers ?? {}];
+  const callerNamespaces = callers.flatMap((c) => c.namespaces ?? []);
+  const serviceAccounts = callers.flatMap((c) => c.serviceAccounts ?? []);
+  const isExposed = inputs.exposed.has(name);
+  const clientNamespaces = sorted([
+    ...callerNamespaces, ...serviceAccounts.map((a) => a.namespace),
+    ...(isExposed && baseGateway ? [baseGateway.namespace, baseGateway.serviceAccount.namespace] : []),
+  ]).filter((ns) => ns !== fleet.namespace);
+  const lustre = planServerWeights(fleet, name, s, inputs.prefix, p);
+  const props = serverProps(inputs, name, s, pool, clientNamespaces);
+  const settings = inputs.refused.attempt(() => resolveSettings({ owner: fleet.name, at }, name, fleet.namespace, props));
+  const inferencePool = planInferencePool(p, name, s, props.image);
+  // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
+  if (settings !== undefined && pool !== undefined && pools.base.some((b) => b.name === pool)) {
+    checkServerPodFits(p, fleet, name, s, settings.requests, pools.descriptions[pool].instanceTypes);
   }
-  checkAlertOptions(fleet, p);
-  const anyGpu = Object.values(fleet.servers).some((s) => (s.gpus ?? TRITON_SERVER_DEFAULTS.gpus) > 0);
-  checkUnneededOptions(fleet, anyGpu, new Set(poolOf.values()), p);
-  const karpenter = planKarpenter(fleet, p);
-  const modelAccess = planModelAccess(fleet, p);
-  const lustre = planLustre(fleet, prefix, p);
-  const gateway: GatewayPlan | undefined = baseGateway && { ...baseGateway, ...planGatewayHosts(p, fleet, new Set(drafts.filter((d) => d.inferencePool !== undefined).map((d) => d.name))) };
-  const dashboard = (fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard) && serverNames.length > 0;
-  checkNameCollisions(fleet, {
-    gateway: gateway && {
-      name: gateway.name, namespace: gateway.namespace, istio: gateway.istioHosts.length > 0,
-      redirects: gateway.inferenceHosts.length > 0 && gateway.allowPlainHttp !== true,
+  const draft: Omit<ServerPlan, 'pool'> = {
+    name, namespace: fleet.namespace, path: `${fleet.name}/${name}`, props, settings, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
+    autoscaleEngine: autoscale?.engine,
+    callers: {
+      namespaces: sorted([fleet.namespace, ...callerNamespaces]),
+      ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
     },
-    monitoringNamespace,
-    dashboardName: dashboard ? fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}` : undefined,
-    adapterRules: drafts.some((d) => d.autoscaleEngine === 'hpa'),
-    devicePlugin: fleet.devicePlugin !== false && anyGpu,
-    s3Servers: drafts.filter((d) => d.s3 !== undefined).map((d) => d.name),
-  }, p);
-  p.throwIfAny();
+    s3: serverS3(inputs, name, s),
+    ...(lustre ? { lustre } : {}),
+    ...(inferencePool ? { inferencePool } : {}),
+  };
+  const demand = pool === undefined ? undefined
+    : { server: at, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica };
+  return { draft, pool, demand };
+}
 
-  const capacity = planGpuCapacity(basePools, demands, fleet.name);
-  const pools = Object.fromEntries(basePools.map((pool) => [pool.name,
-    { ...pool, minSize: capacity.sizes[pool.name].minSize, maxSize: capacity.sizes[pool.name].maxSize }]));
-  const servers = Object.fromEntries(drafts.map((d) => {
-    const pool = poolOf.get(d.name);
-    return [d.name, pool === undefined ? d : { ...d, pool: pools[pool], gpuMemoryGiB: gpuMemory.get(pool) }];
-  }));
+/** The node pool of a GPU server: its own `nodePool`, or the fleet's only pool; none for a CPU server or a refused pool. */
+function serverPool(p: Problems, pools: DescribedPools, at: string, s: ServerDescription, gpus: number): string | undefined {
+  const { descriptions, names } = pools;
+  if (gpus === 0) {
+    p.check(s.nodePool === undefined, `${at}.nodePool`, s.nodePool, 'is set on a CPU server (gpus 0), which runs on no GPU pool',
+      'remove nodePool or give the server gpus');
+    return undefined;
+  }
+  const pool = s.nodePool ?? (names.length === 1 ? names[0] : undefined);
+  if (s.nodePool !== undefined && !(s.nodePool in descriptions)) {
+    p.check(false, `${at}.nodePool`, s.nodePool, 'is not a node pool of the fleet', `use one of ${show(names)} or describe it in nodePools`);
+    return undefined;
+  }
+  if (pool === undefined) {
+    p.check(false, `${at}.nodePool`, s.nodePool, names.length === 0
+      ? `is needed for a server with ${gpus} GPUs, and the fleet has no node pool` : 'is needed: the fleet has several node pools',
+    names.length === 0 ? 'describe a GPU pool in nodePools' : `name one of ${show(names)}`);
+  }
+  return pool;
+}
 
+/** The replicas, the repository and the route of a server against the fleet's; an exposed route adds it to `exposed`. */
+function checkServerRoute(p: Problems, inputs: ServerInputs, name: string, s: ServerDescription): void {
+  const { fleet } = inputs;
+  const at = `servers.${name}`;
+  p.check(s.replicas === undefined || s.autoscale === undefined, `${at}.replicas`, s.replicas,
+    'is set together with autoscale, which owns the replica count', 'remove replicas (autoscale.minReplicas is the count at rest)');
+  p.check(s.repositoryClaim !== undefined || fleet.modelBucket !== undefined, `${at}.repositoryClaim`, s.repositoryClaim,
+    'is not set and the fleet has no modelBucket, so the server has no model repository', 'describe modelBucket or give repositoryClaim');
+  if (s.route === undefined) return;
+  p.check(fleet.mesh !== false, `${at}.route`, s.route.name ?? name, 'is an Istio route, but the fleet sets mesh: false', 'remove the route or turn the mesh on');
+  p.check(!s.route.exposed || fleet.gateway !== undefined, `${at}.route.exposed`, true, 'needs the fleet gateway, which is not described',
+    'describe the fleet gateway or set exposed: false');
+  if (s.route.exposed) inputs.exposed.add(name);
+}
+
+/** Scale to zero only where nothing routes requests to the server: nothing holds one while it wakes. */
+function checkScaleToZero(p: Problems, releaseOf: ReadonlyMap<string, string>, name: string, s: ServerDescription): void {
+  const routedBy = s.route?.inferencePool !== undefined ? 'its InferencePool' : s.route !== undefined ? 'its route'
+    : releaseOf.has(name) ? `release '${releaseOf.get(name)}'` : undefined;
+  p.check(routedBy === undefined, `servers.${name}.autoscale.minReplicas`, 0,
+    `scales the server to zero, where ${routedBy} would send requests to no endpoint: nothing holds a request while the server `
+    + "wakes (KEDA's HTTP add-on, which does, is a separate project triton-ops does not pin or verify)",
+    'keep minReplicas at 2 or more for a routed server, or scale to zero only a server its callers reach through its Service and wake through wakeQuery');
+}
+
+/** The server's props as TritonServer takes them, but the repository: its description's, and what the fleet gives it. */
+function serverProps(inputs: ServerInputs, name: string, s: ServerDescription, pool: string | undefined,
+  clientNamespaces: string[]): Omit<TritonServerProps, 'repository'> {
+  const { fleet, pools } = inputs;
+  const {
+    image, nodePool: _pool, autoscale: _autoscale, repositoryClaim: _claim, weightsFrom: _weights, route: _route, callers: _callers,
+    alerts: _alerts, alertLabels: _labels, loadTest, ...own
+  } = s;
   return {
-    ...modelAccess,
-    fleet,
-    servers,
-    pools,
-    poolSizes: capacity.sizes,
-    mesh: fleet.mesh === false ? undefined : { istiodNamespace: fleet.mesh?.istiodNamespace ?? FLEET_DEFAULTS.istiodNamespace },
-    gateway,
-    monitoring: {
-      namespace: monitoringNamespace,
-      prometheusLabels: fleet.monitoring?.prometheusLabels,
-      scrape: fleet.monitoring?.scrape ?? FLEET_DEFAULTS.scrape,
-      alerts: fleet.monitoring?.alerts ?? FLEET_DEFAULTS.alerts,
-      dashboard: fleet.monitoring?.dashboard ?? FLEET_DEFAULTS.dashboard,
-      dashboardName: fleet.monitoring?.dashboardName ?? `${fleet.name}${FLEET_DEFAULTS.dashboardSuffix}`,
-      prometheusAddress: prometheusOperatedAddress(monitoringNamespace),
-    },
-    devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
-    karpenter,
-    lustre,
-    problems: [...new Set(refused.problems.map((line) => describeServerProp(line, described))), ...capacity.problems],
+    ...own,
+    image: image ?? fleet.image,
+    nodeGroup: pool,
+    gpuMemoryGiB: pool === undefined ? undefined : pools.gpuMemory.get(pool),
+    nodeGroupProvisioner: pool === undefined ? undefined : pools.descriptions[pool].provisioner,
+    // The load test reads each model's config first: its service account is the one reader. Over the OpenAI API it
+    // reads no config.
+    modelConfigReaders: loadTest && s.openAi === undefined ? [{ namespace: fleet.namespace, name: loadTestName(name, loadTest.name) }] : undefined,
+    clientNamespaces,
+    monitoringNamespace: inputs.monitoringNamespace,
+  };
+}
+
+/** The server's repository in the fleet bucket; none with its own claim, without a bucket or with its weights on Lustre. */
+function serverS3(inputs: ServerInputs, name: string, s: ServerDescription): ServerS3Plan | undefined {
+  const { fleet } = inputs;
+  if (s.repositoryClaim !== undefined || fleet.modelBucket === undefined || s.weightsFrom === 'lustre') return undefined;
+  const roleName = `${fleet.name}-${name}-models`;
+  const shared = inputs.sharedRepositories.get(name);
+  return {
+    bucket: fleet.modelBucket.name, prefix: `${inputs.prefix}/${shared?.release ?? name}`, region: fleet.region, roleName,
+    roleArn: `arn:aws:iam::${fleet.accountId}:role/${roleName}`,
+    ...(shared ? { modelConfigName: shared.modelConfigName } : {}),
   };
 }
 
