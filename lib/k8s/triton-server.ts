@@ -23,7 +23,7 @@ import { addMetricsRelay, openAiLaunch, ServerLaunch } from './openai-frontend';
 import { GROUP_ROLE_LABEL, LEADER_WORKER_SET, renderAsLeaderWorkerSet } from './leader-worker-set';
 import { rayLeaderCommand, rayWorkerCommand } from '../triton/ray-launcher';
 import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
-import { MODEL_MOUNT_PATH } from './model-repository';
+import { MODEL_MOUNT_PATH, RepositoryBinding } from './model-repository';
 import { excludedInboundPorts, excludeInboundPort } from './monitoring/istio-sidecar-bypass';
 import { TritonAlerts, TritonAlertsOptions } from './monitoring/triton-alerts';
 import { TritonScrape, TritonScrapeOptions } from './monitoring/triton-scrape';
@@ -136,13 +136,7 @@ export class TritonServer extends Construct implements ITritonServer {
     this.firstResponseHistogram = this.decoupledModels.length > 0 && props.openAi === undefined;
     this.longestRequestSeconds = s.longestRequestSeconds;
     this.modelConfigReaders = Object.freeze(s.modelConfigReaders);
-    if (s.modelConfigReaders.length > 0) {
-      // Triton no longer fences model-config; only the mesh's authorization keeps it to the readers.
-      this.node.addValidation({ validate: () => (TritonAuthorization.all(this.node.root).some((a) => a.server === this) ? [] : [
-        `${this.node.path}: 'modelConfigReaders' (${show(s.modelConfigReaders)}) opens the model-config API, which only a `
-        + `TritonAuthorization keeps to these identities, and none protects server '${s.name}'; call server.authorize() `
-        + '(the fleet does so with its mesh), or remove modelConfigReaders (and the load test)'] ) });
-    }
+    if (s.modelConfigReaders.length > 0) this.requireAuthorization(s);
     this.defaultReplicas = s.replicas;
     this.fixedReplicas = s.replicasGiven ? s.replicas : undefined;
     this.pdbMaxUnavailable = s.pdbMaxUnavailable;
@@ -164,46 +158,49 @@ export class TritonServer extends Construct implements ITritonServer {
     });
 
     const local = props.localRepository;
+    this.checkRepository(props, binding, s);
+    const launch = this.launch(props, binding, s, ports);
+    const redis = s.responseCache?.redis;
+    const { tmp, volumes } = this.volumes(binding, s);
+
+    this.deployment = new kplus.Deployment(this, 'Deployment', this.deploymentProps(props, binding, s, launch, volumes));
+    this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    if (s.requests.relay !== undefined) addMetricsRelay(this.deployment, props.image, s.requests.relay);
     if (local !== undefined) {
-      const p = new Problems(this.node.path);
-      checkLocalRepository(p, local, binding, s.modelControl);
-      p.throwIfAny();
+      const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
+      this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
     }
-    if (binding.modelConfigName !== undefined && props.openAi !== undefined) {
-      throw new TritonOpsError(problem(this.node.path, 'repository.modelConfigName', binding.modelConfigName,
-        'needs Triton started with --model-config-name, but the OpenAI frontend starts it without the flag',
-        'give the server a repository of its own (no modelConfigName), or serve it without openAi'));
+    this.schedule(s, selector);
+    const group = s.nodesPerReplica > 1;
+    if (group) {
+      const shape = { gpusPerPod: s.gpus, pods: s.nodesPerReplica, objectStoreMiB: TRITON_SERVER_DEFAULTS.rayObjectStoreMiB };
+      this.leaderWorkerSet = renderAsLeaderWorkerSet(this, this.deployment, {
+        selector, workerDrainSeconds: s.drainSeconds + s.exitTimeoutSeconds,
+        size: s.nodesPerReplica, leaderCommand: rayLeaderCommand(shape), workerCommand: rayWorkerCommand(shape),
+        meshPorts: ports.map((p) => p.port),
+      });
     }
-    const flags = renderServerFlags({
-      ...s,
-      modelRepository: local ? MODEL_MOUNT_PATH : binding.uri,
-      modelConfigName: binding.modelConfigName,
-      gpuCount: s.gpus,
-      pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
-      cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
-      backendConfig: props.backendConfig ?? {},
-      responseCache: s.responseCache,
-      // Time to first token of streaming models: the one latency an LLM's users feel.
-      latencyHistograms: this.firstResponseHistogram,
-      openModelConfig: s.modelConfigReaders.length > 0,
+    const workload = group ? LEADER_WORKER_SET : this.deployment;
+    this.scaleTarget = { apiVersion: workload.apiVersion, kind: workload.kind, name: this.deployment.name };
+
+    this.service = this.serviceOf(s, labels, selector, ports, group);
+    this.podDisruptionBudget = this.podDisruptionBudgetOf(s, labels, selector);
+    this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
+      name: s.name, labels, podSelector: selector, grpc: s.grpc, servingPorts: ports.filter((port) => port.name !== METRICS_PORT.name),
+      clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
+      httpsEgress: binding.needsHttpsEgress, group,
+      // The Redis host is a DNS name, so the rule admits its port to any destination.
+      egress: [...binding.egress ?? [], ...(redis ? [{ cidrs: [], port: redis.port }] : [])],
     });
-    const launch: ServerLaunch = props.openAi === undefined
-      ? { command: ['tritonserver'], args: [...flags, ...(props.extraArgs ?? [])], health: KSERVE_HEALTH, containerPorts: ports }
-      : openAiLaunch(this.node.path, props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
+  }
+
+  /** The Deployment of Triton: rolled one surge pod at a time, non-root, probed on Triton's own health endpoints. */
+  private deploymentProps(props: TritonServerProps, binding: RepositoryBinding, s: TritonServerSettings, launch: ServerLaunch,
+    volumes: kplus.ContainerProps['volumeMounts']): kplus.DeploymentProps {
+    const labels = serverLabels(s.name);
     // A memory-backed /dev/shm and a local response cache both count against the container's memory.
     const memory = Size.mebibytes(s.requests.triton.memoryMiB);
-    const redis = s.responseCache?.redis;
-    const tmp = kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) });
-    const volumes = [
-      { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
-        medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
-      { path: '/tmp', volume: tmp },
-      ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true, subPath: binding.subPath }] : []),
-      ...(redis?.tls ? [{ path: REDIS_TLS_MOUNT_PATH, readOnly: true, volume: kplus.Volume.fromSecret(this, 'RedisTls',
-        kplus.Secret.fromSecretName(this, 'RedisTlsSecret', redis.tls.secretName), { name: 'redis-tls' }) }] : []),
-    ];
-
-    this.deployment = new kplus.Deployment(this, 'Deployment', {
+    return {
       metadata: { name: s.name, labels },
       replicas: s.replicas,
       select: false,
@@ -252,27 +249,72 @@ export class TritonServer extends Construct implements ITritonServer {
         lifecycle: { preStop: kplus.Handler.fromCommand(['sleep', String(s.drainSeconds)]) },
         volumeMounts: volumes,
       }],
-    });
-    this.deployment.select(kplus.LabelSelector.of({ labels: selector }));
-    if (s.requests.relay !== undefined) addMetricsRelay(this.deployment, props.image, s.requests.relay);
-    if (local !== undefined) {
-      const copy = addLocalRepository(this, this.deployment, local, binding, props.env ?? {}, tmp);
-      this.deployment.containers[0].mount(MODEL_MOUNT_PATH, copy, { readOnly: true });
-    }
-    this.schedule(s, selector);
-    const group = s.nodesPerReplica > 1;
-    if (group) {
-      const shape = { gpusPerPod: s.gpus, pods: s.nodesPerReplica, objectStoreMiB: TRITON_SERVER_DEFAULTS.rayObjectStoreMiB };
-      this.leaderWorkerSet = renderAsLeaderWorkerSet(this, this.deployment, {
-        selector, workerDrainSeconds: s.drainSeconds + s.exitTimeoutSeconds,
-        size: s.nodesPerReplica, leaderCommand: rayLeaderCommand(shape), workerCommand: rayWorkerCommand(shape),
-        meshPorts: ports.map((p) => p.port),
-      });
-    }
-    const workload = group ? LEADER_WORKER_SET : this.deployment;
-    this.scaleTarget = { apiVersion: workload.apiVersion, kind: workload.kind, name: this.deployment.name };
+    };
+  }
 
-    this.service = new kplus.k8s.KubeService(this, 'Service', {
+  /** Triton no longer fences model-config; only the mesh's authorization keeps it to the readers. */
+  private requireAuthorization(s: TritonServerSettings): void {
+    this.node.addValidation({ validate: () => (TritonAuthorization.all(this.node.root).some((a) => a.server === this) ? [] : [
+      `${this.node.path}: 'modelConfigReaders' (${show(s.modelConfigReaders)}) opens the model-config API, which only a `
+      + `TritonAuthorization keeps to these identities, and none protects server '${s.name}'; call server.authorize() `
+      + '(the fleet does so with its mesh), or remove modelConfigReaders (and the load test)'] ) });
+  }
+
+  /** A local repository against the binding and the model control; a shared repository's config name against openAi. */
+  private checkRepository(props: TritonServerProps, binding: RepositoryBinding, s: TritonServerSettings): void {
+    const local = props.localRepository;
+    if (local !== undefined) {
+      const p = new Problems(this.node.path);
+      checkLocalRepository(p, local, binding, s.modelControl);
+      p.throwIfAny();
+    }
+    if (binding.modelConfigName !== undefined && props.openAi !== undefined) {
+      throw new TritonOpsError(problem(this.node.path, 'repository.modelConfigName', binding.modelConfigName,
+        'needs Triton started with --model-config-name, but the OpenAI frontend starts it without the flag',
+        'give the server a repository of its own (no modelConfigName), or serve it without openAi'));
+    }
+  }
+
+  /** How the container starts: tritonserver with its flags, or the OpenAI frontend; its health endpoints and ports. */
+  private launch(props: TritonServerProps, binding: RepositoryBinding, s: TritonServerSettings, ports: TritonPort[]): ServerLaunch {
+    const local = props.localRepository;
+    if (props.openAi !== undefined) {
+      return openAiLaunch(this.node.path, props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
+    }
+    const flags = renderServerFlags({
+      ...s,
+      modelRepository: local ? MODEL_MOUNT_PATH : binding.uri,
+      modelConfigName: binding.modelConfigName,
+      gpuCount: s.gpus,
+      pinnedMemoryPoolMiB: props.pinnedMemoryPoolMiB,
+      cudaMemoryPoolMiB: props.cudaMemoryPoolMiB,
+      backendConfig: props.backendConfig ?? {},
+      responseCache: s.responseCache,
+      // Time to first token of streaming models: the one latency an LLM's users feel.
+      latencyHistograms: this.firstResponseHistogram,
+      openModelConfig: s.modelConfigReaders.length > 0,
+    });
+    return { command: ['tritonserver'], args: [...flags, ...(props.extraArgs ?? [])], health: KSERVE_HEALTH, containerPorts: ports };
+  }
+
+  /** The container's volumes: a memory-backed /dev/shm, /tmp, the repository's and the Redis TLS secret's. */
+  private volumes(binding: RepositoryBinding, s: TritonServerSettings) {
+    const redis = s.responseCache?.redis;
+    const tmp = kplus.Volume.fromEmptyDir(this, 'Tmp', 'tmp', { sizeLimit: Size.mebibytes(s.tmpSizeMiB) });
+    const volumes = [
+      { path: '/dev/shm', volume: kplus.Volume.fromEmptyDir(this, 'Shm', 'dshm', {
+        medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(s.shmSizeMiB) }) },
+      { path: '/tmp', volume: tmp },
+      ...(binding.volume ? [{ path: MODEL_MOUNT_PATH, volume: binding.volume, readOnly: true, subPath: binding.subPath }] : []),
+      ...(redis?.tls ? [{ path: REDIS_TLS_MOUNT_PATH, readOnly: true, volume: kplus.Volume.fromSecret(this, 'RedisTls',
+        kplus.Secret.fromSecretName(this, 'RedisTlsSecret', redis.tls.secretName), { name: 'redis-tls' }) }] : []),
+    ];
+    return { tmp, volumes };
+  }
+
+  private serviceOf(s: TritonServerSettings, labels: Record<string, string>, selector: Record<string, string>, ports: TritonPort[],
+    group: boolean): kplus.k8s.KubeService {
+    return new kplus.k8s.KubeService(this, 'Service', {
       metadata: { name: s.name, labels },
       spec: {
         type: 'ClusterIP',
@@ -283,8 +325,11 @@ export class TritonServer extends Construct implements ITritonServer {
         })),
       },
     });
+  }
 
-    this.podDisruptionBudget = new kplus.k8s.KubePodDisruptionBudget(this, 'PodDisruptionBudget', {
+  /** Drains evict one pod at a time at most (maxUnavailable), and never wait on a crash-looping one. */
+  private podDisruptionBudgetOf(s: TritonServerSettings, labels: Record<string, string>, selector: Record<string, string>) {
+    return new kplus.k8s.KubePodDisruptionBudget(this, 'PodDisruptionBudget', {
       metadata: { name: s.name, labels },
       spec: {
         maxUnavailable: kplus.k8s.IntOrString.fromNumber(s.pdbMaxUnavailable),
@@ -292,14 +337,6 @@ export class TritonServer extends Construct implements ITritonServer {
         // A crash-looping pod must never block a node drain.
         unhealthyPodEvictionPolicy: 'AlwaysAllow',
       },
-    });
-
-    this.networkPolicy = tritonNetworkPolicy(this, 'NetworkPolicy', {
-      name: s.name, labels, podSelector: selector, grpc: s.grpc, servingPorts: ports.filter((port) => port.name !== METRICS_PORT.name),
-      clientNamespaces: s.clientNamespaces, monitoringNamespace: s.monitoringNamespace,
-      httpsEgress: binding.needsHttpsEgress, group,
-      // The Redis host is a DNS name, so the rule admits its port to any destination.
-      egress: [...binding.egress ?? [], ...(redis ? [{ cidrs: [], port: redis.port }] : [])],
     });
   }
 
