@@ -218,6 +218,15 @@ const SAMPLING: readonly (readonly [string, string, DataType])[] = [
  * @throws ModelConfigError naming each bad option, its value and the fix
  */
 export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfig[] {
+  const o = resolveTensorRtLlmOptions(options);
+  const names = tensorrtLlmModelNames(options.name);
+  return [
+    ensembleModel(names, o), preprocessingModel(names, o, options), tensorrtLlmModel(names, o, options), postprocessingModel(names, o, options),
+  ];
+}
+
+/** The options with their defaults, checked together: every problem of the description at once. */
+function resolveTensorRtLlmOptions(options: TensorRtLlmModelsOptions) {
   const out = new ProblemCollector(options.name);
   const tensorParallelSize = options.tensorParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
   const pipelineParallelSize = options.pipelineParallelSize ?? DEFAULT_TRTLLM_PARALLEL_SIZE;
@@ -256,12 +265,20 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
   checkWholeAtLeastOne(out, 'preprocessingInstanceCount', preCount, 'set the number of tokenizer instances, e.g. 1');
   checkWholeAtLeastOne(out, 'postprocessingInstanceCount', postCount, 'set the number of detokenizer instances, e.g. 1');
   ModelConfigError.throwIfErrors(out.problems);
-
-  const names = tensorrtLlmModelNames(options.name);
   const maxBatchSize = options.maxBatchSize;
   const batching: DynamicBatching = { preferredBatchSizes: [maxBatchSize] };
+  return {
+    tensorParallelSize, pipelineParallelSize, batchingStrategy, schedulerPolicy, kvFraction, streaming, preCount, postCount, release,
+    maxBatchSize, batching,
+  };
+}
 
-  const preprocessing: ModelConfig = {
+type ResolvedTensorRtLlmOptions = ReturnType<typeof resolveTensorRtLlmOptions>;
+
+/** The Python tokenizer step: the request's text and sampling inputs to token ids. */
+function preprocessingModel(names: TensorRtLlmModelNames, o: ResolvedTensorRtLlmOptions, options: TensorRtLlmModelsOptions): ModelConfig {
+  const { maxBatchSize, batching, preCount, release } = o;
+  return {
     name: names.preprocessing,
     backend: 'python',
     maxBatchSize,
@@ -286,7 +303,11 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     instanceGroups: [{ kind: 'KIND_CPU', count: preCount }],
     parameters: releaseParameters('preprocessing', release, { tokenizer_dir: options.tokenizerDir }),
   };
+}
 
+/** The engine, on the GPUs: ragged token ids in, tokens out, streamed when decoupled. */
+function tensorrtLlmModel(names: TensorRtLlmModelNames, o: ResolvedTensorRtLlmOptions, options: TensorRtLlmModelsOptions): ModelConfig {
+  const { maxBatchSize, batching, release, schedulerPolicy, batchingStrategy, kvFraction, streaming, tensorParallelSize, pipelineParallelSize } = o;
   const parameters = releaseParameters('tensorrt_llm', release, {
     batch_scheduler_policy: schedulerPolicy,
     gpt_model_path: options.engineDir,
@@ -295,7 +316,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     ...(options.maxTokensInPagedKvCache !== undefined
       ? { max_tokens_in_paged_kv_cache: String(options.maxTokensInPagedKvCache) } : {}),
   });
-  const tensorrtLlm: ModelConfig = {
+  return {
     name: names.tensorrtLlm,
     backend: 'tensorrtllm',
     maxBatchSize,
@@ -327,8 +348,12 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
       ...(options.weights !== undefined ? { weights: options.weights } : {}),
     },
   };
+}
 
-  const postprocessing: ModelConfig = {
+/** The Python detokenizer step: tokens back to text. */
+function postprocessingModel(names: TensorRtLlmModelNames, o: ResolvedTensorRtLlmOptions, options: TensorRtLlmModelsOptions): ModelConfig {
+  const { maxBatchSize, postCount, release } = o;
+  return {
     name: names.postprocessing,
     backend: 'python',
     maxBatchSize,
@@ -338,7 +363,11 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     instanceGroups: [{ kind: 'KIND_CPU', count: postCount }],
     parameters: releaseParameters('postprocessing', release, { tokenizer_dir: options.tokenizerDir }),
   };
+}
 
+/** The ensemble clients call: the three steps wired tensor to tensor. */
+function ensembleModel(names: TensorRtLlmModelNames, o: ResolvedTensorRtLlmOptions): ModelConfig {
+  const { maxBatchSize, streaming } = o;
   const steps: EnsembleStep[] = [
     {
       modelName: names.preprocessing,
@@ -374,7 +403,7 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     },
   ];
 
-  const ensemble: ModelConfig = {
+  return {
     name: names.ensemble,
     platform: 'ensemble',
     maxBatchSize,
@@ -390,8 +419,6 @@ export function tensorrtLlmModels(options: TensorRtLlmModelsOptions): ModelConfi
     decoupled: streaming,
     files: { [VERSION_DIRECTORY_MARKER]: '' },
   };
-
-  return [ensemble, preprocessing, tensorrtLlm, postprocessing];
 }
 
 /**
