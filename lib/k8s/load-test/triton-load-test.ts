@@ -7,7 +7,7 @@ import { checkImage } from '../../private/image-reference';
 import { DNS_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { LlmBackend } from '../../triton/llm-backends';
 import { flagInRelease, tritonImageRelease } from '../../triton/triton-releases';
-import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT } from '../../triton/server-ports';
+import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT, TritonPort } from '../../triton/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
@@ -119,6 +119,49 @@ export class TritonLoadTest extends Construct {
     const cpuLimit = props.cpuLimitMillis ?? D.cpuLimitMillis;
     const memory = props.memoryMiB ?? D.memoryMiB;
 
+    const { defaultDeadline, llmBackend } = this.checkProps(p, props, { openAi, streaming, interval, extraArgs, cpuRequest, cpuLimit, memory });
+    this.activeDeadlineSeconds = props.activeDeadlineSeconds ?? defaultDeadline;
+    p.throwIfAny();
+
+    const servingPort = openAi ? OPENAI_PORT : this.protocol === 'grpc' ? GRPC_PORT : HTTP_PORT;
+    const stability = props.stabilityPercentage;
+    const spec: LoadCommandSpec = {
+      tool: this.tool, model: props.model, url: `${server.host}:${servingPort.port}`, protocol: this.protocol, streaming,
+      sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
+      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
+      openAi: openAi ? {
+        explicitServiceKind: flagInRelease('genai-perf', '--service-kind', tritonImageRelease(props.sdkImage)!.release),
+        // Chat needs the frontend's tokenizer (its chat template); completions take the prompt as it is.
+        endpointType: server.openAiChat ? 'chat' : 'completions',
+      } : undefined,
+      extraArgs, upload: results.kind === 's3',
+    };
+
+    const selector = { 'app.kubernetes.io/name': LOAD_TEST_APP_NAME, 'app.kubernetes.io/instance': this.name };
+    const labels = { ...selector, 'app.kubernetes.io/component': 'load-test', ...MANAGED_BY };
+    const metadata = { name: this.name, namespace: this.namespace, labels };
+    this.serviceAccountRef = Object.freeze({ namespace: this.namespace, name: this.name });
+
+    this.serviceAccount = new k8s.KubeServiceAccount(this, 'ServiceAccount', {
+      metadata: { ...metadata, ...(results.kind === 's3' ? { annotations: { [IRSA_ANNOTATION]: results.roleArn } } : {}) },
+      automountServiceAccountToken: false,
+    });
+
+    const containers = this.containers(props, loadScript(spec), cpuRequest, cpuLimit, memory);
+
+    this.job = this.jobOf(props, metadata, labels, containers);
+
+    this.networkPolicy = this.networkPolicyOf(props, metadata, selector, servingPort);
+  }
+
+  /** Every prop checked together; the deadline a valid sweep gets by default, and the LLM backend of the tool's options. */
+  private checkProps(p: Problems, props: TritonLoadTestProps, r: {
+    readonly openAi: boolean; readonly streaming: boolean; readonly interval: number; readonly extraArgs: readonly string[];
+    readonly cpuRequest: number; readonly cpuLimit: number; readonly memory: number;
+  }) {
+    const D = TRITON_LOAD_TEST_DEFAULTS;
+    const { server } = props;
+    const { openAi, streaming, interval, extraArgs, cpuRequest, cpuLimit, memory } = r;
     p.check(DNS_LABEL.test(this.name), 'name', this.name,
       props.name === undefined ? `(the default, '<server name>-load-test') is not a valid Job name (an RFC 1123 label of at most 63 characters)`
         : 'is not a valid Job name (an RFC 1123 label of at most 63 characters)',
@@ -155,7 +198,6 @@ export class TritonLoadTest extends Construct {
       ? D.startupMarginSeconds + this.sweep.levels.length
         * (Math.ceil(D.maxTrialsPerLevel * D.trialWindowFactor * interval / 1000) + server.longestRequestSeconds)
       : 0;
-    this.activeDeadlineSeconds = props.activeDeadlineSeconds ?? defaultDeadline;
     p.check(props.activeDeadlineSeconds === undefined || isWhole(props.activeDeadlineSeconds, 1), 'activeDeadlineSeconds',
       props.activeDeadlineSeconds, 'must be a whole number >= 1',
       sweepOk ? `leave it unset (${defaultDeadline} s for this sweep) or give a whole number of seconds` : 'give a whole number of seconds');
@@ -166,31 +208,13 @@ export class TritonLoadTest extends Construct {
       `does not admit this load test's service account ('${this.namespace}/${this.name}') to its model-config API, which `
       + 'perf_analyzer reads before it sends load; the first call would be refused',
       `give the server modelConfigReaders: [{ namespace: '${this.namespace}', name: '${this.name}' }]`);
-    p.throwIfAny();
+    return { defaultDeadline, llmBackend };
+  }
 
-    const servingPort = openAi ? OPENAI_PORT : this.protocol === 'grpc' ? GRPC_PORT : HTTP_PORT;
-    const spec: LoadCommandSpec = {
-      tool: this.tool, model: props.model, url: `${server.host}:${servingPort.port}`, protocol: this.protocol, streaming,
-      sweep: this.sweep, measurementIntervalMs: interval, stabilityPercentage: stability, batchSize: props.batchSize,
-      inputTokens: props.inputTokens, outputTokens: props.outputTokens, tokenizer: props.tokenizer, llmBackend,
-      openAi: openAi ? {
-        explicitServiceKind: flagInRelease('genai-perf', '--service-kind', tritonImageRelease(props.sdkImage)!.release),
-        // Chat needs the frontend's tokenizer (its chat template); completions take the prompt as it is.
-        endpointType: server.openAiChat ? 'chat' : 'completions',
-      } : undefined,
-      extraArgs, upload: results.kind === 's3',
-    };
-
-    const selector = { 'app.kubernetes.io/name': LOAD_TEST_APP_NAME, 'app.kubernetes.io/instance': this.name };
-    const labels = { ...selector, 'app.kubernetes.io/component': 'load-test', ...MANAGED_BY };
-    const metadata = { name: this.name, namespace: this.namespace, labels };
-    this.serviceAccountRef = Object.freeze({ namespace: this.namespace, name: this.name });
-
-    this.serviceAccount = new k8s.KubeServiceAccount(this, 'ServiceAccount', {
-      metadata: { ...metadata, ...(results.kind === 's3' ? { annotations: { [IRSA_ANNOTATION]: results.roleArn } } : {}) },
-      automountServiceAccountToken: false,
-    });
-
+  /** The load generator's container and, when results go to S3, the uploader's. */
+  private containers(props: TritonLoadTestProps, script: string, cpuRequest: number, cpuLimit: number, memory: number): k8s.Container[] {
+    const D = TRITON_LOAD_TEST_DEFAULTS;
+    const results = props.results.destination;
     const env: k8s.EnvVar[] = [
       { name: 'HOME', value: '/tmp' },
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -207,7 +231,7 @@ export class TritonLoadTest extends Construct {
       name: LOAD_TEST_CONTAINER,
       image: props.sdkImage,
       imagePullPolicy: 'IfNotPresent',
-      command: ['/bin/sh', '-c', loadScript(spec)],
+      command: ['/bin/sh', '-c', script],
       workingDir: '/tmp',
       // Nothing is downloaded at run time: a tokenizer missing from its path fails at once.
       env: [...env, ...Object.entries(HF_OFFLINE_ENV).map(([name, value]) => ({ name, value }))],
@@ -228,8 +252,15 @@ export class TritonLoadTest extends Construct {
         volumeMounts: mounts,
       });
     }
+    return containers;
+  }
 
-    this.job = new k8s.KubeJob(this, 'Job', {
+  /** The Job: suspended unless `run`, never retried, its results in a claim or on an emptyDir the uploader reads. */
+  private jobOf(props: TritonLoadTestProps, metadata: k8s.ObjectMeta, labels: Record<string, string>, containers: k8s.Container[]): k8s.KubeJob {
+    const D = TRITON_LOAD_TEST_DEFAULTS;
+    const results = props.results.destination;
+    const tokenizerClaim = props.tokenizerClaim;
+    return new k8s.KubeJob(this, 'Job', {
       metadata,
       spec: {
         suspend: !(props.run ?? D.run),
@@ -255,17 +286,21 @@ export class TritonLoadTest extends Construct {
         },
       },
     });
+  }
 
+  /** Egress to DNS, the server's serving port and, for S3 results, HTTPS; no ingress. */
+  private networkPolicyOf(props: TritonLoadTestProps, metadata: k8s.ObjectMeta, selector: Record<string, string>, servingPort: TritonPort) {
+    const results = props.results.destination;
     // HTTPS for S3 only: the tokenizer is read from a claim.
     const https = results.kind === 's3';
-    this.networkPolicy = new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
+    return new k8s.KubeNetworkPolicy(this, 'NetworkPolicy', {
       metadata,
       spec: {
         podSelector: { matchLabels: selector },
         policyTypes: ['Ingress', 'Egress'],
         egress: [
           dnsEgress(),
-          { to: [{ podSelector: { matchLabels: { ...server.selectorLabels } } }], ports: [tcp(servingPort.port)] },
+          { to: [{ podSelector: { matchLabels: { ...props.server.selectorLabels } } }], ports: [tcp(servingPort.port)] },
           ...(https ? [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [tcp(443)] }] : []),
         ],
       },
