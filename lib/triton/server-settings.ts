@@ -72,140 +72,18 @@ const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 export function resolveSettings(place: ProblemPlace, name: string, namespace: string | undefined,
   props: ServerSettingsProps): TritonServerSettings {
   const p = problemsAt(place);
-  p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
-    'use at most 63 lowercase letters, digits and -, starting with a letter');
-  p.check(namespace !== undefined, 'namespace', namespace,
-    'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
-  if (namespace !== undefined) checkNamespaceName(p, 'namespace', namespace);
-  p.check(namespace === undefined || !RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
-    `is reserved by Kubernetes (${RESERVED_NAMESPACES.join(', ')})`,
-    "set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
-  checkImage(p, 'image', props.image);
-
-  const replicas = props.replicas ?? D.replicas;
-  p.check(isWhole(replicas, 1), 'replicas', replicas, 'must be a whole number >= 1', 'use 2 or more for availability');
-  const gpus = props.gpus ?? D.gpus;
-  p.check(isWhole(gpus, 0), 'gpus', gpus, 'must be a whole number >= 0', 'use 0 for a CPU server or the GPUs per pod');
-  const nodesPerReplica = props.nodesPerReplica ?? D.nodesPerReplica;
-  p.check(isWhole(nodesPerReplica, 1), 'nodesPerReplica', nodesPerReplica, 'must be a whole number >= 1',
-    'use 1, or the nodes one replica of a model too large for one node spans, e.g. 2');
-  p.check(nodesPerReplica === 1 || gpus > 0, 'nodesPerReplica', nodesPerReplica,
-    'spans several nodes, which only an engine split over GPUs can use, but the server has gpus: 0',
-    "give the server the GPUs of each node (e.g. gpus: 8), or set nodesPerReplica to 1");
-  p.check(nodesPerReplica === 1 || props.models.some((m) => m.llm !== undefined), 'nodesPerReplica', nodesPerReplica,
-    'spans several nodes, but no model is an LLM engine, the only kind of model that can span them',
-    "serve a vllmModel() with engine.distributedExecutorBackend: 'ray', or set nodesPerReplica to 1");
-
-  const longestGiven = props.longestRequestSeconds;
-  if (longestGiven !== undefined) {
-    p.check(isWhole(longestGiven, 1), 'longestRequestSeconds', longestGiven, 'must be a whole number >= 1',
-      'give the longest time one request may take, e.g. 300 for a long generation');
-  }
-  // Behind the OpenAI frontend, uvicorn first lets every response finish, then Triton stops in its own fixed time.
-  const openAiLongest = longestGiven ?? D.exitTimeoutSeconds;
-  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? (props.openAi !== undefined
-    ? openAiLongest + OPENAI_FRONTEND_DEFAULTS.stopSeconds
-    : Math.max(D.exitTimeoutSeconds, longestGiven ?? 0));
-  p.check(isWhole(exitTimeoutSeconds, 1), 'exitTimeoutSeconds', exitTimeoutSeconds, 'must be a whole number >= 1',
-    'give the longest time an in-flight request may need, e.g. 30');
-  const longestRequestSeconds = props.openAi !== undefined ? openAiLongest : longestGiven ?? exitTimeoutSeconds;
-  p.check(exitTimeoutSeconds >= longestRequestSeconds, 'exitTimeoutSeconds', exitTimeoutSeconds,
-    `is below longestRequestSeconds (${longestRequestSeconds}), so a rollout cuts the longest requests short`,
-    `raise it to at least ${longestRequestSeconds}, or leave it unset`);
-  const drainSeconds = props.drainSeconds ?? D.drainSeconds;
-  p.check(isWhole(drainSeconds, 1), 'drainSeconds', drainSeconds, 'must be a whole number >= 1',
-    'give endpoints time to leave the load balancers, e.g. 10');
-  const minimumGrace = drainSeconds + exitTimeoutSeconds + D.graceMarginSeconds;
-  const grace = props.terminationGracePeriodSeconds ?? minimumGrace;
-  p.check(grace >= minimumGrace, 'terminationGracePeriodSeconds', grace,
-    `must cover drainSeconds (${drainSeconds}) + exitTimeoutSeconds (${exitTimeoutSeconds}) + ${D.graceMarginSeconds} s margin, `
-    + 'or Triton is killed with requests in flight',
-    `set it to at least ${minimumGrace} or lower one of the two`);
-
-  const modelLoadSeconds = props.modelLoadSeconds ?? D.modelLoadSeconds;
-  p.check(isWhole(modelLoadSeconds, 1), 'modelLoadSeconds', modelLoadSeconds, 'must be a whole number >= 1',
-    'give the worst-case time to load every model, e.g. 600');
-  const period = props.startupProbePeriodSeconds ?? D.startupProbePeriodSeconds;
-  p.check(isWhole(period, 1), 'startupProbePeriodSeconds', period, 'must be a whole number >= 1', 'use e.g. 10');
-  // A multi-node leader first waits for its workers' nodes, images and Ray nodes.
-  const joinSeconds = nodesPerReplica > 1 ? D.groupJoinSeconds : 0;
-  const startupSeconds = modelLoadSeconds + joinSeconds;
-  const threshold = props.startupProbeFailureThreshold ?? Math.ceil(startupSeconds / Math.max(period, 1));
-  p.check(isWhole(threshold, 1) && threshold * period >= startupSeconds, 'startupProbeFailureThreshold', threshold,
-    `gives the startup probe ${threshold * period} s (${threshold} x ${period} s), less than modelLoadSeconds (${modelLoadSeconds} s)`
-    + `${joinSeconds > 0 ? ` + ${joinSeconds} s for the group's workers to join` : ''}; liveness would kill pods that are still loading models`,
-    `raise it to at least ${Math.ceil(startupSeconds / Math.max(period, 1))} or leave it unset`);
-
-  // The OpenAI frontend serves no gRPC (checkOpenAiServer refuses grpc: true).
-  const grpc = props.grpc ?? props.openAi === undefined;
-  const gpuMetrics = props.gpuMetrics ?? gpus > 0;
-  p.check(!(gpuMetrics && gpus === 0), 'gpuMetrics', gpuMetrics, 'needs GPUs, but the server has gpus: 0',
-    'remove gpuMetrics or give the server GPUs');
-  if (props.cudaMemoryPoolMiB !== undefined) {
-    p.check(gpus > 0, 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'needs GPUs, but the server has gpus: 0',
-      'remove cudaMemoryPoolMiB or give the server GPUs');
-    p.check(isWhole(props.cudaMemoryPoolMiB, 0), 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'must be a whole number >= 0', 'use e.g. 256');
-  }
-  if (props.pinnedMemoryPoolMiB !== undefined) {
-    p.check(isWhole(props.pinnedMemoryPoolMiB, 0), 'pinnedMemoryPoolMiB', props.pinnedMemoryPoolMiB,
-      'must be a whole number >= 0', 'use e.g. 256');
-  }
-  for (const arg of props.extraArgs ?? []) {
-    const owner = managedFlagOwner(arg);
-    p.check(owner === undefined, 'extraArgs', arg, 'conflicts with a flag the construct sets',
-      `remove it and use the prop ${owner}`);
-  }
-  for (const [key, value] of Object.entries(props.env ?? {})) {
-    p.check(!SECRET_LIKE.test(key), `env.${key}`, value.length > 0 ? '***' : value,
-      'looks like a secret given as a literal value',
-      key.startsWith('AWS_') ? 'remove it: S3 access goes through IRSA (ModelRepository.fromS3 with roleArn)'
-        : 'put it in a Secret and reference it, never a literal in the manifest');
-  }
-
-  const requests = resolveServerRequests(props, gpus);
-  const { cpuRequestMillis, memoryMiB } = requests;
-  const cpuLimitMillis = props.cpuLimitMillis ?? cpuRequestMillis;
-  p.check(isWhole(cpuRequestMillis, 1), 'cpuRequestMillis', cpuRequestMillis, 'must be a whole number >= 1', 'use e.g. 2000');
-  p.check(cpuLimitMillis >= cpuRequestMillis, 'cpuLimitMillis', cpuLimitMillis,
-    `is below cpuRequestMillis (${cpuRequestMillis})`, `raise it to at least ${cpuRequestMillis}`);
-  p.check(isWhole(memoryMiB, 1), 'memoryMiB', memoryMiB, 'must be a whole number >= 1', 'use e.g. 8192');
-  const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB + (nodesPerReplica > 1 ? D.rayTmpMiB : 0);
-  p.check(isWhole(tmpSizeMiB, 1), 'tmpSizeMiB', tmpSizeMiB, 'must be a whole number >= 1', 'use e.g. 1024');
-
+  checkIdentity(p, name, namespace, props);
+  const { replicas, gpus, nodesPerReplica } = resolveShape(p, props);
+  const { exitTimeoutSeconds, longestRequestSeconds, drainSeconds, grace } = resolveShutdown(p, props);
+  const { period, threshold } = resolveStartup(p, props, nodesPerReplica);
+  const { grpc, gpuMetrics } = resolveFeatures(p, props, gpus);
+  const { requests, cpuRequestMillis, cpuLimitMillis, memoryMiB, tmpSizeMiB } = resolveResources(p, props, gpus, nodesPerReplica);
   const pdbMaxUnavailable = props.pdbMaxUnavailable ?? D.pdbMaxUnavailable;
   p.check(isWhole(pdbMaxUnavailable, 1), 'pdbMaxUnavailable', pdbMaxUnavailable,
     'must be a whole number >= 1, or the PodDisruptionBudget blocks every node drain',
     'use 1 (one pod at a time) or more');
-
-  const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
-  const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
-  for (const ns of clientNamespaces) checkNamespaceName(p, 'clientNamespaces', ns);
-  const readers = props.modelConfigReaders ?? [];
-  const admitted = [namespace, ...clientNamespaces];
-  readers.forEach((account, i) => {
-    if (checkServiceAccount(p, `modelConfigReaders[${i}]`, account)) {
-      p.check(admitted.includes(account.namespace), `modelConfigReaders[${i}].namespace`, account.namespace,
-        `is not admitted by the server's NetworkPolicy (${show(admitted)})`,
-        `run the reader (the load test) in '${namespace}', or add its namespace to clientNamespaces`);
-    }
-  });
-  checkNamespaceName(p, 'monitoringNamespace', monitoringNamespace);
-  if (props.priorityClassName !== undefined) {
-    p.check(DNS_1035_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
-      'is not a valid PriorityClass name', 'use lowercase letters, digits and -');
-  }
-
-  if (props.nodeGroup !== undefined) {
-    p.check(gpus > 0, 'nodeGroup', props.nodeGroup, 'pins a CPU server to a GPU node group',
-      'remove nodeGroup, or give the server GPUs');
-    p.check(EKS_NODE_GROUP_NAME.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
-      'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
-  }
-  const provisioner: NodePoolProvisioner = props.nodeGroupProvisioner ?? D.nodeGroupProvisioner;
-  p.check(Object.hasOwn(NODE_POOL_LABEL, provisioner), 'nodeGroupProvisioner', props.nodeGroupProvisioner, 'is not a provisioner',
-    "use 'managed-node-group' or 'karpenter'");
-  p.check(props.nodeGroupProvisioner === undefined || props.nodeGroup !== undefined, 'nodeGroupProvisioner',
-    props.nodeGroupProvisioner, 'is set without nodeGroup, so there is no pool to select', 'set nodeGroup or remove it');
+  const { clientNamespaces, monitoringNamespace, readers } = resolveNetwork(p, props, namespace);
+  const provisioner = resolvePlacement(p, props, gpus);
   const cache = props.responseCache;
   if (cache !== undefined) {
     checkResponseCache(p, 'responseCache', cache);
@@ -234,6 +112,170 @@ export function resolveSettings(place: ProblemPlace, name: string, namespace: st
     nodeGroup: props.nodeGroup,
     nodeGroupLabel: NODE_POOL_LABEL[provisioner],
   };
+}
+
+/** The server's name and namespace, and its image. */
+function checkIdentity(p: Problems, name: string, namespace: string | undefined, props: ServerSettingsProps): void {
+  p.check(DNS_1035_LABEL.test(name), 'id', name, 'is not a valid server name (it names the Deployment and Service)',
+    'use at most 63 lowercase letters, digits and -, starting with a letter');
+  p.check(namespace !== undefined, 'namespace', namespace,
+    'must name a dedicated namespace', "set `namespace` on the enclosing Chart, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
+  if (namespace !== undefined) checkNamespaceName(p, 'namespace', namespace);
+  p.check(namespace === undefined || !RESERVED_NAMESPACES.includes(namespace), 'namespace', namespace,
+    `is reserved by Kubernetes (${RESERVED_NAMESPACES.join(', ')})`,
+    "set `namespace` on the enclosing Chart to a dedicated one, e.g. new Chart(app, 'serving', { namespace: 'inference' })");
+  checkImage(p, 'image', props.image);
+}
+
+/** Replicas, GPUs per pod and nodes per replica. */
+function resolveShape(p: Problems, props: ServerSettingsProps) {
+  const replicas = props.replicas ?? D.replicas;
+  p.check(isWhole(replicas, 1), 'replicas', replicas, 'must be a whole number >= 1', 'use 2 or more for availability');
+  const gpus = props.gpus ?? D.gpus;
+  p.check(isWhole(gpus, 0), 'gpus', gpus, 'must be a whole number >= 0', 'use 0 for a CPU server or the GPUs per pod');
+  const nodesPerReplica = props.nodesPerReplica ?? D.nodesPerReplica;
+  p.check(isWhole(nodesPerReplica, 1), 'nodesPerReplica', nodesPerReplica, 'must be a whole number >= 1',
+    'use 1, or the nodes one replica of a model too large for one node spans, e.g. 2');
+  p.check(nodesPerReplica === 1 || gpus > 0, 'nodesPerReplica', nodesPerReplica,
+    'spans several nodes, which only an engine split over GPUs can use, but the server has gpus: 0',
+    "give the server the GPUs of each node (e.g. gpus: 8), or set nodesPerReplica to 1");
+  p.check(nodesPerReplica === 1 || props.models.some((m) => m.llm !== undefined), 'nodesPerReplica', nodesPerReplica,
+    'spans several nodes, but no model is an LLM engine, the only kind of model that can span them',
+    "serve a vllmModel() with engine.distributedExecutorBackend: 'ray', or set nodesPerReplica to 1");
+  return { replicas, gpus, nodesPerReplica };
+}
+
+/**
+ * Shutdown: the preStop drain, Triton's exit timeout (the longest request, or the OpenAI frontend's own stop time on
+ * top) and a grace period that covers both.
+ */
+function resolveShutdown(p: Problems, props: ServerSettingsProps) {
+  const longestGiven = props.longestRequestSeconds;
+  if (longestGiven !== undefined) {
+    p.check(isWhole(longestGiven, 1), 'longestRequestSeconds', longestGiven, 'must be a whole number >= 1',
+      'give the longest time one request may take, e.g. 300 for a long generation');
+  }
+  // Behind the OpenAI frontend, uvicorn first lets every response finish, then Triton stops in its own fixed time.
+  const openAiLongest = longestGiven ?? D.exitTimeoutSeconds;
+  const exitTimeoutSeconds = props.exitTimeoutSeconds ?? (props.openAi !== undefined
+    ? openAiLongest + OPENAI_FRONTEND_DEFAULTS.stopSeconds
+    : Math.max(D.exitTimeoutSeconds, longestGiven ?? 0));
+  p.check(isWhole(exitTimeoutSeconds, 1), 'exitTimeoutSeconds', exitTimeoutSeconds, 'must be a whole number >= 1',
+    'give the longest time an in-flight request may need, e.g. 30');
+  const longestRequestSeconds = props.openAi !== undefined ? openAiLongest : longestGiven ?? exitTimeoutSeconds;
+  p.check(exitTimeoutSeconds >= longestRequestSeconds, 'exitTimeoutSeconds', exitTimeoutSeconds,
+    `is below longestRequestSeconds (${longestRequestSeconds}), so a rollout cuts the longest requests short`,
+    `raise it to at least ${longestRequestSeconds}, or leave it unset`);
+  const drainSeconds = props.drainSeconds ?? D.drainSeconds;
+  p.check(isWhole(drainSeconds, 1), 'drainSeconds', drainSeconds, 'must be a whole number >= 1',
+    'give endpoints time to leave the load balancers, e.g. 10');
+  const minimumGrace = drainSeconds + exitTimeoutSeconds + D.graceMarginSeconds;
+  const grace = props.terminationGracePeriodSeconds ?? minimumGrace;
+  p.check(grace >= minimumGrace, 'terminationGracePeriodSeconds', grace,
+    `must cover drainSeconds (${drainSeconds}) + exitTimeoutSeconds (${exitTimeoutSeconds}) + ${D.graceMarginSeconds} s margin, `
+    + 'or Triton is killed with requests in flight',
+    `set it to at least ${minimumGrace} or lower one of the two`);
+  return { exitTimeoutSeconds, longestRequestSeconds, drainSeconds, grace };
+}
+
+/** The startup probe's budget: every model loaded (and a group's workers joined) before liveness may act. */
+function resolveStartup(p: Problems, props: ServerSettingsProps, nodesPerReplica: number) {
+  const modelLoadSeconds = props.modelLoadSeconds ?? D.modelLoadSeconds;
+  p.check(isWhole(modelLoadSeconds, 1), 'modelLoadSeconds', modelLoadSeconds, 'must be a whole number >= 1',
+    'give the worst-case time to load every model, e.g. 600');
+  const period = props.startupProbePeriodSeconds ?? D.startupProbePeriodSeconds;
+  p.check(isWhole(period, 1), 'startupProbePeriodSeconds', period, 'must be a whole number >= 1', 'use e.g. 10');
+  // A multi-node leader first waits for its workers' nodes, images and Ray nodes.
+  const joinSeconds = nodesPerReplica > 1 ? D.groupJoinSeconds : 0;
+  const startupSeconds = modelLoadSeconds + joinSeconds;
+  const threshold = props.startupProbeFailureThreshold ?? Math.ceil(startupSeconds / Math.max(period, 1));
+  p.check(isWhole(threshold, 1) && threshold * period >= startupSeconds, 'startupProbeFailureThreshold', threshold,
+    `gives the startup probe ${threshold * period} s (${threshold} x ${period} s), less than modelLoadSeconds (${modelLoadSeconds} s)`
+    + `${joinSeconds > 0 ? ` + ${joinSeconds} s for the group's workers to join` : ''}; liveness would kill pods that are still loading models`,
+    `raise it to at least ${Math.ceil(startupSeconds / Math.max(period, 1))} or leave it unset`);
+  return { period, threshold };
+}
+
+/** The protocols and metrics served, the memory pools, and what the user adds (flags, literal environment). */
+function resolveFeatures(p: Problems, props: ServerSettingsProps, gpus: number) {
+  // The OpenAI frontend serves no gRPC (checkOpenAiServer refuses grpc: true).
+  const grpc = props.grpc ?? props.openAi === undefined;
+  const gpuMetrics = props.gpuMetrics ?? gpus > 0;
+  p.check(!(gpuMetrics && gpus === 0), 'gpuMetrics', gpuMetrics, 'needs GPUs, but the server has gpus: 0',
+    'remove gpuMetrics or give the server GPUs');
+  if (props.cudaMemoryPoolMiB !== undefined) {
+    p.check(gpus > 0, 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'needs GPUs, but the server has gpus: 0',
+      'remove cudaMemoryPoolMiB or give the server GPUs');
+    p.check(isWhole(props.cudaMemoryPoolMiB, 0), 'cudaMemoryPoolMiB', props.cudaMemoryPoolMiB, 'must be a whole number >= 0', 'use e.g. 256');
+  }
+  if (props.pinnedMemoryPoolMiB !== undefined) {
+    p.check(isWhole(props.pinnedMemoryPoolMiB, 0), 'pinnedMemoryPoolMiB', props.pinnedMemoryPoolMiB,
+      'must be a whole number >= 0', 'use e.g. 256');
+  }
+  for (const arg of props.extraArgs ?? []) {
+    const owner = managedFlagOwner(arg);
+    p.check(owner === undefined, 'extraArgs', arg, 'conflicts with a flag the construct sets',
+      `remove it and use the prop ${owner}`);
+  }
+  for (const [key, value] of Object.entries(props.env ?? {})) {
+    p.check(!SECRET_LIKE.test(key), `env.${key}`, value.length > 0 ? '***' : value,
+      'looks like a secret given as a literal value',
+      key.startsWith('AWS_') ? 'remove it: S3 access goes through IRSA (ModelRepository.fromS3 with roleArn)'
+        : 'put it in a Secret and reference it, never a literal in the manifest');
+  }
+  return { grpc, gpuMetrics };
+}
+
+/** The pod's requests and limits, and its /tmp. */
+function resolveResources(p: Problems, props: ServerSettingsProps, gpus: number, nodesPerReplica: number) {
+  const requests = resolveServerRequests(props, gpus);
+  const { cpuRequestMillis, memoryMiB } = requests;
+  const cpuLimitMillis = props.cpuLimitMillis ?? cpuRequestMillis;
+  p.check(isWhole(cpuRequestMillis, 1), 'cpuRequestMillis', cpuRequestMillis, 'must be a whole number >= 1', 'use e.g. 2000');
+  p.check(cpuLimitMillis >= cpuRequestMillis, 'cpuLimitMillis', cpuLimitMillis,
+    `is below cpuRequestMillis (${cpuRequestMillis})`, `raise it to at least ${cpuRequestMillis}`);
+  p.check(isWhole(memoryMiB, 1), 'memoryMiB', memoryMiB, 'must be a whole number >= 1', 'use e.g. 8192');
+  const tmpSizeMiB = props.tmpSizeMiB ?? D.tmpSizeMiB + (nodesPerReplica > 1 ? D.rayTmpMiB : 0);
+  p.check(isWhole(tmpSizeMiB, 1), 'tmpSizeMiB', tmpSizeMiB, 'must be a whole number >= 1', 'use e.g. 1024');
+  return { requests, cpuRequestMillis, cpuLimitMillis, memoryMiB, tmpSizeMiB };
+}
+
+/** Who may reach the server: its clients' namespaces, the monitoring namespace and the model-config readers. */
+function resolveNetwork(p: Problems, props: ServerSettingsProps, namespace: string | undefined) {
+  const clientNamespaces = [...new Set(props.clientNamespaces ?? [])].sort();
+  const monitoringNamespace = props.monitoringNamespace ?? D.monitoringNamespace;
+  for (const ns of clientNamespaces) checkNamespaceName(p, 'clientNamespaces', ns);
+  const readers = props.modelConfigReaders ?? [];
+  const admitted = [namespace, ...clientNamespaces];
+  readers.forEach((account, i) => {
+    if (checkServiceAccount(p, `modelConfigReaders[${i}]`, account)) {
+      p.check(admitted.includes(account.namespace), `modelConfigReaders[${i}].namespace`, account.namespace,
+        `is not admitted by the server's NetworkPolicy (${show(admitted)})`,
+        `run the reader (the load test) in '${namespace}', or add its namespace to clientNamespaces`);
+    }
+  });
+  checkNamespaceName(p, 'monitoringNamespace', monitoringNamespace);
+  if (props.priorityClassName !== undefined) {
+    p.check(DNS_1035_LABEL.test(props.priorityClassName), 'priorityClassName', props.priorityClassName,
+      'is not a valid PriorityClass name', 'use lowercase letters, digits and -');
+  }
+  return { clientNamespaces, monitoringNamespace, readers };
+}
+
+/** The node group a GPU server is pinned to, and the provisioner whose label selects it. */
+function resolvePlacement(p: Problems, props: ServerSettingsProps, gpus: number): NodePoolProvisioner {
+  if (props.nodeGroup !== undefined) {
+    p.check(gpus > 0, 'nodeGroup', props.nodeGroup, 'pins a CPU server to a GPU node group',
+      'remove nodeGroup, or give the server GPUs');
+    p.check(EKS_NODE_GROUP_NAME.test(props.nodeGroup), 'nodeGroup', props.nodeGroup,
+      'is not a valid EKS node group name', 'use 1-63 letters, digits, - and _');
+  }
+  const provisioner: NodePoolProvisioner = props.nodeGroupProvisioner ?? D.nodeGroupProvisioner;
+  p.check(Object.hasOwn(NODE_POOL_LABEL, provisioner), 'nodeGroupProvisioner', props.nodeGroupProvisioner, 'is not a provisioner',
+    "use 'managed-node-group' or 'karpenter'");
+  p.check(props.nodeGroupProvisioner === undefined || props.nodeGroup !== undefined, 'nodeGroupProvisioner',
+    props.nodeGroupProvisioner, 'is set without nodeGroup, so there is no pool to select', 'set nodeGroup or remove it');
+  return provisioner;
 }
 
 /** Model checks: Triton's rules on the set, explicit load list, /dev/shm size. */
