@@ -56,6 +56,7 @@ export class ClusterChart extends Chart {
   public readonly devicePlugin?: NvidiaDevicePlugin;
   /** The prometheus-adapter rules, when a fleet autoscales with an HPA. */
   public readonly adapterRules?: PrometheusAdapterRules;
+  private readonly plans: ReadonlyMap<FleetDescription, FleetPlan>;
 
   public constructor(scope: Construct, id: string, props: ClusterChartProps) {
     super(scope, id);
@@ -76,6 +77,7 @@ export class ClusterChart extends Chart {
     const plans = fleets.map((fleet) => p.attempt(() => planFleetCollecting(fleet)));
     p.throwIfAny();
     const planned = plans as FleetPlan[];
+    this.plans = new Map(planned.map((plan) => [plan.described, plan]));
 
     const plugin = this.sharedDevicePlugin(p, planned);
     if (plugin !== undefined) this.devicePlugin = p.attempt(() => new NvidiaDevicePlugin(this, 'DevicePlugin', plugin));
@@ -85,6 +87,11 @@ export class ClusterChart extends Chart {
     }
     p.throwIfAny();
     this.node.addValidation({ validate: () => [...this.missingFleetCharts(), ...this.duplicateObjects()] });
+  }
+
+  /** The plan this chart made of one of its fleets (this very description object), which its FleetChart reads. @returns undefined for another description */
+  public planOf(fleet: FleetDescription): FleetPlan | undefined {
+    return this.plans.get(fleet);
   }
 
   /** The FleetCharts of the app that leave their shared objects to this chart. */

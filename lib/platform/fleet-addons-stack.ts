@@ -24,7 +24,8 @@ import type { AddonProvides } from './addons/addon-catalog';
 import { EFS_CSI_PROVISIONER } from './addons/efs-csi-addon';
 import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
 import type { FleetDescription } from './fleet-description';
-import { FleetPlan, planFleet } from './fleet-plan';
+import { FleetPlan, planOf } from './fleet-plan';
+import { TritonOpsError } from '../private/errors';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { crdDowngradeGuard } from './crd-downgrade-guard';
 import { vendoredCrdManifest } from './vendored-crd';
@@ -36,6 +37,12 @@ export interface FleetAddonsStackProps {
   readonly fleet: FleetDescription;
   /** The stack that creates the fleet's AWS resources (the cluster); this stack is deployed after it. @default - no dependency */
   readonly infra?: TerraformStack;
+  /**
+   * The plan of `fleet` (planFleet of this very description object), when the caller has it: the stack reads it
+   * instead of planning again, so that one synth plans each fleet once. A plan of another description is refused.
+   * @default - the stack plans `fleet`
+   */
+  readonly plan?: FleetPlan;
 }
 
 /**
@@ -73,7 +80,8 @@ export class FleetAddonsStack extends TerraformStack {
     super(scope, id);
     const { fleet } = props;
     // Planned first: the backend reads the description, which the plan checks.
-    this.plan = planFleet(fleet);
+    this.plan = planOf(this.node.path, fleet, props.plan);
+    if (this.plan.problems.length > 0) throw new TritonOpsError(this.plan.problems);
     fleetBackend(this, fleet, id);
     if (props.infra) this.addDependency(props.infra);
     const addons = planAddons(this.plan);

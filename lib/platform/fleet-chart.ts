@@ -22,7 +22,7 @@ import { planSettings } from '../triton/server-settings';
 import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
-import { FleetPlan, planFleetCollecting, ServerPlan } from './fleet-plan';
+import { FleetPlan, planOf, ServerPlan } from './fleet-plan';
 import { s3RepositoryOptions } from './plan-model-access';
 import type { ClusterChart } from './cluster-chart';
 import { FLEET_CHART_IDS, inDescriptionWords } from './description-words';
@@ -45,6 +45,12 @@ export interface FleetChartProps {
    * @default - this chart holds them itself: the fleet is alone on its cluster, or the only one synthesized
    */
   readonly cluster?: ClusterChart;
+  /**
+   * The plan of `fleet` (planFleet or planFleetCollecting of this very description object), when the caller has it:
+   * the chart reads it instead of planning again. A plan of another description is refused.
+   * @default - the plan `cluster` made of this fleet, else the chart plans `fleet`
+   */
+  readonly plan?: FleetPlan;
 }
 
 /**
@@ -78,7 +84,7 @@ export class FleetChart extends Chart {
   private readonly problems: Problems;
 
   public constructor(scope: Construct, id: string, props: FleetChartProps) {
-    const plan = planFleetCollecting(props.fleet);
+    const plan = planOf(props.fleet.name, props.fleet, props.plan ?? props.cluster?.planOf(props.fleet));
     const fleet = props.fleet;
     super(scope, id, { namespace: fleet.namespace });
     this.plan = plan;

@@ -14,7 +14,7 @@ import type { ModelReaderRole } from '../aws/model-reader-role';
 import type { FleetDescription } from './fleet-description';
 import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from './plan-karpenter';
-import { FleetPlan, planFleetCollecting } from './fleet-plan';
+import { FleetPlan, planOf } from './fleet-plan';
 import { Problems, TritonOpsError } from '../private/errors';
 import { FLEET_INFRA_IDS, infraInDescriptionWords } from './description-words';
 import { addModelReaders } from './fleet-model-readers';
@@ -23,6 +23,12 @@ import { fleetAwsProvider, fleetBackend } from './providers';
 export interface FleetInfraStackProps {
   /** The fleet. */
   readonly fleet: FleetDescription;
+  /**
+   * The plan of `fleet` (planFleet of this very description object), when the caller has it: the stack reads it
+   * instead of planning again, so that one synth plans each fleet once. A plan of another description is refused.
+   * @default - the stack plans `fleet`
+   */
+  readonly plan?: FleetPlan;
 }
 
 /**
@@ -53,7 +59,7 @@ export class FleetInfraStack extends TerraformStack {
     super(scope, id);
     const { fleet } = props;
     // Planned first: the backend reads the description, which the plan checks.
-    const plan = planFleetCollecting(fleet);
+    const plan = planOf(this.node.path, fleet, props.plan);
     fleetBackend(this, fleet, id);
     this.plan = plan;
     // Every resource is attempted even when another is refused, so that all problems of the stack come as one list.

@@ -13,7 +13,7 @@ import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import type { ReplicaRange } from '../k8s/triton-server-ref';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
-import { Problems, show, TritonOpsError } from '../private/errors';
+import { problem, Problems, show, TritonOpsError } from '../private/errors';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { checkNamespaceName, DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
@@ -118,6 +118,8 @@ export interface MonitoringPlan {
 }
 
 export interface FleetPlan extends ModelAccessPlan {
+  /** The description as given, which this is the plan of: a chart or stack given the plan checks it is its own description. */
+  readonly described: FleetDescription;
   /** The description with its `serverDefaults` applied to every server (withServerDefaults): what the chart and the stacks read. */
   readonly fleet: FleetDescription;
   /** By server name, in the description's order. */
@@ -155,6 +157,20 @@ export function planFleet(fleet: FleetDescription): FleetPlan {
   const plan = planFleetCollecting(fleet);
   if (plan.problems.length > 0) throw new TritonOpsError(plan.problems);
   return plan;
+}
+
+/**
+ * The plan of `fleet` for a chart or stack (named `owner` in a problem): `given` when it is the plan of this very
+ * description object, so that one synth plans each fleet once; else planned now (planFleetCollecting). A plan of
+ * another description is refused: the chart would be built from another fleet's facts.
+ */
+export function planOf(owner: string, fleet: FleetDescription, given: FleetPlan | undefined): FleetPlan {
+  if (given === undefined) return planFleetCollecting(fleet);
+  if (given.described !== fleet) {
+    throw new TritonOpsError(problem(owner, 'plan', given.fleet.name, `is the plan of another description than 'fleet' (${show(fleet.name)})`,
+      'pass the plan that planFleet returned for this very description object, or leave plan out'));
+  }
+  return given;
 }
 
 /**
@@ -218,6 +234,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
 
   return {
     ...modelAccess,
+    described,
     fleet,
     servers,
     pools: sizedPools,

@@ -12,7 +12,7 @@ import { assumedAddons, assumesOutput } from './addons/addon-plan';
 import type { AddonProvides } from './addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from './fleet-description';
-import type { ServerPlan } from './fleet-plan';
+import type { FleetPlan, ServerPlan } from './fleet-plan';
 import { checkFleetShape } from './fleet-shape';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { problem, TritonOpsError } from '../private/errors';
@@ -27,6 +27,12 @@ export interface FleetServingStackProps {
    * objects of this stack need; this stack is deployed after it. @default - no dependency: the add-ons are in the cluster
    */
   readonly addons?: TerraformStack;
+  /**
+   * The plan of `fleet` (planFleet of this very description object), when the caller has it: the stack reads it
+   * instead of planning again, so that one synth plans each fleet once. A plan of another description is refused.
+   * @default - the stack plans `fleet`
+   */
+  readonly plan?: FleetPlan;
 }
 
 /**
@@ -65,7 +71,7 @@ export class FleetServingStack extends TerraformStack {
     const roleArn = (server: ServerPlan): string => new DataAwsIamRole(this, `${server.name}-models-role`, {
       name: server.s3!.roleName,
     }).arn;
-    this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn });
+    this.chart = new FleetChart(new Cdk8sApp(), fleet.name, { fleet, roleArn, plan: props.plan });
     this.manifests = new ChartManifests(this, 'Workloads', { chart: this.chart });
     this.assumes = assumedAddons(this.chart.plan);
     assumesOutput(this, this.assumes);

@@ -7,6 +7,7 @@ import { mkdirSync } from 'fs';
 import { App } from 'cdktf';
 import { FleetAddonsStack } from './fleet-addons-stack';
 import { FleetDescription } from './fleet-description';
+import type { FleetPlan } from './fleet-plan';
 import { FleetInfraStack } from './fleet-infra-stack';
 import { FleetServingStack } from './fleet-serving-stack';
 import { keepStateOutsideOutdir } from './terraform-local-state';
@@ -17,6 +18,8 @@ export interface SynthFleetStacksOptions {
   readonly shortStackIds?: string;
   /** The folder of committed provider lock files (`<stack>.terraform.lock.hcl`), copied into each stack's folder. */
   readonly lockFilesDir?: string;
+  /** Plans of these fleets made already (the YAML side's): a fleet's three stacks read its plan. @default - each fleet is planned here, once */
+  readonly plans?: readonly FleetPlan[];
 }
 
 /** A stack's id: it names its folder and its local state, so it depends on the fleet's name, never on the list's order. */
@@ -35,9 +38,10 @@ export function synthFleetStacks(outdir: string, fleets: readonly FleetDescripti
   const app = new App({ outdir, skipValidation: false });
   const ids: string[] = [];
   for (const fleet of fleets) {
-    const infra = new FleetInfraStack(app, stackId(fleet, 'infra', options), { fleet });
-    const addons = new FleetAddonsStack(app, stackId(fleet, 'addons', options), { fleet, infra });
-    const serving = new FleetServingStack(app, stackId(fleet, 'serving', options), { fleet, infra, addons });
+    const infra = new FleetInfraStack(app, stackId(fleet, 'infra', options), { fleet, plan: options.plans?.find((p) => p.described === fleet) });
+    const { plan } = infra;
+    const addons = new FleetAddonsStack(app, stackId(fleet, 'addons', options), { fleet, infra, plan });
+    const serving = new FleetServingStack(app, stackId(fleet, 'serving', options), { fleet, infra, addons, plan });
     // Without a state bucket in the description, local state beside the regenerated output folder.
     if (fleet.state === undefined) for (const stack of [infra, addons, serving]) keepStateOutsideOutdir(stack, stack.node.id);
     ids.push(...[infra, addons, serving].map((s) => s.node.id));

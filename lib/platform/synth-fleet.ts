@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'path';
 import { outputDirs } from './output-dirs';
 import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
+import { FleetChart } from './fleet-chart';
 import { FleetDescription } from './fleet-description';
 import { isCalendarDay, utcDay } from '../triton/lifecycle';
 import { DEBUG_ENV, failureReport, summarizeCharts, summarizeStacks, synthWarnings } from './synth-report';
@@ -134,7 +135,9 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
     // Loaded only now: a YAML-only app has no cdktf.
     const stacks = withStacks.length === 0 ? [] : p.attempt(() => {
       const { synthFleetStacks } = require('./synth-fleet-stacks') as typeof import('./synth-fleet-stacks');
-      return synthFleetStacks(staged.terraform, withStacks, { shortStackIds: options.shortStackIds, lockFilesDir: options.lockFilesDir });
+      // The YAML side's plans: one synth plans each fleet once.
+      const plans = (apps ?? []).flatMap((app) => app.node.children.filter(FleetChart.isFleetChart).map((chart) => chart.plan));
+      return synthFleetStacks(staged.terraform, withStacks, { shortStackIds: options.shortStackIds, lockFilesDir: options.lockFilesDir, plans });
     });
     // Both sides plan the same description: a problem of it is reported once.
     if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
