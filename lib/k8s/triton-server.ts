@@ -34,7 +34,7 @@ import { routeId, SERVER_INTENT_IDS } from './triton-server-ids';
 import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { ITritonServer, ReleaseMembership, ReplicaRange } from './triton-server-ref';
-import { plannedSettings, resolveSettings, TritonServerSettings } from '../triton/server-settings';
+import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
 
 /** Name of the Triton container; the first container of the pod. */
@@ -109,10 +109,16 @@ export class TritonServer extends Construct implements ITritonServer {
   private membership?: ReleaseMembership;
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
 
-  public constructor(scope: Construct, id: string, props: TritonServerProps) {
+  /**
+   * @param settings every prop with its default, checked (resolveSettings) from exactly these props for this server:
+   *   a fleet's plan resolves each server once, in the description's words (`ServerPlan.settings` of planFleet), and
+   *   its FleetChart passes them here, so that nothing is resolved or checked twice. Their name and namespace must be
+   *   this server's.
+   *   Default: resolved here, problems named by this construct's path.
+   */
+  public constructor(scope: Construct, id: string, props: TritonServerProps, settings?: TritonServerSettings) {
     super(scope, id);
-    // A fleet's server was resolved by its plan, in the description's words; a server used on its own resolves here.
-    const s = plannedSettings(props) ?? resolveSettings(this.node.path, id, Chart.of(this).namespace, props);
+    const s = settings === undefined ? resolveSettings(this.node.path, id, Chart.of(this).namespace, props) : this.own(settings, id);
     const binding = props.repository.bind(this);
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
@@ -250,6 +256,16 @@ export class TritonServer extends Construct implements ITritonServer {
         volumeMounts: volumes,
       }],
     };
+  }
+
+  /** `settings` when they are this server's (its id and its chart's namespace). */
+  private own(settings: TritonServerSettings, id: string): TritonServerSettings {
+    const namespace = Chart.of(this).namespace;
+    if (settings.name !== id || settings.namespace !== namespace) {
+      throw new TritonOpsError(problem(this.node.path, 'settings', `${settings.namespace}/${settings.name}`,
+        `are the settings of another server than '${namespace}/${id}'`, 'pass the settings resolved for this server, or leave them out'));
+    }
+    return settings;
   }
 
   /** Triton no longer fences model-config; only the mesh's authorization keeps it to the readers. */

@@ -18,7 +18,6 @@ import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
-import { planSettings } from '../triton/server-settings';
 import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
@@ -181,12 +180,12 @@ export class FleetChart extends Chart {
     if (settings === undefined) return undefined;
     const { autoscale, repositoryClaim, route, alerts, alertLabels, loadTest } = description;
     const { monitoring } = this.plan;
-    const server = p.attempt(() => new TritonServer(this, plan.name, planSettings({
+    const server = p.attempt(() => new TritonServer(this, plan.name, {
       ...plan.props,
       repository: plan.lustre ? ModelRepository.fromFsxLustre({ claimName: plan.lustre.claimName, subPath: plan.lustre.subPath })
         : plan.s3 ? ModelRepository.fromS3(s3RepositoryOptions(this.plan.modelAccess, plan.s3, () => roleArn(plan)))
           : ModelRepository.fromClaim(repositoryClaim!),
-    }, settings)));
+    }, settings));
     if (server === undefined) return undefined;
     if (monitoring.scrape) p.attempt(() => server.scrape({ prometheusLabels: monitoring.prometheusLabels }));
     if (monitoring.alerts) {

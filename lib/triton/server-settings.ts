@@ -326,20 +326,3 @@ function checkModels(p: Problems, place: ProblemPlace, props: ServerSettingsProp
   }
   return { loadModels, shmSizeMiB, warnings };
 }
-
-/** Settings a plan resolved, by the props object it hands to TritonServer (planSettings). */
-const planned = new WeakMap<ServerSettingsProps, TritonServerSettings>();
-
-/**
- * Hands `settings`, which a plan resolved from `props` (resolveSettings), to the TritonServer built from exactly this
- * props object, so that the server reads them instead of resolving them again. Returns `props`.
- */
-export function planSettings<P extends ServerSettingsProps>(props: P, settings: TritonServerSettings): P {
-  planned.set(props, settings);
-  return props;
-}
-
-/** The settings planned for this props object (planSettings), or undefined: the server resolves its own. */
-export function plannedSettings(props: ServerSettingsProps): TritonServerSettings | undefined {
-  return planned.get(props);
-}

@@ -6,7 +6,8 @@ import '../aws/setup-cdktf';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { App } from 'cdk8s';
+import { App, Chart } from 'cdk8s';
+import { ModelRepository, TritonServer } from '../../lib';
 import { App as TerraformApp } from 'cdktf';
 import * as description from '../../lib/platform/fleet-description';
 import { ClusterChart } from '../../lib/platform/cluster-chart';
@@ -77,4 +78,17 @@ test('a plan of another description is refused', () => {
     + 'this very description object, or leave plan out';
   expect(messageOf(() => new FleetChart(new App(), 'shop', { fleet: other, plan: planFleet(SHOP) }))).toBe(`shop: ${message}`);
   expect(messageOf(() => new FleetInfraStack(new TerraformApp(), 'infra', { fleet: other, plan: planFleet(SHOP) }))).toBe(`infra: ${message}`);
+});
+
+test('a TritonServer of a fleet reads the settings its plan resolved; another server\'s settings are refused', () => {
+  const plan = planFleet(SHOP);
+  const chart = new FleetChart(new App(), SHOP.name, { fleet: SHOP, plan });
+  expect(chart.servers.gpu.gpus).toBe(plan.servers.gpu.settings!.gpus);
+  const other = new Chart(new App(), 'other', { namespace: 'shop' });
+  const props = { ...plan.servers.cpu.props, repository: ModelRepository.fromClaim('models') };
+  expect(messageOf(() => new TritonServer(other, 'cpu', props, plan.servers.gpu.settings)))
+    .toBe("other/cpu: 'settings' ('shop/gpu') are the settings of another server than 'shop/cpu'; pass the settings resolved for this "
+      + 'server, or leave them out');
+  const own = new Chart(new App(), 'own', { namespace: 'shop' });
+  expect(new TritonServer(own, 'cpu', props, plan.servers.cpu.settings).name).toBe('cpu');
 });
