@@ -31,13 +31,9 @@ export { InstanceStorePolicy } from './triton/instance-store';
 // The contract between GPU nodes, the device plugin and the servers; ports; the metric catalog and PromQL builders.
 export { GPU_RESOURCE, GPU_TAINT, GPU_NODE_LABEL, EKS_NODE_GROUP_LABEL } from './triton/gpu-scheduling';
 export { HTTP_PORT, GRPC_PORT, METRICS_PORT, OPENAI_PORT, TritonPort } from './triton/server-ports';
-export {
-  OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser, OPENAI_FRONTEND_DEFAULTS, OPENAI_FRONTEND_RELEASES,
-} from './triton/openai-frontend';
+export { OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser, OPENAI_FRONTEND_DEFAULTS } from './triton/openai-frontend';
 export { METRICS_RELAY_DEFAULTS } from './triton/openai-metrics-relay';
-export {
-  TRITON_RELEASES, TritonReleaseContents, TENSORRT_LLM_RELEASES, FLAG_RELEASES, ReleasedProgram, ReleaseSpan, resolveTritonRelease, ResolvedRelease,
-} from './triton/triton-releases';
+export { TRITON_RELEASES, TritonReleaseContents } from './triton/triton-releases';
 export { TRITON_METRICS, SERVER_LABEL, TritonMetric, MetricType } from './triton/triton-metrics';
 export { promql, QueryScope, llmPromql, LlmQueryScope, LLM_SIGNAL_SOURCES, LlmSignalSource } from './triton/promql';
 export { VLLM_METRICS, TRTLLM_METRICS, LlmSignal } from './triton/llm-metrics';
@@ -140,6 +136,10 @@ export {
   FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool,
 } from './triton/inference-pool-options';
 
-export { TritonOpsError, problemsOf } from './private/errors';
+export { TritonOpsError } from './private/errors';
+
+// The composition: a fleet description, whose language is 'triton-ops/fleet', to its charts and the synthesized files.
+export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './platform/fleet-chart';
+export { ClusterChart, ClusterChartProps, CLUSTER_CHART_ID } from './platform/cluster-chart';
+export { synthFleet, runSynthFleet, SynthFleetOptions, SynthFleetResult, TextOutput } from './platform/synth-fleet';
 export { OutputDirs, outputDirs } from './platform/output-dirs';
-export * from './platform';

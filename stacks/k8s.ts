@@ -3,7 +3,8 @@
  * cluster in the manifest folder (`<cluster>/<fleet>.yaml` for each fleet, `<cluster>/cluster.yaml` for the objects the
  * fleets of the cluster share, each once); the config.pbtxt tree and the promtool files in the artifacts folder.
  */
-import { FleetDescription, runSynthFleet } from 'triton-ops';
+import { runSynthFleet } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { SEARCH_FLEET } from '../examples/search-ranking';
 import { LLM_FLEET } from '../examples/llm-fleet';
 import { DEFAULT_FLEET } from './fleet';

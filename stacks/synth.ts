@@ -2,7 +2,8 @@
  * `npm run synth`: the YAML of the default fleet and the examples, and the Terraform stacks of the default and LLM
  * fleets, in one process, all or nothing (synthFleet).
  */
-import { FleetDescription, runSynthFleet, synthFleet, SynthFleetOptions } from 'triton-ops';
+import { runSynthFleet, synthFleet, SynthFleetOptions } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { DEFAULT_FLEET } from './fleet';
 import { YAML_FLEETS } from './k8s';
 import { OutputDirs, outputDirs } from './outputs';

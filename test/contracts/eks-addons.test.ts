@@ -1,6 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription } from '../../lib';
+import { FleetDescription } from '../../lib/platform/fleet';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
 import { ADDON_DEFAULTS } from '../../lib/platform/addons/addon-plan';
 import { EFS_CSI_DRIVER_RELEASE } from '../../lib/platform/addons/efs-csi-addon';

@@ -5,7 +5,8 @@
  * reading the chart again at the new tag fails here.
  */
 import { Testing } from 'cdk8s';
-import { FleetChart, FleetDescription } from '../../lib';
+import { FleetChart } from '../../lib';
+import { FleetDescription } from '../../lib/platform/fleet';
 import { planAddons } from '../../lib/platform/addons/addon-plan';
 import type { HelmReleasePlan } from '../../lib/platform/addons/addon-module';
 import { planFleet } from '../../lib/platform/fleet-plan';

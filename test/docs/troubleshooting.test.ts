@@ -6,7 +6,9 @@
  */
 import { join } from 'node:path';
 import { App, Testing } from 'cdk8s';
-import { AutoscalingMetric, checkFleetShape, FleetChart, FleetDescription, ModelConfig, problemsOf, ResponseCache } from '../../lib';
+import { AutoscalingMetric, FleetChart, ModelConfig, ResponseCache } from '../../lib';
+import { problemsOf } from '../../lib/private/errors';
+import { checkFleetShape, FleetDescription } from '../../lib/platform/fleet';
 import { MODEL } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
 import { pooledFleet } from '../platform/inference-pool-fixtures';

@@ -1,4 +1,5 @@
-import { FLEET_DEFAULTS, FleetDescription, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, planFleet } from '../../lib';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib';
+import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/platform/fleet';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
 describe('planFleet derives every fact once', () => {

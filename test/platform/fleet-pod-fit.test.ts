@@ -1,4 +1,5 @@
-import { planFleet, ResponseCache } from '../../lib';
+import { ResponseCache } from '../../lib';
+import { planFleet } from '../../lib/platform/fleet';
 import { llmModel, MODEL } from '../helpers';
 import { withPool, withServer } from './fixtures';
 

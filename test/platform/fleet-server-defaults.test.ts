@@ -1,5 +1,6 @@
 import { Testing as Cdk8sTesting } from 'cdk8s';
-import { FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
+import { FleetChart, TritonOpsError } from '../../lib';
+import { FleetDescription, planFleet } from '../../lib/platform/fleet';
 import { messageOf } from '../helpers';
 import { SHOP, withServer } from './fixtures';
 

@@ -1,7 +1,8 @@
 import '../aws/setup-cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
-import { ClusterChart, FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
+import { ClusterChart, FleetChart, TritonOpsError } from '../../lib';
+import { FleetDescription, planFleet } from '../../lib/platform/fleet';
 import { FleetInfraStack } from '../../lib/aws';
 import { FleetAddonsStack, FleetServingStack } from '../../lib/bridge';
 import { closestKey, editDistance, INT32_MAX, MAX_GPUS_PER_POD } from '../../lib/platform/fleet-schema';

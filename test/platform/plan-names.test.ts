@@ -6,7 +6,8 @@
 import '../aws/setup-cdktf';
 import { App } from 'cdk8s';
 import { Testing } from 'cdktf';
-import { FleetChart, FleetDescription, planFleet, TritonOpsError } from '../../lib';
+import { FleetChart, TritonOpsError } from '../../lib';
+import { FleetDescription, planFleet } from '../../lib/platform/fleet';
 import { FleetInfraStack } from '../../lib/aws';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { EXPOSED, SHOP, withHpa, withServer } from './fixtures';

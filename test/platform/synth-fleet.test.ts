@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
-import { FleetDescription, runSynthFleet, synthFleet, SynthFleetOptions, TritonOpsError } from 'triton-ops';
+import { runSynthFleet, synthFleet, SynthFleetOptions, TritonOpsError } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { VISION_FLEET } from '../../examples/vision-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 

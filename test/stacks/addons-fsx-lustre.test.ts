@@ -1,6 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { planFleet } from 'triton-ops/fleet';
 import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { ADDON_DEFAULTS, EKS_ADDON_NAMES, planAddons } from '../../lib/platform/addons/addon-plan';

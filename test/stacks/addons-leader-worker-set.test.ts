@@ -1,6 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack, LEADER_WORKER_SET_ADDON_DEFAULTS } from 'triton-ops/bridge';
 import { apiNeeds, covers } from '../../lib/platform/addons/addon-catalog';
 import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';

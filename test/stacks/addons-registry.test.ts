@@ -1,6 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { addonPins, ADDON_CHARTS, crdPins, FleetAddonsStack } from 'triton-ops/bridge';
 import { ADDON_MODULES, ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
 import { planAddons } from '../../lib/platform/addons/addon-plan';

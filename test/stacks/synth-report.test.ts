@@ -2,7 +2,7 @@ import '../aws/setup-cdktf';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { FleetDescription } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { runSynthFleet } from 'triton-ops';
 import { DEBUG_ENV, failureReport } from '../../lib/platform/synth-report';

@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { App as TerraformApp } from 'cdktf';
-import { FleetChart, FleetDescription } from 'triton-ops';
+import { FleetChart } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION } from '../../lib/k8s/nvidia-device-plugin';
 import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';

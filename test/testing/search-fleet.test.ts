@@ -3,7 +3,8 @@
  * review lines. Copy it into an app's test/ folder, with the app's own chart in place of the search fleet.
  */
 import { Testing } from 'cdk8s';
-import { FleetChart, FleetDescription } from 'triton-ops';
+import { FleetChart } from 'triton-ops';
+import { FleetDescription } from 'triton-ops/fleet';
 import { changedOutside, describeChanges, objectSnapshot } from 'triton-ops/testing';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 

@@ -1,6 +1,7 @@
 /** Streaming routes to decoupled models (issue 12): no retries, the longest request as timeout, a pool and breaker for long streams. */
 import { Chart, Testing } from 'cdk8s';
-import { FleetChart, FleetDescription, ModelConfig, ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
+import { FleetChart, ModelConfig, ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
+import { FleetDescription } from '../../../lib/platform/fleet';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { CanaryReleaseProps } from '../../../lib/k8s/mesh/canary-release-props';
 import {
