@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
-import { DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 import { endpointPickerConfig } from '../../triton/endpoint-picker-config';
 import { endpointPickerName, FAILURE_MODES, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { GatewayApiGateway } from '../mesh/gateway-api-gateway';
@@ -125,8 +125,9 @@ export class InferenceRoute extends Construct {
     p.check((FAILURE_MODES as readonly string[]).includes(pool.failureMode), 'pool.failureMode', pool.failureMode,
       'is not a failure mode of the InferencePool API', `use one of ${show(FAILURE_MODES)}`);
     for (const { name } of pool.objectives) {
-      p.check(DNS_SUBDOMAIN.test(name), 'pool.objectives', name, 'is not a valid InferenceObjective name (it names the object)',
-        'use lowercase letters, digits, - and ., starting and ending with a letter or digit');
+      // The rule of the fleet schema's objective names, and of InferencePoolOptions.objectives: one rule for both paths.
+      p.check(DNS_LABEL.test(name), 'pool.objectives', name, 'is not a valid InferenceObjective name: an RFC 1123 label (it names the object)',
+        'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
     }
     // The HTTPRoute writes no retries: the timeout is checked alone, as TritonRoute checks it.
     const route = resolveRoute([server], { timeoutSeconds: props.timeoutSeconds });
