@@ -44,7 +44,8 @@ export { GpuPool } from './triton/gpu-capacity';
 export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps } from './k8s/triton-server-props';
 export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
-export { ITritonServer, ReplicaRange, ReleaseMembership } from './k8s/triton-server-ref';
+export { ITritonServer, ReleaseMembership } from './k8s/triton-server-ref';
+export { ReplicaRange } from './triton/replica-range';
 export {
   ModelRepository, NewClaimRepositoryOptions, FsxLustreRepositoryOptions, EgressTarget,
 } from './k8s/model-repository';
@@ -61,9 +62,9 @@ export { TritonLoadTest } from './k8s/load-test/triton-load-test';
 export {
   TritonLoadTestOptions, TritonLoadTestProps, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths,
 } from './k8s/load-test/load-test-props';
-export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './k8s/load-test/load-sweep';
-export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './k8s/load-test/load-test-results';
-export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './k8s/aws-cli-image';
+export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './triton/load-sweep';
+export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './triton/load-test-results';
+export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './triton/aws-cli-image';
 export { NVIDIA_DEVICE_PLUGIN_PIN } from './k8s/nvidia-device-plugin-defaults';
 export {
   EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry, EKS_SUPPORT_PRICE,
@@ -123,7 +124,8 @@ export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
 export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './triton/canary-plan';
 export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
-export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps, MeshCallers } from './k8s/mesh/triton-authorization';
+export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps } from './k8s/mesh/triton-authorization';
+export { MeshCallers } from './triton/mesh-identity';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './triton/mesh-identity';
 
 // LLM-aware routing: an InferencePool scored by an endpoint picker, behind a Gateway API HTTPRoute.

@@ -11,7 +11,7 @@ import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
-import { MODEL_ACCESS_MODES, ModelAccess } from './model-access';
+import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/model-access';
 import type { IModelBucket } from './model-bucket-ref';
 import { irsaTrustStatement, podIdentityTrustStatement } from './service-account-trust';
 import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';

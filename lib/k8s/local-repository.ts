@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
-import { AWS_CLI_IMAGE } from './aws-cli-image';
+import { AWS_CLI_IMAGE } from '../triton/aws-cli-image';
 import { checkImage } from '../private/image-reference';
 import { ModelControl } from '../triton/model-control';
 import { MODEL_MOUNT_PATH, RepositoryBinding } from './model-repository';

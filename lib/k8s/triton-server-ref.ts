@@ -1,12 +1,7 @@
 import { IConstruct } from 'constructs';
 import type { LlmBackend } from '../triton/llm-backends';
 import { TritonPort } from '../triton/server-ports';
-
-/** How many replicas a server runs: a fixed count (min = max) or the range its autoscaler moves in. */
-export interface ReplicaRange {
-  readonly min: number;
-  readonly max: number;
-}
+import type { ReplicaRange } from '../triton/replica-range';
 
 /** The release a server runs in as one version (see CanaryRelease). */
 export interface ReleaseMembership {

@@ -4,7 +4,7 @@
  * functions name the description path instead (`vision: 'servers.bert.autoscale.minReplicas'`), each problem once.
  * Pure: strings in, strings out.
  */
-import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../k8s/triton-server-ids';
+import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../triton/server-ids';
 import type { FleetDescription } from './fleet-description';
 
 /** The description key of each intent a FleetChart gives a server, by the intent's construct id. */

@@ -4,11 +4,11 @@
  * (FleetServingStack). Types only: this file is read by the cdk8s and the cdktf side alike, so it imports types.
  */
 import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
-import type { ModelAccess } from '../aws/model-access';
+import type { ModelAccess } from '../triton/model-access';
 import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
 import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
-import type { MeshCallers } from '../k8s/mesh/triton-authorization';
+import type { MeshCallers } from '../triton/mesh-identity';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';

@@ -15,8 +15,8 @@
 import * as v from 'valibot';
 import { AutoscalingMetric } from '../k8s/autoscaling/autoscaling-metric';
 import { HPA_LIMITS } from '../triton/autoscaler-options';
-import { LoadSweep } from '../k8s/load-test/load-sweep';
-import { LoadTestResults } from '../k8s/load-test/load-test-results';
+import { LoadSweep } from '../triton/load-sweep';
+import { LoadTestResults } from '../triton/load-test-results';
 import { AlertReceiver } from '../triton/alert-routing';
 import { TRITON_ALERT_NAMES } from '../triton/alert-names';
 import { GPU_INSTANCE_TYPES } from '../triton/gpu-instances';
@@ -39,7 +39,7 @@ import { AWS_REGION, EKS_CLUSTER_NAME, SECURITY_GROUP_ID, SUBNET_ID } from '../p
 import { isReference } from '../private/checks';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
 import { problem, show, Shown } from '../private/errors';
-import type { ModelAccess } from '../aws/model-access';
+import type { ModelAccess } from '../triton/model-access';
 import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
 } from '../triton/fsx-lustre-options';

@@ -37,8 +37,8 @@ export {
 } from '../k8s/autoscaling/autoscaling-metric';
 export type { AutoscalingEngine } from '../triton/autoscaler-options';
 export type { AlertThresholds } from '../triton/alert-thresholds';
-export { LoadSweep, SweepRange, SweepMode } from '../k8s/load-test/load-sweep';
-export { LoadTestResults, S3ResultsOptions } from '../k8s/load-test/load-test-results';
+export { LoadSweep, SweepRange, SweepMode } from '../triton/load-sweep';
+export { LoadTestResults, S3ResultsOptions } from '../triton/load-test-results';
 export type { TritonLoadTestOptions, LoadTestTool, LoadTestProtocol, TokenLengths } from '../k8s/load-test/load-test-props';
 export type { InstanceStorePolicy } from '../triton/instance-store';
 export type { LocalRepositoryOptions } from '../k8s/local-repository';
@@ -56,7 +56,7 @@ export type {
 } from '../triton/alert-routing';
 export type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 // Type-only: the module of MeshCallers is a cdk8s construct.
-export type { MeshCallers } from '../k8s/mesh/triton-authorization';
+export type { MeshCallers } from '../triton/mesh-identity';
 // Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
 export type { RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions } from '../k8s/mesh/route-builders';
 export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';

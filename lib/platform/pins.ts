@@ -3,7 +3,7 @@
  * `triton-ops pins` prints): the EKS Kubernetes version and its range, the Helm charts, release manifests and vendored CRDs of the
  * add-ons, how each EKS add-on's version is resolved, and the images the library runs by default. Pure: no cdk8s, no cdktf.
  */
-import { AWS_CLI_PIN } from '../k8s/aws-cli-image';
+import { AWS_CLI_PIN } from '../triton/aws-cli-image';
 import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
 import { eksAddonPin } from '../triton/eks-addon-versions';
 import { EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN } from '../triton/eks-versions';

@@ -4,7 +4,7 @@
  * the server's backend by resolveInferencePool. Pure.
  */
 import { Problems, show } from '../private/errors';
-import { hostWithin } from '../k8s/mesh/mesh-hosts';
+import { hostWithin } from '../triton/mesh-hosts';
 import type { ResolvedInferencePool } from '../triton/inference-pool-options';
 import { resolveInferencePool } from '../triton/inference-routing';
 import type { FleetDescription, ServerDescription } from './fleet-description';

@@ -33,3 +33,17 @@ export function checkServiceAccount(p: Problems, prop: string, account: ServiceA
     'use lowercase letters, digits, - and ., starting and ending with a letter or digit');
   return namespaceOk && nameOk;
 }
+
+/** Workloads inside the mesh allowed to call a server, matched by their mTLS identity. */
+export interface MeshCallers {
+  /**
+   * Namespaces every workload of which may call the server.
+   * @default - no namespace
+   */
+  readonly namespaces?: string[];
+  /**
+   * Service accounts that may call the server, narrower than a namespace.
+   * @default - no service account
+   */
+  readonly serviceAccounts?: ServiceAccountRef[];
+}

@@ -17,7 +17,7 @@ import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { VISION_FLEET } from '../../examples/vision-fleet';
 import { ModelRepository, TritonServer } from '../../lib';
-import { LoadTestResults } from '../../lib/k8s/load-test/load-test-results';
+import { LoadTestResults } from '../../lib/triton/load-test-results';
 import { TritonLoadTest } from '../../lib/k8s/load-test/triton-load-test';
 import type { FleetDescription } from '../../lib/platform/fleet-description';
 import type { ModelConfig } from '../../lib/triton/model-config';

@@ -9,7 +9,7 @@ import { GatewayApiGateway } from '../mesh/gateway-api-gateway';
 import { GATEWAY_API_GROUP, HttpPathMatch, HttpRouteSpec } from '../mesh/gateway-api-types';
 import { claimHost } from '../mesh/host-registry';
 import { StringMatch } from '../mesh/istio-types';
-import { checkHosts } from '../mesh/mesh-hosts';
+import { checkHosts } from '../../triton/mesh-hosts';
 import { MESH_SECURITY_DEFAULTS } from '../mesh/mesh-security';
 import { checkRoute, resolveRoute, routeMatches, seconds, servesOpenAi } from '../mesh/route-builders';
 import type { ITritonServer } from '../triton-server-ref';

@@ -22,7 +22,7 @@
  *   since perf_analyzer b1f75db3, April 2025).
  */
 import type { LlmBackend } from '../../triton/llm-backends';
-import type { LoadSweep } from './load-sweep';
+import type { LoadSweep } from '../../triton/load-sweep';
 import type { LoadTestProtocol, LoadTestTool, TokenLengths } from './load-test-props';
 
 /** Where results are written inside the pod: the PVC, or the emptyDir the uploader reads. */

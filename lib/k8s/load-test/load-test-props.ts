@@ -1,7 +1,7 @@
 import type { LlmBackend } from '../../triton/llm-backends';
 import type { ITritonServer } from '../triton-server-ref';
-import { LoadSweep } from './load-sweep';
-import { LoadTestResults } from './load-test-results';
+import { LoadSweep } from '../../triton/load-sweep';
+import { LoadTestResults } from '../../triton/load-test-results';
 
 /** The load generators of the Triton SDK image. */
 export type LoadTestTool = 'perf_analyzer' | 'genai-perf';

@@ -12,7 +12,7 @@ import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
 import { dnsEgress, tcp } from '../triton-network-policy';
-import { LoadSweep } from './load-sweep';
+import { LoadSweep } from '../../triton/load-sweep';
 import {
   HF_OFFLINE_ENV, LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, TOKENIZER_PATH, uploadScript,
 } from './load-test-command';

@@ -10,7 +10,7 @@ import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryReleaseProps }
 import { RELEASE_LABEL, resolveWeights, VERSION_LABEL, VersionWeight } from '../../triton/canary-plan';
 import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
-import { checkHosts, serviceHost } from './mesh-hosts';
+import { checkHosts, serviceHost } from '../../triton/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems, registerMeshService } from './mesh-services';
 import { checkRoute, resolveRoute, RouteProtocol, trafficPolicy } from './route-builders';
 import { MESH_GATEWAY } from './triton-route';

@@ -9,7 +9,7 @@ import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MESH_GATEWAY_DEFAULTS } from './gateway';
 import { AllowedRoutes, GATEWAY_API_GROUP, GatewayApiGatewaySpec, GatewayListener, HttpRouteRedirectSpec } from './gateway-api-types';
-import { checkHosts, hostWithin, serviceHost } from './mesh-hosts';
+import { checkHosts, hostWithin, serviceHost } from '../../triton/mesh-hosts';
 
 /** The GatewayClass of Istio's Gateway API controller (`istio.io/gateway-controller`). */
 export const ISTIO_GATEWAY_CLASS = 'istio';

@@ -4,7 +4,7 @@ import { Problems, show } from '../../private/errors';
 import type { ITritonServer } from '../triton-server-ref';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
-import { checkHosts, hostWithin } from './mesh-hosts';
+import { checkHosts, hostWithin } from '../../triton/mesh-hosts';
 import { checkDedicatedNamespace, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 
 /** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */

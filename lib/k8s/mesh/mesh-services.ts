@@ -11,7 +11,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { problem, show } from '../../private/errors';
-import { classifyServiceHost, serviceHost } from './mesh-hosts';
+import { classifyServiceHost, serviceHost } from '../../triton/mesh-hosts';
 
 /** A Service of the app a VirtualService host may name. */
 export interface MeshService {

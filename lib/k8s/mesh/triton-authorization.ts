@@ -9,21 +9,7 @@ import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PATH, METRICS_PORT, OPENAI_PORT 
 import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from '../../private/kubernetes-names';
-import { checkServiceAccount, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
-
-/** Workloads inside the mesh allowed to call a server, matched by their mTLS identity. */
-export interface MeshCallers {
-  /**
-   * Namespaces every workload of which may call the server.
-   * @default - no namespace
-   */
-  readonly namespaces?: string[];
-  /**
-   * Service accounts that may call the server, narrower than a namespace.
-   * @default - no service account
-   */
-  readonly serviceAccounts?: ServiceAccountRef[];
-}
+import { checkServiceAccount, MeshCallers, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
 
 export interface TritonAuthorizationOptions {
   /**

@@ -5,7 +5,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
-import { checkHosts } from './mesh-hosts';
+import { checkHosts } from '../../triton/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import {
   checkRoute, destination, resolveRoute, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,

@@ -1,7 +1,7 @@
 /** Fixtures of the load-test tests: a CPU server, an LLM server, and a load test over either. */
 import { Testing } from 'cdk8s';
 import { ModelConfig, TritonServerProps } from '../../../lib';
-import { LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
+import { LoadTestResults } from '../../../lib/triton/load-test-results';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { TritonLoadTestOptions } from '../../../lib/k8s/load-test/load-test-props';
 import { byKind, llmModel, Manifest, serverChart } from '../../helpers';

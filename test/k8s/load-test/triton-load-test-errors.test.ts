@@ -1,6 +1,6 @@
-import { LoadSweep } from '../../../lib/k8s/load-test/load-sweep';
+import { LoadSweep } from '../../../lib/triton/load-sweep';
 import { TritonLoadTestOptions } from '../../../lib/k8s/load-test/load-test-props';
-import { LoadTestResults } from '../../../lib/k8s/load-test/load-test-results';
+import { LoadTestResults } from '../../../lib/triton/load-test-results';
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';

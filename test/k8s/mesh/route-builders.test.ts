@@ -3,7 +3,7 @@ import {
   destination, RETRY_ON, retryPolicy, routeMatches, RouteProtocol, TRITON_ROUTE_DEFAULTS, trafficPolicy,
 } from '../../../lib/k8s/mesh/route-builders';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
-import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/k8s/mesh/mesh-hosts';
+import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/triton/mesh-hosts';
 import { serverChart } from '../../helpers';
 import { routed } from './mesh-test-helpers';
 

@@ -2,11 +2,11 @@
  * Where a load test writes its results: a PersistentVolumeClaim or an S3 prefix, exactly one. There is no default:
  * a load test whose results vanish with its pod would have been run for nothing.
  */
-import { checkBucketName, checkBucketRegion, checkRoleArn, checkS3Prefix } from '../../private/aws-names';
-import { AWS_CLI_IMAGE } from '../aws-cli-image';
-import { Problems } from '../../private/errors';
-import { checkImage } from '../../private/image-reference';
-import { DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { checkBucketName, checkBucketRegion, checkRoleArn, checkS3Prefix } from '../private/aws-names';
+import { AWS_CLI_IMAGE } from './aws-cli-image';
+import { Problems } from '../private/errors';
+import { checkImage } from '../private/image-reference';
+import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
 
 export interface S3ResultsOptions {

@@ -2,8 +2,8 @@
  * The load levels a load test steps through: a concurrency range or a request-rate range, never both (the two are
  * different load modes of perf_analyzer, and genai-perf takes one or the other per run).
  */
-import { isWhole } from '../../private/checks';
-import { Problems } from '../../private/errors';
+import { isWhole } from '../private/checks';
+import { Problems } from '../private/errors';
 
 /** `{ start, end, step }`: the levels start, start + step, ... up to end (inclusive), like perf_analyzer's ranges. */
 export interface SweepRange {

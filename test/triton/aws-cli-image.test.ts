@@ -1,4 +1,4 @@
-import { AWS_CLI_IMAGE, AWS_CLI_PIN, AWS_CLI_VERSION } from '../../lib/k8s/aws-cli-image';
+import { AWS_CLI_IMAGE, AWS_CLI_PIN, AWS_CLI_VERSION } from '../../lib/triton/aws-cli-image';
 import { imageParts } from '../../lib/private/image-reference';
 
 // Facts of aws/aws-cli at the tag 2.36.7 (commit 73fb33bb171ace3e9eaa03308f76e5de50c21393, 2026-07-23), the newest 2.x

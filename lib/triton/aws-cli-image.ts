@@ -1,4 +1,4 @@
-import type { Pin } from '../triton/pin';
+import type { Pin } from './pin';
 
 /** The AWS CLI release of AWS_CLI_IMAGE: a release tag of aws/aws-cli (the newest 2.x tag when it was pinned). */
 export const AWS_CLI_VERSION = '2.36.7';

@@ -2,7 +2,7 @@
  * Host names as Istio Gateways and VirtualServices read them: syntax, wildcard containment, and the in-cluster
  * name of a server's Service. Pure functions, shared by MeshGateway, TritonRoute and CanaryRelease.
  */
-import { Problems } from '../../private/errors';
+import { Problems } from '../private/errors';
 
 /** Kubernetes' cluster DNS domain; `<service>.<namespace>.svc.<domain>` is the FQDN Istio knows a Service by. */
 export const CLUSTER_DOMAIN = 'cluster.local';
