@@ -65,7 +65,7 @@ export {
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './triton/load-sweep';
 export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './triton/load-test-results';
 export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './triton/aws-cli-image';
-export { NVIDIA_DEVICE_PLUGIN_PIN } from './k8s/nvidia-device-plugin-defaults';
+export { NVIDIA_DEVICE_PLUGIN_PIN } from './triton/nvidia-device-plugin-options';
 export {
   EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry, EKS_SUPPORT_PRICE,
 } from './triton/eks-versions';
@@ -73,7 +73,9 @@ export { Pin } from './triton/pin';
 export { END_OF_LIFE_WARNING_DAYS, Lifecycle, LifecycleBasis, LifecycleStatus, lifecycleStatus } from './triton/lifecycle';
 export { pins } from './platform/pins';
 export { AddonPin, CrdPin, ReleaseManifestPin } from './platform/addons/addon-registry';
-export { NvidiaDevicePlugin, NvidiaDevicePluginProps, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy, TimeSlicingOptions } from './k8s/nvidia-device-plugin';
+export { NvidiaDevicePlugin, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy } from './k8s/nvidia-device-plugin';
+export { NvidiaDevicePluginProps } from './triton/nvidia-device-plugin-options';
+export { TimeSlicingOptions } from './triton/nvidia-device-plugin-options';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {
   KarpenterGpuNodePool, KarpenterGpuNodePoolProps, KARPENTER_GPU_NODE_POOL_DEFAULTS,

@@ -11,7 +11,7 @@ import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../triton/mesh-identity';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { InferencePoolOptions } from '../triton/inference-pool-options';
-import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
+import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import type { TritonLoadTestOptions } from '../k8s/load-test/load-test-props';
 import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';

@@ -9,7 +9,7 @@ import { loadTestName } from '../k8s/load-test/load-test-props';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../triton/mesh-identity';
-import type { NvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
+import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { ReplicaRange } from '../triton/replica-range';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';

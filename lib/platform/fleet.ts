@@ -60,7 +60,9 @@ export type { MeshCallers } from '../triton/mesh-identity';
 // Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
 export type { RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions } from '../k8s/mesh/route-builders';
 export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';
-export type { NvidiaDevicePluginProps, TimeSlicingOptions, MigStrategy } from '../k8s/nvidia-device-plugin';
+export type { MigStrategy } from '../k8s/nvidia-device-plugin';
+export type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
+export type { TimeSlicingOptions } from '../triton/nvidia-device-plugin-options';
 export type {
   InferencePoolOptions, InferencePoolScorers, InferenceObjectiveOptions, FailureMode,
 } from '../triton/inference-pool-options';

@@ -3,7 +3,7 @@
  * it), with the cost, each pinned part the fleet's output uses within 60 days of its end of life or past it, naming
  * the part, the date and the release to move to, and each server on prometheus-adapter, which is being deprecated. Pure: the day is an input (synthFleet's `date`).
  */
-import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
+import { NVIDIA_DEVICE_PLUGIN_PIN } from '../triton/nvidia-device-plugin-options';
 import { warningAt } from '../private/errors';
 import { EKS_DEFAULT_KUBERNETES_VERSION, eksSupportWarning } from '../triton/eks-versions';
 import { ENDPOINT_PICKER_PIN } from '../triton/inference-routing';

@@ -4,7 +4,7 @@
  * add-ons, how each EKS add-on's version is resolved, and the images the library runs by default. Pure: no cdk8s, no cdktf.
  */
 import { AWS_CLI_PIN } from '../triton/aws-cli-image';
-import { NVIDIA_DEVICE_PLUGIN_PIN } from '../k8s/nvidia-device-plugin-defaults';
+import { NVIDIA_DEVICE_PLUGIN_PIN } from '../triton/nvidia-device-plugin-options';
 import { eksAddonPin } from '../triton/eks-addon-versions';
 import { EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN } from '../triton/eks-versions';
 import { ENDPOINT_PICKER_PIN } from '../triton/inference-routing';

@@ -3,7 +3,7 @@
  * allocatable CPU and memory of the smallest instance type of the server's node pool (lib/triton/node-capacity.ts
  * has the arithmetic and its sources). Pure: no cdk8s, no cdktf.
  */
-import { resolveNvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin-defaults';
+import { resolveNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { ServerRequests } from '../triton/server-requests';
 import type { Problems } from '../private/errors';
 import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS } from '../triton/node-capacity';

@@ -1,11 +1,10 @@
 /**
- * The defaults of NvidiaDevicePlugin and their one resolution, without cdk8s: planFleet reads the plugin's requests
- * through resolveNvidiaDevicePluginProps to check that a GPU pod fits its node beside the plugin (CHECKLIST R08), and
- * 'triton-ops/fleet' loads no cdk8s.
+ * The props of NvidiaDevicePlugin, their defaults and their one resolution, without cdk8s: a fleet describes the plugin
+ * with these props, and planFleet reads its requests through resolveNvidiaDevicePluginProps to check that a GPU pod fits
+ * its node beside the plugin (CHECKLIST R08).
  */
 
-import type { Pin } from '../triton/pin';
-import type { NvidiaDevicePluginProps, TimeSlicingOptions } from './nvidia-device-plugin';
+import type { Pin } from './pin';
 
 /** Name of every namespaced object NvidiaDevicePlugin creates (DaemonSet, ConfigMap, ServiceAccount, NetworkPolicy). */
 export const NVIDIA_DEVICE_PLUGIN_NAME = 'nvidia-device-plugin';
@@ -83,4 +82,79 @@ export function resolveNvidiaDevicePluginProps(props: NvidiaDevicePluginProps): 
       failRequestsGreaterThanOne: timeSlicing.failRequestsGreaterThanOne ?? d.timeSlicingFailRequestsGreaterThanOne,
     },
   };
+}
+
+/**
+ * CUDA time-slicing: each GPU is advertised `replicas` times and the pods that get a replica share the GPU in
+ * time, without memory or fault isolation.
+ * @see https://github.com/NVIDIA/k8s-device-plugin#shared-access-to-gpus-with-cuda-time-slicing
+ */
+export interface TimeSlicingOptions {
+  /** How many pods may share one GPU; a whole number >= 2. */
+  readonly replicas: number;
+  /**
+   * Advertise the shared GPUs as `nvidia.com/gpu.shared` instead of `nvidia.com/gpu`. Pods that request
+   * `nvidia.com/gpu` (GPU_RESOURCE, what the Triton server asks for) then no longer fit on these nodes; see
+   * `NvidiaDevicePlugin.advertisedResource`.
+   * @default false
+   */
+  readonly renameByDefault?: boolean;
+  /**
+   * Fail a pod that asks for more than one replica: two replicas may be two slices of the same GPU, so a pod
+   * asking for 2 would silently get no more compute than a pod asking for 1.
+   * @default true
+   */
+  readonly failRequestsGreaterThanOne?: boolean;
+}
+
+export interface NvidiaDevicePluginProps {
+  /**
+   * Namespace of the plugin. The construct creates it, labelled for the `privileged` Pod Security level,
+   * so it must be a namespace of its own: `default` and the `kube-*` namespaces are refused.
+   * @default 'nvidia-device-plugin'
+   */
+  readonly namespace?: string;
+  /**
+   * Plugin image with an explicit tag or digest; `latest` and untagged images are refused.
+   * @default 'nvcr.io/nvidia/k8s-device-plugin:v0.20.0'
+   */
+  readonly image?: string;
+  /**
+   * How MIG devices are advertised. `single` and `mixed` also give the container `SYS_ADMIN` and
+   * `NVIDIA_MIG_MONITOR_DEVICES=all`, which the plugin needs to health-check MIG devices (as NVIDIA's chart does).
+   * @default 'none'
+   */
+  readonly migStrategy?: MigStrategy;
+  /**
+   * Share each GPU between several pods with CUDA time-slicing.
+   * @default - no sharing: one pod per GPU
+   */
+  readonly timeSlicing?: TimeSlicingOptions;
+  /**
+   * Crash the plugin when it cannot initialise NVML (no driver, no GPU), so that a broken GPU node shows up
+   * as a crash-looping pod instead of a node that silently offers no GPUs.
+   * @default true
+   */
+  readonly failOnInitError?: boolean;
+  /**
+   * CPU request of the plugin container, in millicores.
+   * @default 50
+   */
+  readonly cpuRequestMillis?: number;
+  /**
+   * CPU limit of the plugin container, in millicores.
+   * @default 200
+   */
+  readonly cpuLimitMillis?: number;
+  /**
+   * Memory request of the plugin container, in MiB.
+   * @default 128
+   */
+  readonly memoryRequestMiB?: number;
+  /**
+   * Memory limit of the plugin container, in MiB. Equal to the request by default: an OOM-killed plugin
+   * takes every GPU of its node away from the scheduler.
+   * @default 128
+   */
+  readonly memoryLimitMiB?: number;
 }
