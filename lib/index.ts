@@ -57,11 +57,11 @@ export {
 } from './triton/fsx-lustre-options';
 export { writeModelRepositories } from './k8s/model-repository-files';
 export { modelConfigPath, MODEL_CONFIG_FILE, CUSTOM_CONFIG_DIRECTORY } from './triton/shared-repository';
-export { LocalRepositoryOptions, LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
+export { LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
+export { LocalRepositoryOptions } from './triton/local-repository-options';
 export { TritonLoadTest } from './k8s/load-test/triton-load-test';
-export {
-  TritonLoadTestOptions, TritonLoadTestProps, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths,
-} from './k8s/load-test/load-test-props';
+export { TritonLoadTestOptions, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths } from './triton/load-test-options';
+export { TritonLoadTestProps } from './k8s/load-test/triton-load-test';
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './triton/load-sweep';
 export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './triton/load-test-results';
 export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './triton/aws-cli-image';

@@ -16,6 +16,7 @@ import { ModelControl } from '../triton/model-control';
 import { MODEL_MOUNT_PATH, RepositoryBinding } from './model-repository';
 import { excludeOutbound } from './monitoring/istio-sidecar-bypass';
 import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
+import type { LocalRepositoryOptions } from '../triton/local-repository-options';
 
 const HTTPS_PORT = 443;
 
@@ -25,16 +26,6 @@ export const LOCAL_REPOSITORY_DEFAULTS = {
   cpuMillis: 1000,
   memoryMiB: 1024,
 } as const;
-
-export interface LocalRepositoryOptions {
-  /**
-   * Size of the local copy in GiB: the emptyDir's limit and the init container's ephemeral-storage request, so the pod
-   * is only scheduled on a node with that much disk. At least the size of every model, weights included.
-   */
-  readonly sizeGiB: number;
-  /** Image of the copy step, with `aws` on its path. @default LOCAL_REPOSITORY_DEFAULTS.image */
-  readonly image?: string;
-}
 
 /** Checks the options against the server's repository and model control; problems go to `p` under `localRepository`. */
 export function checkLocalRepository(p: Problems, options: LocalRepositoryOptions, repository: RepositoryBinding, control: ModelControl): void {

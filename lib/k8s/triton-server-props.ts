@@ -1,5 +1,5 @@
 import type { ServerSettingsProps } from '../triton/server-props';
-import type { LocalRepositoryOptions } from './local-repository';
+import type { LocalRepositoryOptions } from '../triton/local-repository-options';
 import { ModelRepository } from './model-repository';
 
 export interface TritonServerProps extends ServerSettingsProps {

@@ -12,7 +12,7 @@ import { GRPC_PORT, HTTP_PORT, KSERVE_HEALTH, METRICS_PORT, OPENAI_PORT, TritonP
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
 import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
 import { TritonLoadTest } from './load-test/triton-load-test';
-import { TritonLoadTestOptions } from './load-test/load-test-props';
+import { TritonLoadTestOptions } from '../triton/load-test-options';
 import { serverLabels, selectorLabels } from './labels';
 import { TritonAuthorization, TritonAuthorizationOptions } from './mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from './mesh/triton-route';

@@ -13,7 +13,7 @@ import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { TritonServerProps } from '../k8s/triton-server-props';
-import type { TritonLoadTestOptions } from '../k8s/load-test/load-test-props';
+import type { TritonLoadTestOptions } from '../triton/load-test-options';
 import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
 import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';

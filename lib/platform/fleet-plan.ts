@@ -5,7 +5,7 @@
  */
 import type { ResolvedInferencePool } from '../triton/inference-pool-options';
 import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../triton/autoscaler-options';
-import { loadTestName } from '../k8s/load-test/load-test-props';
+import { loadTestName } from '../triton/load-test-options';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../triton/mesh-identity';

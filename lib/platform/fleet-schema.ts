@@ -31,7 +31,7 @@ import { FAILURE_MODES } from '../triton/inference-pool-options';
 import { WEIGHT_BYTES } from '../triton/llm-engine';
 import type { WeightDtype } from '../triton/llm-engine';
 import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../triton/gpu-node-types';
-import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../k8s/load-test/load-test-props';
+import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../triton/load-test-options';
 import { ModelControl } from '../triton/model-control';
 import { ResponseCache } from '../triton/response-cache';
 import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';

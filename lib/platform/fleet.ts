@@ -39,9 +39,9 @@ export type { AutoscalingEngine } from '../triton/autoscaler-options';
 export type { AlertThresholds } from '../triton/alert-thresholds';
 export { LoadSweep, SweepRange, SweepMode } from '../triton/load-sweep';
 export { LoadTestResults, S3ResultsOptions } from '../triton/load-test-results';
-export type { TritonLoadTestOptions, LoadTestTool, LoadTestProtocol, TokenLengths } from '../k8s/load-test/load-test-props';
+export type { TritonLoadTestOptions, LoadTestTool, LoadTestProtocol, TokenLengths } from '../triton/load-test-options';
 export type { InstanceStorePolicy } from '../triton/instance-store';
-export type { LocalRepositoryOptions } from '../k8s/local-repository';
+export type { LocalRepositoryOptions } from '../triton/local-repository-options';
 export type { OpenAiFrontendOptions, OpenAiLogLevel, ToolCallParser } from '../triton/openai-frontend';
 export type {
   FsxLustreOptions, FsxLustreDeploymentType, FsxLustreThroughput, FsxLustreAutoImportPolicy, FsxLustreCompression,
@@ -60,7 +60,7 @@ export type { MeshCallers } from '../triton/mesh-identity';
 // Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
 export type { RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions } from '../k8s/mesh/route-builders';
 export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';
-export type { MigStrategy } from '../k8s/nvidia-device-plugin';
+export type { MigStrategy } from '../triton/nvidia-device-plugin-options';
 export type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 export type { TimeSlicingOptions } from '../triton/nvidia-device-plugin-options';
 export type {

@@ -36,7 +36,7 @@
 import { Problems } from '../private/errors';
 import { endpointPickerName } from '../triton/inference-pool-options';
 import { httpsRedirectRouteName, ISTIOD_EGRESS_POLICY_NAME, PROMETHEUS_ADAPTER_RULES_NAME } from '../triton/object-names';
-import { loadTestName } from '../k8s/load-test/load-test-props';
+import { loadTestName } from '../triton/load-test-options';
 import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME } from '../triton/nvidia-device-plugin-options';
 import type { FleetDescription } from './fleet-description';
 import { isKarpenterPool } from './plan-karpenter';

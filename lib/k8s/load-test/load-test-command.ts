@@ -23,7 +23,7 @@
  */
 import type { LlmBackend } from '../../triton/llm-backends';
 import type { LoadSweep } from '../../triton/load-sweep';
-import type { LoadTestProtocol, LoadTestTool, TokenLengths } from './load-test-props';
+import type { LoadTestProtocol, LoadTestTool, TokenLengths } from '../../triton/load-test-options';
 
 /** Where results are written inside the pod: the PVC, or the emptyDir the uploader reads. */
 export const RESULTS_PATH = '/results';

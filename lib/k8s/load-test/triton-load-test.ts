@@ -17,9 +17,14 @@ import {
   HF_OFFLINE_ENV, LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, TOKENIZER_PATH, uploadScript,
 } from './load-test-command';
 import {
-  LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS,
-  TritonLoadTestProps,
-} from './load-test-props';
+  LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS, TritonLoadTestOptions,
+} from '../../triton/load-test-options';
+import type { ITritonServer } from '../triton-server-ref';
+
+export interface TritonLoadTestProps extends TritonLoadTestOptions {
+  /** The server to load; the Job runs in its namespace and calls its Service. */
+  readonly server: ITritonServer;
+}
 
 /** Name of the load generator container (the first container). */
 const LOAD_TEST_CONTAINER = 'load-test';

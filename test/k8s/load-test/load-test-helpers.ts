@@ -3,7 +3,7 @@ import { Testing } from 'cdk8s';
 import { ModelConfig, TritonServerProps } from '../../../lib';
 import { LoadTestResults } from '../../../lib/triton/load-test-results';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
-import { TritonLoadTestOptions } from '../../../lib/k8s/load-test/load-test-props';
+import { TritonLoadTestOptions } from '../../../lib/triton/load-test-options';
 import { byKind, llmModel, Manifest, serverChart } from '../../helpers';
 
 export const SDK_IMAGE = 'nvcr.io/nvidia/tritonserver:24.08-py3-sdk';

@@ -1,5 +1,5 @@
 import { LoadSweep } from '../../../lib/triton/load-sweep';
-import { TritonLoadTestOptions } from '../../../lib/k8s/load-test/load-test-props';
+import { TritonLoadTestOptions } from '../../../lib/triton/load-test-options';
 import { LoadTestResults } from '../../../lib/triton/load-test-results';
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';

@@ -1,6 +1,6 @@
 import { JsonPatch, Testing } from 'cdk8s';
 import { LOAD_SWEEP_DEFAULTS, LoadSweep } from '../../../lib/triton/load-sweep';
-import { TRITON_LOAD_TEST_DEFAULTS } from '../../../lib/k8s/load-test/load-test-props';
+import { TRITON_LOAD_TEST_DEFAULTS } from '../../../lib/triton/load-test-options';
 import { AWS_CLI_IMAGE } from '../../../lib/triton/aws-cli-image';
 import { LoadTestResults } from '../../../lib/triton/load-test-results';
 import { ISTIO_PROXY_CONFIG, TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';

@@ -1,7 +1,6 @@
-import type { LlmBackend } from '../../triton/llm-backends';
-import type { ITritonServer } from '../triton-server-ref';
-import { LoadSweep } from '../../triton/load-sweep';
-import { LoadTestResults } from '../../triton/load-test-results';
+import type { LlmBackend } from './llm-backends';
+import { LoadSweep } from './load-sweep';
+import { LoadTestResults } from './load-test-results';
 
 /** The load generators of the Triton SDK image. */
 export type LoadTestTool = 'perf_analyzer' | 'genai-perf';
@@ -165,7 +164,3 @@ export interface TritonLoadTestOptions {
   readonly memoryMiB?: number;
 }
 
-export interface TritonLoadTestProps extends TritonLoadTestOptions {
-  /** The server to load; the Job runs in its namespace and calls its Service. */
-  readonly server: ITritonServer;
-}
