@@ -109,9 +109,10 @@ export {
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
   PrometheusAdapterRule, KedaMetricType,
-} from './k8s/autoscaling/autoscaling-metric';
+} from './triton/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
-export { TritonAutoscalerOptions, TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
+export { TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
+export { TritonAutoscalerOptions } from './triton/autoscaler-options';
 export { TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
 export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './k8s/autoscaling/prometheus-adapter-rules';
 

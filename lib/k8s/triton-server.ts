@@ -10,7 +10,7 @@ import { ADMIN_KEY_ENV, renderServerFlags } from '../triton/server-flags';
 import { REDIS_PASSWORD_ENV, REDIS_TLS_MOUNT_PATH } from '../triton/response-cache';
 import { GRPC_PORT, HTTP_PORT, KSERVE_HEALTH, METRICS_PORT, OPENAI_PORT, TritonPort } from '../triton/server-ports';
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
-import { TritonAutoscalerOptions } from './autoscaling/triton-autoscaler-props';
+import { TritonAutoscalerOptions } from '../triton/autoscaler-options';
 import { TritonLoadTest } from './load-test/triton-load-test';
 import { TritonLoadTestOptions } from '../triton/load-test-options';
 import { serverLabels, selectorLabels } from './labels';

@@ -5,7 +5,7 @@
  */
 import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
 import type { ModelAccess } from '../triton/model-access';
-import type { TritonAutoscalerOptions } from '../k8s/autoscaling/triton-autoscaler-props';
+import type { TritonAutoscalerOptions } from '../triton/autoscaler-options';
 import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../triton/mesh-identity';

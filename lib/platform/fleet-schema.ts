@@ -13,7 +13,7 @@
  * The semantic checks (capacity, probes, mesh, references between keys) stay in planFleet and the constructs.
  */
 import * as v from 'valibot';
-import { AutoscalingMetric } from '../k8s/autoscaling/autoscaling-metric';
+import { AutoscalingMetric } from '../triton/autoscaling-metric';
 import { HPA_LIMITS } from '../triton/autoscaler-options';
 import { LoadSweep } from '../triton/load-sweep';
 import { LoadTestResults } from '../triton/load-test-results';

@@ -34,7 +34,7 @@ export {
 } from '../triton/model-control';
 export {
   AutoscalingMetric, QueueTimeMetricOptions, PerReplicaMetricOptions, CatalogMetricOptions, KvCacheUsageMetricOptions,
-} from '../k8s/autoscaling/autoscaling-metric';
+} from '../triton/autoscaling-metric';
 export type { AutoscalingEngine } from '../triton/autoscaler-options';
 export type { AlertThresholds } from '../triton/alert-thresholds';
 export { LoadSweep, SweepRange, SweepMode } from '../triton/load-sweep';

@@ -2,6 +2,8 @@
  * The replica range and scaling behaviour of a Triton server's autoscaler, with their defaults: one resolution for
  * TritonAutoscaler (what it writes) and planFleet (the replicas it sizes node pools for). Pure: no cdk8s.
  */
+import type { AutoscalingMetric } from './autoscaling-metric';
+import type { GpuPool } from './gpu-capacity';
 
 /**
  * `keda` (the default): a KEDA ScaledObject with a Prometheus trigger; KEDA creates the HPA. `hpa`: an autoscaling/v2
@@ -143,4 +145,15 @@ export function resolveAutoscalerOptions(options: AutoscalerScalingOptions): Res
       scaleDownPeriodSeconds: options.scaleDownPeriodSeconds ?? D.scaleDownPeriodSeconds,
     },
   };
+}
+
+export interface TritonAutoscalerOptions extends AutoscalerScalingOptions {
+  /** What to scale on, with its target. */
+  readonly metric: AutoscalingMetric;
+  /**
+   * The node group the server runs on. When given, its maxSize must hold maxReplicas pods plus the rolling-update
+   * surge (planGpuCapacity), and it must be the server's `nodeGroup` when the server names one.
+   * @default - no capacity check here (the infra stack sizes node groups with planGpuCapacity)
+   */
+  readonly gpuPool?: GpuPool;
 }

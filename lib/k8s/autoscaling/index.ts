@@ -1,5 +1,5 @@
 // Autoscaling of Triton servers on Triton's own metrics: re-exports only.
-export * from './autoscaling-metric';
+export * from '../../triton/autoscaling-metric';
 export * from './keda-scaled-object';
 export * from './prometheus-adapter-rules';
 export * from './triton-autoscaler';

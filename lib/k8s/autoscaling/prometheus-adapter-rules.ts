@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { Problems, show, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
-import { PrometheusAdapterRule } from './autoscaling-metric';
+import { PrometheusAdapterRule } from '../../triton/autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
 import { PROMETHEUS_ADAPTER_RULES_NAME } from '../../triton/object-names';
 

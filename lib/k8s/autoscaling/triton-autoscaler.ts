@@ -5,7 +5,7 @@ import { isWhole } from '../../private/checks';
 import { Problems, show, warningAt } from '../../private/errors';
 import { GpuPool, planGpuCapacity } from '../../triton/gpu-capacity';
 import type { ITritonServer } from '../triton-server-ref';
-import { AutoscalingMetric, serverRequestRateQuery } from './autoscaling-metric';
+import { AutoscalingMetric, serverRequestRateQuery } from '../../triton/autoscaling-metric';
 import { KedaScaledObject, PrometheusTrigger, SCALE_TO_ZERO_TRIGGERS } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
 import { TritonAutoscalerProps } from './triton-autoscaler-props';

@@ -1,10 +1,9 @@
-import { Problems, show } from '../../private/errors';
-import { isWholeMilli, milliDecimal, milliQuantity, toMilli } from '../../private/quantities';
-import type { LlmBackend } from '../../triton/llm-backends';
-import { LLM_BACKEND_NAMES, LlmSignal } from '../../triton/llm-metrics';
-import { LLM_SIGNAL_SOURCES, promql, QueryScope, serverMatchers } from '../../triton/promql';
-import { TRITON_METRICS, TritonMetric } from '../../triton/triton-metrics';
-import type { ITritonServer } from '../triton-server-ref';
+import { Problems, show } from '../private/errors';
+import { isWholeMilli, milliDecimal, milliQuantity, toMilli } from '../private/quantities';
+import type { LlmBackend } from './llm-backends';
+import { LLM_BACKEND_NAMES, LlmSignal } from './llm-metrics';
+import { LLM_SIGNAL_SOURCES, promql, QueryScope, serverMatchers } from './promql';
+import { TRITON_METRICS, TritonMetric } from './triton-metrics';
 
 /**
  * Range of rate() in every autoscaling query. Two minutes holds four samples at the default 30 s scrape interval
@@ -298,7 +297,7 @@ export class AutoscalingMetric {
    * server whose every LLM backend exports its series. Triton's own metrics fit every server.
    * @internal TritonAutoscaler calls it with its own problem list.
    */
-  public checkFits(p: Problems, server: ITritonServer): void {
+  public checkFits(p: Problems, server: { readonly name: string; readonly llmBackends: readonly LlmBackend[] }): void {
     const backend = this.definition.llmBackend;
     if (backend === undefined) return;
     const served = server.llmBackends;
