@@ -85,9 +85,8 @@ export {
 export { TritonScrape, TritonScrapeOptions, TritonScrapeProps, TRITON_SCRAPE_DEFAULTS } from './k8s/monitoring/triton-scrape';
 export { MonitorKind } from './k8s/monitoring/prometheus-monitor';
 export { TritonAlerts, TritonAlertsOptions, TritonAlertsProps, TRITON_ALERTS_DEFAULTS, writePromtoolFiles } from './k8s/monitoring/triton-alerts';
-export {
-  TritonAlertRouting, TritonAlertRoutingOptions, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS,
-} from './k8s/monitoring/triton-alert-routing';
+export { TritonAlertRouting, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS } from './k8s/monitoring/triton-alert-routing';
+export { TritonAlertRoutingOptions } from './triton/alert-routing';
 export {
   AlertReceiver, ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions,
   OpsgenieReceiverOptions, OpsgeniePriority, TierReceivers,
@@ -119,10 +118,13 @@ export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER
 // Traffic management and security with Istio.
 export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh/gateway';
 export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
-export {
-  RouteOptions, RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions, TrafficPolicyOptions,
-  TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS, OPENAI_ROUTE_DEFAULTS,
-} from './k8s/mesh/route-builders';
+export { TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS, OPENAI_ROUTE_DEFAULTS } from './k8s/mesh/route-builders';
+export { RouteOptions } from './triton/route-options';
+export { TrafficPolicyOptions } from './triton/route-options';
+export { OutlierDetectionOptions } from './triton/route-options';
+export { ConnectionPoolOptions } from './triton/route-options';
+export { RetryOptions } from './triton/route-options';
+export { RouteProtocol } from './triton/route-options';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
 export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './triton/canary-plan';

@@ -14,7 +14,7 @@ import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { TritonServerProps } from '../k8s/triton-server-props';
 import type { TritonLoadTestOptions } from '../triton/load-test-options';
-import type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
+import type { TritonAlertRoutingOptions } from '../triton/alert-routing';
 import type { AlertLabelMap } from '../triton/alert-labels';
 import type { AlertThresholds } from '../triton/alert-thresholds';
 import type { NodePoolProvisioner } from '../triton/gpu-scheduling';

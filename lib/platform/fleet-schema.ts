@@ -26,7 +26,7 @@ import { MODEL_CONFIG_ENUMS } from '../triton/model-config-enums';
 import { ALERT_SEVERITIES, ALERT_TIERS } from '../triton/alert-labels';
 import { LLM_BACKENDS } from '../triton/llm-backends';
 import { OPENAI_LOG_LEVELS, TOOL_CALL_PARSERS } from '../triton/openai-frontend';
-import { ROUTE_PROTOCOLS } from '../k8s/mesh/route-builders';
+import { ROUTE_PROTOCOLS } from '../triton/route-options';
 import { FAILURE_MODES } from '../triton/inference-pool-options';
 import { WEIGHT_BYTES } from '../triton/llm-engine';
 import type { WeightDtype } from '../triton/llm-engine';
@@ -275,7 +275,7 @@ const serviceAccount = strict<S<'callers'> extends { serviceAccounts?: (infer A)
 });
 const callers = strict<S<'callers'>>('the callers', { namespaces: o(list(dnsLabel('a namespace'))), serviceAccounts: o(list(serviceAccount)) });
 const routeProtocol = oneOf(ROUTE_PROTOCOLS);
-/** RouteOptions (lib/k8s/mesh/route-builders.ts): what a server route and a release share. */
+/** RouteOptions (lib/triton/route-options.ts): what a server route and a release share. */
 const routeOptions = {
   protocol: o(routeProtocol),
   timeoutSeconds: o(seconds(1)),

@@ -54,11 +54,14 @@ export type {
   ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
   OpsgeniePriority, TierReceivers,
 } from '../triton/alert-routing';
-export type { TritonAlertRoutingOptions } from '../k8s/monitoring/triton-alert-routing';
+export type { TritonAlertRoutingOptions } from '../triton/alert-routing';
 // Type-only: the module of MeshCallers is a cdk8s construct.
 export type { MeshCallers } from '../triton/mesh-identity';
 // Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
-export type { RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions } from '../k8s/mesh/route-builders';
+export type { OutlierDetectionOptions } from '../triton/route-options';
+export type { ConnectionPoolOptions } from '../triton/route-options';
+export type { RetryOptions } from '../triton/route-options';
+export type { RouteProtocol } from '../triton/route-options';
 export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';
 export type { MigStrategy } from '../triton/nvidia-device-plugin-options';
 export type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';

@@ -160,3 +160,31 @@ export class AlertReceiver {
 
 /** A receiver per tier. P2 and P3 may share one. */
 export type TierReceivers = Record<AlertTier, AlertReceiver>;
+
+export interface TritonAlertRoutingOptions {
+  /**
+   * The receiver of each tier (the `tier` label of the Triton alerts): P1 should page (AlertReceiver.pagerDuty or
+   * opsgenie), P2 and P3 go to chat or tickets (slack, webhook) and may share one receiver.
+   */
+  readonly receivers: TierReceivers;
+  /** Name of the AlertmanagerConfig (a DNS label). @default 'triton-alerts' */
+  readonly name?: string;
+  /** Labels that group alerts into one notification. @default ['alertname', 'namespace', 'triton_server'] */
+  readonly groupBy?: string[];
+  /** How long a new group waits for more alerts before its first notification. @default 30 */
+  readonly groupWaitSeconds?: number;
+  /** How long a group waits before notifying about alerts added to it. @default 5 */
+  readonly groupIntervalMinutes?: number;
+  /**
+   * How long before a still-firing alert is notified again, per tier; a tier left out keeps its default.
+   * @default { P1: 60, P2: 240, P3: 720 }
+   */
+  readonly repeatIntervalMinutes?: Partial<Record<AlertTier, number>>;
+  /**
+   * Labels the Alertmanager selects AlertmanagerConfigs by (its `alertmanagerConfigSelector`); its
+   * `alertmanagerConfigNamespaceSelector` must also include the namespace. Give `{}` for an Alertmanager that selects
+   * every AlertmanagerConfig.
+   * @default KUBE_PROMETHEUS_STACK_LABELS (`{ release: 'kube-prometheus-stack' }`)
+   */
+  readonly alertmanagerLabels?: Record<string, string>;
+}

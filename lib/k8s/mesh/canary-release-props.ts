@@ -1,6 +1,6 @@
 import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
-import { RouteOptions } from './route-builders';
+import { RouteOptions } from '../../triton/route-options';
 
 /** One version of a released service: a name and the server that runs it. */
 export interface CanaryVersion {

@@ -12,7 +12,8 @@ import { canaryHttpRoutes } from './canary-routes';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, VirtualServiceSpec } from './istio-types';
 import { checkHosts, serviceHost } from '../../triton/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems, registerMeshService } from './mesh-services';
-import { checkRoute, resolveRoute, RouteProtocol, trafficPolicy } from './route-builders';
+import { checkRoute, resolveRoute, trafficPolicy } from './route-builders';
+import { RouteProtocol } from '../../triton/route-options';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 

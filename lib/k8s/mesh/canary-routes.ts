@@ -6,7 +6,8 @@
 import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
 import { VersionWeight } from '../../triton/canary-plan';
 import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
-import { ResolvedRoute, retryPolicy, RouteProtocol, routeMatches, routePort, seconds } from './route-builders';
+import { ResolvedRoute, retryPolicy, routeMatches, routePort, seconds } from './route-builders';
+import { RouteProtocol } from '../../triton/route-options';
 
 /** Name of the weighted route in the VirtualService. */
 export const WEIGHTED_ROUTE = 'weighted';

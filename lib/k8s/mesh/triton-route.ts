@@ -7,9 +7,9 @@ import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
 import { checkHosts } from '../../triton/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
-import {
-  checkRoute, destination, resolveRoute, retryPolicy, RouteOptions, RouteProtocol, routeMatches, seconds, trafficPolicy,
-} from './route-builders';
+import { checkRoute, destination, resolveRoute, retryPolicy, routeMatches, seconds, trafficPolicy } from './route-builders';
+import { RouteOptions } from '../../triton/route-options';
+import { RouteProtocol } from '../../triton/route-options';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
 /**

@@ -1,7 +1,6 @@
 import { GRPC_PORT, HTTP_PORT } from '../../../lib';
-import {
-  destination, RETRY_ON, retryPolicy, routeMatches, RouteProtocol, TRITON_ROUTE_DEFAULTS, trafficPolicy,
-} from '../../../lib/k8s/mesh/route-builders';
+import { destination, RETRY_ON, retryPolicy, routeMatches, TRITON_ROUTE_DEFAULTS, trafficPolicy } from '../../../lib/k8s/mesh/route-builders';
+import { RouteProtocol } from '../../../lib/triton/route-options';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
 import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/triton/mesh-hosts';
 import { serverChart } from '../../helpers';
