@@ -43,6 +43,7 @@ export { GpuPool } from './triton/gpu-capacity';
 // The Triton server and what it runs on.
 export { TritonServer } from './k8s/triton-server';
 export { TritonServerProps } from './k8s/triton-server-props';
+export { TritonServerOptions } from './triton/server-props';
 export { TRITON_SERVER_DEFAULTS } from './triton/server-defaults';
 export { ITritonServer, ReleaseMembership } from './k8s/triton-server-ref';
 export { ReplicaRange } from './triton/replica-range';

@@ -12,7 +12,7 @@ import type { MeshCallers } from '../triton/mesh-identity';
 import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
 import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-import type { TritonServerProps } from '../k8s/triton-server-props';
+import type { TritonServerOptions } from '../triton/server-props';
 import type { TritonLoadTestOptions } from '../triton/load-test-options';
 import type { TritonAlertRoutingOptions } from '../triton/alert-routing';
 import type { AlertLabelMap } from '../triton/alert-labels';
@@ -167,11 +167,11 @@ export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gatewa
 }
 
 /**
- * One Triton server: TritonServer props minus what the fleet decides (image, repository, node group and provisioner,
+ * One Triton server: TritonServerOptions minus what the fleet decides (image, node group and provisioner,
  * the GPU memory of its pool, namespaces).
  */
-export interface ServerDescription extends Omit<TritonServerProps,
-  'image' | 'repository' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'gpuMemoryGiB' | 'clientNamespaces' | 'monitoringNamespace'
+export interface ServerDescription extends Omit<TritonServerOptions,
+  'image' | 'replicas' | 'nodeGroup' | 'nodeGroupProvisioner' | 'gpuMemoryGiB' | 'clientNamespaces' | 'monitoringNamespace'
   | 'modelConfigReaders'> {
   /** @default - the fleet's image */
   readonly image?: string;

@@ -14,7 +14,7 @@ import type { ReplicaRange } from '../triton/replica-range';
 import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { problem, Problems, show, TritonOpsError } from '../private/errors';
-import type { TritonServerProps } from '../k8s/triton-server-props';
+import type { TritonServerOptions } from '../triton/server-props';
 import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { checkNamespaceName, DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/eks-versions';
@@ -69,7 +69,7 @@ export interface ServerPlan {
   /** Construct path of the server in the FleetChart (`<fleet>/<server>`). */
   readonly path: string;
   /** The server's props as the FleetChart gives them to TritonServer, all but the repository: its description's and the plan's. */
-  readonly props: Omit<TritonServerProps, 'repository'>;
+  readonly props: TritonServerOptions;
   /**
    * Every setting of the server, resolved once (resolveSettings) with its problems named in the description's words;
    * the FleetChart's TritonServer reads them instead of resolving again.
@@ -467,7 +467,7 @@ function checkScaleToZero(p: Problems, releaseOf: ReadonlyMap<string, string>, n
 
 /** The server's props as TritonServer takes them, but the repository: its description's, and what the fleet gives it. */
 function serverProps(inputs: ServerInputs, name: string, s: ServerDescription, pool: string | undefined,
-  clientNamespaces: string[]): Omit<TritonServerProps, 'repository'> {
+  clientNamespaces: string[]): TritonServerOptions {
   const { fleet, pools } = inputs;
   const {
     image, nodePool: _pool, autoscale: _autoscale, repositoryClaim: _claim, weightsFrom: _weights, route: _route, callers: _callers,

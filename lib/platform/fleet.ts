@@ -11,6 +11,7 @@ export { AddonsDescription, EfsCsiOptions, EFS_CSI_DEFAULTS } from './addons-des
 export { planFleet, FleetPlan, ServerPlan, ServerS3Plan, GatewayPlan, MonitoringPlan, FLEET_DEFAULTS } from './fleet-plan';
 export type { ServerRequests } from '../triton/server-requests';
 export type { TritonServerSettings } from '../triton/server-settings';
+export type { TritonServerOptions } from '../triton/server-props';
 export type { LogFormat } from '../triton/server-flags';
 export { ResponseCache, LocalResponseCacheOptions, RedisResponseCacheOptions, RedisCacheTlsOptions } from '../triton/response-cache';
 export type { ResourceRequests } from '../triton/node-capacity';

@@ -10,6 +10,7 @@ import { ResponseCache } from './response-cache';
 import { LogFormat } from './server-flags';
 import type { OpenAiFrontendOptions } from './openai-frontend';
 import type { ServiceAccountRef } from './mesh-identity';
+import type { LocalRepositoryOptions } from './local-repository-options';
 
 /** Every prop of TritonServerProps but the repository (see TritonServerProps for the whole server). */
 export interface ServerSettingsProps {
@@ -184,4 +185,19 @@ export interface ServerSettingsProps {
   readonly modelConfigReaders?: ServiceAccountRef[];
   /** Namespace of Prometheus, admitted to the metrics port (8002). @default 'monitoring' */
   readonly monitoringNamespace?: string;
+}
+
+/**
+ * Every prop of a TritonServer but where its models come from (TritonServerProps adds the ModelRepository, a construct
+ * of the Kubernetes side): plain data, which a fleet's server description extends and its plan gives each server.
+ */
+export interface TritonServerOptions extends ServerSettingsProps {
+  /**
+   * Copy the S3 repository to the pod's local disk before Triton starts (an init container running `aws s3 sync` into
+   * an emptyDir of `sizeGiB`), and serve from the copy: LLM engines then find their weights, engines and tokenizers
+   * under `/models/<model>/...`, and load from local (instance-store NVMe on nodes whose ephemeral storage is RAID0
+   * NVMe) instead of through S3. S3 repositories only. The copy runs before the startup probe starts.
+   * @default - Triton reads the repository itself
+   */
+  readonly localRepository?: LocalRepositoryOptions;
 }
