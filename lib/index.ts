@@ -119,6 +119,7 @@ export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER
 // Traffic management and security with Istio.
 export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh/gateway';
 export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
+export { MeshRouteOptions } from './triton/route-options';
 export { TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS, OPENAI_ROUTE_DEFAULTS } from './k8s/mesh/route-builders';
 export { RouteOptions } from './triton/route-options';
 export { TrafficPolicyOptions } from './triton/route-options';
@@ -128,6 +129,7 @@ export { RetryOptions } from './triton/route-options';
 export { RouteProtocol } from './triton/route-options';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
+export * from './triton/canary-options';
 export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './triton/canary-plan';
 export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
 export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps } from './k8s/mesh/triton-authorization';

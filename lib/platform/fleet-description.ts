@@ -6,10 +6,10 @@
 import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
 import type { ModelAccess } from '../triton/model-access';
 import type { TritonAutoscalerOptions } from '../triton/autoscaler-options';
-import type { CanaryReleaseProps } from '../k8s/mesh/canary-release-props';
+import type { CanaryReleaseOptions } from '../triton/canary-options';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
 import type { MeshCallers } from '../triton/mesh-identity';
-import type { TritonRouteOptions } from '../k8s/mesh/triton-route';
+import type { MeshRouteOptions } from '../triton/route-options';
 import type { InferencePoolOptions } from '../triton/inference-pool-options';
 import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 import type { TritonServerOptions } from '../triton/server-props';
@@ -153,7 +153,7 @@ export interface MonitoringDescription {
 }
 
 /** A route to one server (TritonRoute), in the mesh or through the fleet gateway. */
-export interface ServerRouteDescription extends Omit<TritonRouteOptions, 'gateway'> {
+export interface ServerRouteDescription extends MeshRouteOptions {
   /** Route through the fleet gateway (its hosts by default). @default false: callers inside the mesh only */
   readonly exposed?: boolean;
   /**
@@ -231,7 +231,7 @@ export interface ReleaseVersionDescription {
 }
 
 /** A canary release over two or more servers of the fleet (CanaryRelease); the release name is its key. */
-export interface ReleaseDescription extends Omit<CanaryReleaseProps, 'name' | 'versions' | 'gateway'> {
+export interface ReleaseDescription extends CanaryReleaseOptions {
   /** The versions, the stable one first and the canary last. */
   readonly versions: ReleaseVersionDescription[];
   /** Through the fleet gateway. @default false: callers inside the mesh only */

@@ -56,17 +56,13 @@ export type {
   OpsgeniePriority, TierReceivers,
 } from '../triton/alert-routing';
 export type { TritonAlertRoutingOptions } from '../triton/alert-routing';
-// Type-only: the module of MeshCallers is a cdk8s construct.
+// The options of a server's callers, route and release, and of the device plugin: plain data in lib/triton.
 export type { MeshCallers } from '../triton/mesh-identity';
-// Type-only as well: the options of a server's route and a release, and the device plugin's, from construct modules.
-export type { OutlierDetectionOptions } from '../triton/route-options';
-export type { ConnectionPoolOptions } from '../triton/route-options';
-export type { RetryOptions } from '../triton/route-options';
-export type { RouteProtocol } from '../triton/route-options';
-export type { CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../k8s/mesh/canary-release-props';
-export type { MigStrategy } from '../triton/nvidia-device-plugin-options';
-export type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-export type { TimeSlicingOptions } from '../triton/nvidia-device-plugin-options';
+export type {
+  MeshRouteOptions, RouteOptions, TrafficPolicyOptions, RouteProtocol, RetryOptions, ConnectionPoolOptions, OutlierDetectionOptions,
+} from '../triton/route-options';
+export type { CanaryReleaseOptions, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror, CanaryFault } from '../triton/canary-options';
+export type { NvidiaDevicePluginProps, TimeSlicingOptions, MigStrategy } from '../triton/nvidia-device-plugin-options';
 export type {
   InferencePoolOptions, InferencePoolScorers, InferenceObjectiveOptions, FailureMode,
 } from '../triton/inference-pool-options';

@@ -105,3 +105,27 @@ export interface RouteOptions extends TrafficPolicyOptions {
    */
   readonly streaming?: boolean;
 }
+
+/** A route's options but its gateway (a construct): what a fleet's server route describes. */
+export interface MeshRouteOptions extends RouteOptions {
+  /**
+   * Name of the VirtualService, a DNS-1035 label unique among the app's VirtualServices in the namespace.
+   * @default - the construct id (with `server.route()`, the server's name)
+   */
+  readonly name?: string;
+  /**
+   * Hosts the route answers for. Through a gateway each must fall within the gateway's hosts (the same name, or
+   * under one of its `*.domain` wildcards).
+   * @default - the gateway's hosts when a gateway is given, else the server's in-cluster host
+   * (`<server>.<namespace>.svc.cluster.local`)
+   */
+  readonly hosts?: string[];
+  /**
+   * Hosts of `hosts` in the cluster domain (`<svc>.<ns>.svc.cluster.local`) whose Service this app does not define,
+   * declared on purpose: e.g. a Service of another app or a ServiceEntry. Every other host of the cluster domain must be
+   * the FQDN of a TritonServer's or CanaryRelease's Service of the app (checked at synth), or the VirtualService would
+   * route nothing (CHECKLIST M02). Each entry must be one of `hosts`.
+   * @default - none: every host of the cluster domain is a Service of the app
+   */
+  readonly externalHosts?: string[];
+}

@@ -3,7 +3,10 @@
  * on route-builders, so a release routes exactly the APIs a plain TritonRoute routes (never the repository,
  * model-config or metrics APIs) with the same retries.
  */
-import { CanaryFault, CanaryHeaderMatch, CanaryHeaderRoute, CanaryMirror } from './canary-release-props';
+import { CanaryFault } from '../../triton/canary-options';
+import { CanaryMirror } from '../../triton/canary-options';
+import { CanaryHeaderRoute } from '../../triton/canary-options';
+import { CanaryHeaderMatch } from '../../triton/canary-options';
 import { VersionWeight } from '../../triton/canary-plan';
 import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
 import { ResolvedRoute, retryPolicy, routeMatches, routePort, seconds } from './route-builders';

@@ -8,8 +8,7 @@ import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServ
 import { checkHosts } from '../../triton/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import { checkRoute, destination, resolveRoute, retryPolicy, routeMatches, seconds, trafficPolicy } from './route-builders';
-import { RouteOptions } from '../../triton/route-options';
-import { RouteProtocol } from '../../triton/route-options';
+import { MeshRouteOptions, RouteProtocol } from '../../triton/route-options';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 
 /**
@@ -21,33 +20,13 @@ const ruleOwners = new WeakMap<ITritonServer, TritonRoute>();
 /** Istio's name for "the sidecars of the mesh" in a VirtualService's `gateways`. */
 export const MESH_GATEWAY = 'mesh';
 
-export interface TritonRouteOptions extends RouteOptions {
-  /**
-   * Name of the VirtualService, a DNS-1035 label unique among the app's VirtualServices in the namespace.
-   * @default - the construct id (with `server.route()`, the server's name)
-   */
-  readonly name?: string;
+export interface TritonRouteOptions extends MeshRouteOptions {
   /**
    * Gateway the route is exposed through. Its namespace must be admitted by the server's NetworkPolicy
    * (`clientNamespaces` of the server), or the gateway's requests would be dropped.
    * @default - none: the route applies to callers inside the mesh only
    */
   readonly gateway?: MeshGateway;
-  /**
-   * Hosts the route answers for. Through a gateway each must fall within the gateway's hosts (the same name, or
-   * under one of its `*.domain` wildcards).
-   * @default - the gateway's hosts when a gateway is given, else the server's in-cluster host
-   * (`<server>.<namespace>.svc.cluster.local`)
-   */
-  readonly hosts?: string[];
-  /**
-   * Hosts of `hosts` in the cluster domain (`<svc>.<ns>.svc.cluster.local`) whose Service this app does not define,
-   * declared on purpose: e.g. a Service of another app or a ServiceEntry. Every other host of the cluster domain must be
-   * the FQDN of a TritonServer's or CanaryRelease's Service of the app (checked at synth), or the VirtualService would
-   * route nothing (CHECKLIST M02). Each entry must be one of `hosts`.
-   * @default - none: every host of the cluster domain is a Service of the app
-   */
-  readonly externalHosts?: string[];
 }
 
 export interface TritonRouteProps extends TritonRouteOptions {
