@@ -83,8 +83,9 @@ export {
 } from './k8s/karpenter/karpenter-gpu-node-pool';
 
 // Observability and autoscaling.
-export { TritonScrape, TritonScrapeOptions, TritonScrapeProps, TRITON_SCRAPE_DEFAULTS } from './k8s/monitoring/triton-scrape';
-export { MonitorKind } from './k8s/monitoring/prometheus-monitor';
+export { TritonScrape, TritonScrapeOptions, TritonScrapeProps } from './k8s/monitoring/triton-scrape';
+export { TRITON_SCRAPE_DEFAULTS } from './triton/monitoring-defaults';
+export { MonitorKind } from './triton/monitoring-defaults';
 export { TritonAlerts, TritonAlertsOptions, TritonAlertsProps, TRITON_ALERTS_DEFAULTS, writePromtoolFiles } from './k8s/monitoring/triton-alerts';
 export { TritonAlertRouting, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS } from './k8s/monitoring/triton-alert-routing';
 export { TritonAlertRoutingOptions } from './triton/alert-routing';
@@ -97,7 +98,8 @@ export { TRITON_ALERT_NAMES, TritonAlertKey } from './triton/alert-names';
 export {
   AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
-export { TritonDashboard, TritonDashboardProps, TRITON_DASHBOARD_DEFAULTS, DashboardInferencePool } from './k8s/monitoring/triton-dashboard';
+export { TritonDashboard, TritonDashboardProps, DashboardInferencePool } from './k8s/monitoring/triton-dashboard';
+export { TRITON_DASHBOARD_DEFAULTS } from './triton/monitoring-defaults';
 export {
   EndpointPickerMonitoring, EndpointPickerMonitoringOptions, EndpointPickerMonitoringProps, IScrapedEndpointPicker,
   ENDPOINT_PICKER_MONITORING_DEFAULTS,
@@ -114,7 +116,8 @@ export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export { TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
 export { TritonAutoscalerOptions } from './triton/autoscaler-options';
 export { TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
-export { PrometheusAdapterRules, PrometheusAdapterRulesProps, PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './k8s/autoscaling/prometheus-adapter-rules';
+export { PrometheusAdapterRules, PrometheusAdapterRulesProps } from './k8s/autoscaling/prometheus-adapter-rules';
+export { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './triton/monitoring-defaults';
 
 // Traffic management and security with Istio.
 export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh/gateway';

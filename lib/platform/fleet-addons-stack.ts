@@ -19,7 +19,8 @@ import { ChartManifest } from '../bridge/chart-manifest';
 import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
-import { ADDON_DEFAULTS, AddonsPlan, assumesOutput, planAddons } from './addons/addon-plan';
+import { ADDON_DEFAULTS, AddonsPlan, planAddons } from './addons/addon-plan';
+import { assumesOutput } from './assumes-output';
 import type { AddonProvides } from './addons/addon-catalog';
 import { EFS_CSI_PROVISIONER } from './addons/efs-csi-addon';
 import { fsxLustreDriverRole } from './addons/fsx-lustre-driver-role';
@@ -30,7 +31,7 @@ import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { crdDowngradeGuard } from './crd-downgrade-guard';
 import { vendoredCrdManifest } from './vendored-crd';
 import { vendoredReleaseObjects } from './vendored-release';
-import { KubeObject, manifestResourceId } from '../bridge/kube-object';
+import { KubeObject, manifestResourceId } from '../triton/kube-object';
 
 export interface FleetAddonsStackProps {
   /** The fleet. */

@@ -47,3 +47,6 @@ export interface MeshCallers {
    */
   readonly serviceAccounts?: ServiceAccountRef[];
 }
+
+/** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */
+export const ISTIO_INGRESS_GATEWAY_SELECTOR: Readonly<Record<string, string>> = Object.freeze({ istio: 'ingressgateway' });

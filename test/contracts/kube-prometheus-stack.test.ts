@@ -1,4 +1,4 @@
-import { GRAFANA_FOLDER_ANNOTATION } from '../../lib/k8s/monitoring/triton-dashboard';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../lib/triton/monitoring-defaults';
 import {
   KUBE_PROMETHEUS_STACK_CHART, KUBE_PROMETHEUS_STACK_GRAFANA_CHART,
 } from '../../lib/platform/addons/kube-prometheus-stack-addon';

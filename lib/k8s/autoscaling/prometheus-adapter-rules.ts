@@ -5,14 +5,7 @@ import { Problems, show, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from '../../triton/autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
-import { PROMETHEUS_ADAPTER_RULES_NAME } from '../../triton/object-names';
-
-/** Defaults of PrometheusAdapterRulesProps, one named constant each (asserted by the tests). */
-export const PROMETHEUS_ADAPTER_RULES_DEFAULTS = {
-  name: PROMETHEUS_ADAPTER_RULES_NAME,
-  /** Where kube-prometheus-stack and the prometheus-adapter chart are usually installed. */
-  namespace: 'monitoring',
-} as const;
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/monitoring-defaults';
 
 /** Key the prometheus-adapter chart mounts (`/etc/adapter/config.yaml`) from the ConfigMap named by `rules.existing`. */
 export const ADAPTER_CONFIG_KEY = 'config.yaml';

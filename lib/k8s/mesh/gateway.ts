@@ -5,10 +5,8 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
 import { checkHosts, hostWithin } from '../../triton/mesh-hosts';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/mesh-identity';
 import { checkDedicatedNamespace, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
-
-/** The labels of the pods of Istio's default ingress gateway (the `istio-ingressgateway` chart). */
-export const ISTIO_INGRESS_GATEWAY_SELECTOR: Readonly<Record<string, string>> = Object.freeze({ istio: 'ingressgateway' });
 
 /** Defaults of MeshGatewayProps and the listener ports, one named constant each (asserted by the tests). */
 export const MESH_GATEWAY_DEFAULTS = {

@@ -15,7 +15,9 @@ import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
 import type { PrometheusRuleSpec } from './prometheus-monitor';
-import { checkLabels, KUBE_PROMETHEUS_STACK_LABELS, TRITON_SCRAPE_DEFAULTS } from './triton-scrape';
+import { checkLabels } from './triton-scrape';
+import { TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
 
 /** Defaults of EndpointPickerMonitoringOptions, one named constant each (asserted by the tests). */
 export const ENDPOINT_PICKER_MONITORING_DEFAULTS = {

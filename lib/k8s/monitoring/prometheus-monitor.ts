@@ -5,6 +5,7 @@
  * @see https://prometheus-operator.dev/docs/api-reference/api/
  */
 import type { RuleGroup } from '../../triton/alert-rules';
+import type { MonitorKind } from '../../triton/monitoring-defaults';
 
 /** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
 export interface PrometheusRuleSpec {
@@ -13,9 +14,6 @@ export interface PrometheusRuleSpec {
 
 /** API version of the prometheus-operator monitors. */
 export const MONITORING_API_VERSION = 'monitoring.coreos.com/v1';
-
-/** ServiceMonitor scrapes the endpoints behind a Service; PodMonitor scrapes pods directly. */
-export type MonitorKind = 'ServiceMonitor' | 'PodMonitor';
 
 /** One Prometheus relabeling step (`relabel_config`). */
 export interface RelabelConfig {

@@ -7,7 +7,7 @@ import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier, PROMETHEUS_LABEL_NAME } from 
 import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TritonAlertRoutingOptions } from '../../triton/alert-routing';
 import { minutesToPromDuration } from '../../triton/alert-thresholds';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
-import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
 
 /** API version of the AlertmanagerConfig (prometheus-operator). */
 export const ALERTMANAGER_CONFIG_API_VERSION = 'monitoring.coreos.com/v1alpha1';

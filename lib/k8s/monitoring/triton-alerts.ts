@@ -12,7 +12,7 @@ import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertT
 import type { ITritonServer } from '../triton-server-ref';
 import { EndpointPickerMonitoring } from './endpoint-picker-monitoring';
 import { MONITORING_API_VERSION } from './prometheus-monitor';
-import { KUBE_PROMETHEUS_STACK_LABELS } from './triton-scrape';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
 
 export { DEFAULT_RUNBOOK_BASE_URL };
 

@@ -5,6 +5,7 @@ import { Problems } from '../../private/errors';
 import { buildTritonDashboard } from '../../triton/dashboard-model';
 import { GrafanaDashboard } from '../../triton/grafana-model';
 import { MANAGED_BY } from '../labels';
+import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../triton/monitoring-defaults';
 import type { ITritonServer } from '../triton-server-ref';
 import type { ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
@@ -72,17 +73,6 @@ export interface DashboardInferencePool {
   /** The pool as resolved: its backend says which panels its picker feeds. */
   readonly pool: Pick<ResolvedInferencePool, 'backend'>;
 }
-
-/** The defaults of TritonDashboardProps. */
-export const TRITON_DASHBOARD_DEFAULTS = {
-  name: 'triton-inference',
-  title: 'Triton Inference Server',
-  folder: 'Triton',
-  sidecarLabel: { grafana_dashboard: '1' },
-} as const;
-
-/** Annotation that Grafana's sidecar turns into the dashboard's folder (its `folderAnnotation` setting). */
-export const GRAFANA_FOLDER_ANNOTATION = 'grafana_folder';
 
 // A DNS label (it names the ConfigMap) that also fits Grafana's 40-character uid.
 const DASHBOARD_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;

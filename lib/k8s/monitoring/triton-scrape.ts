@@ -5,29 +5,9 @@ import { Problems, show } from '../../private/errors';
 import { METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
 import type { ITritonServer } from '../triton-server-ref';
-import { MONITORING_API_VERSION, MonitorKind, monitorSpec, promDuration } from './prometheus-monitor';
+import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
+import { MonitorKind, TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
 import { LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
-
-/**
- * Labels kube-prometheus-stack's Prometheus selects monitors by: its chart sets
- * `serviceMonitorSelector`/`podMonitorSelector` to `release: <helm release name>`, and the release is usually
- * named after the chart. A monitor without it is silently never scraped.
- * @see https://github.com/prometheus-community/helm-charts/tree/main/charts/kube-prometheus-stack
- */
-export const KUBE_PROMETHEUS_STACK_LABELS: Readonly<Record<string, string>> = Object.freeze({ release: 'kube-prometheus-stack' });
-
-/** Defaults of TritonScrapeProps, one named constant each (asserted by the tests). */
-export const TRITON_SCRAPE_DEFAULTS = {
-  kind: 'ServiceMonitor' as MonitorKind,
-  prometheusLabels: KUBE_PROMETHEUS_STACK_LABELS,
-  intervalSeconds: 30,
-  scrapeTimeoutSeconds: 10,
-  /** Faster scrapes load Triton and Prometheus without showing more. */
-  minIntervalSeconds: 5,
-  /** Prometheus looks back 5 minutes for a sample: slower scrapes leave every series stale between scrapes. */
-  maxIntervalSeconds: 300,
-  bypassIstioSidecar: true,
-} as const;
 
 export interface TritonScrapeOptions {
   /**

@@ -4,9 +4,8 @@
  * typed twice). A loop over the registry of add-on modules (addon-registry.ts). Data: the add-ons stack turns it into
  * helm_release and aws_eks_addon resources, and the tests read it without synthesizing a stack.
  */
-import { TerraformOutput, TerraformStack } from 'cdktf';
-import { EKS_CLUSTER_DEFAULTS } from '../../aws/eks-cluster';
 import { Problems } from '../../private/errors';
+import { EKS_DEFAULT_KUBERNETES_VERSION } from '../../triton/eks-versions';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
 import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan } from './addon-module';
@@ -71,7 +70,7 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
  */
 export function planAddons(plan: FleetPlan): AddonsPlan {
   const { fleet } = plan;
-  const kubernetesVersion = fleet.cluster.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
+  const kubernetesVersion = fleet.cluster.kubernetesVersion ?? EKS_DEFAULT_KUBERNETES_VERSION;
   const p = new Problems(fleet.name);
   const crds: CrdManifestPlan[] = [];
   const releases: HelmReleasePlan[] = [];
@@ -112,15 +111,4 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
     kubernetesVersion, crds, releases, manifests, eksAddons, efsStorageClass, fsxLustreDriver,
     installed: installed.map((m) => m.provides), assumes: assumedAddons(plan),
   };
-}
-
-/**
- * The Terraform output `assumes` of a stack: the add-ons the fleet needs that its description switches off, which the
- * cluster must already run. Both the add-ons stack and the serving stack (whose objects rely on them) state it.
- */
-export function assumesOutput(stack: TerraformStack, assumes: readonly AddonProvides[]): TerraformOutput {
-  return new TerraformOutput(stack, 'assumes', {
-    description: 'Add-ons the fleet needs that its description switches off (addons.<name>: false); the cluster must run them',
-    value: assumes.map((a) => `${a.addon}: ${a.summary}`),
-  });
 }

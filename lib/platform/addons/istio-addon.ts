@@ -4,7 +4,7 @@
  * @see https://github.com/istio/istio/tree/1.30.3/manifests/charts
  */
 import { GATEWAY_NAME_LABEL } from '../../triton/inference-pool-options';
-import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../k8s/mesh/gateway';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/mesh-identity';
 import { ISTIO_TRUST_DOMAIN } from '../../triton/mesh-identity';
 import type { Problems } from '../../private/errors';
 import type { Lifecycle } from '../../triton/lifecycle';

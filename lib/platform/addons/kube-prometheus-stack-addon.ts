@@ -4,8 +4,9 @@
  * no cdktf.
  * @see https://github.com/prometheus-community/helm-charts/tree/kube-prometheus-stack-88.5.3/charts/kube-prometheus-stack
  */
-import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../k8s/monitoring/triton-dashboard';
-import { TRITON_SCRAPE_DEFAULTS } from '../../k8s/monitoring/triton-scrape';
+import { TRITON_DASHBOARD_DEFAULTS } from '../../triton/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../triton/monitoring-defaults';
+import { TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
 import type { Lifecycle } from '../../triton/lifecycle';
 import { FleetPlan, sorted } from '../fleet-plan';
 import { kinds } from './addon-catalog';

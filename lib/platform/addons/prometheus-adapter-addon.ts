@@ -3,7 +3,7 @@
  * rules (the FleetChart's ConfigMap). Pure: no cdk8s, no cdktf.
  * @see https://github.com/prometheus-community/helm-charts/tree/prometheus-adapter-5.3.0/charts/prometheus-adapter
  */
-import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../k8s/autoscaling/prometheus-adapter-rules';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/monitoring-defaults';
 import type { Lifecycle } from '../../triton/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonInstall, AddonModule } from './addon-module';

@@ -2,9 +2,10 @@ import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { ModelRepository, TritonServer } from '../../../lib';
 import {
-  ADAPTER_CONFIG_KEY, AutoscalingMetric, DEFAULT_PROMETHEUS_ADDRESS, PROMETHEUS_ADAPTER_RULES_DEFAULTS,
+  ADAPTER_CONFIG_KEY, AutoscalingMetric, DEFAULT_PROMETHEUS_ADDRESS,
   PrometheusAdapterRules, TRITON_AUTOSCALER_DEFAULTS, TritonAutoscaler, TritonAutoscalerProps,
 } from '../../../lib/k8s/autoscaling';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../../lib/triton/monitoring-defaults';
 import { byKind, IMAGE, Manifest, MODEL, serverChart } from '../../helpers';
 
 const QUEUE_50MS = AutoscalingMetric.queueTimePerRequest({ targetMs: 50 });

@@ -2,7 +2,7 @@ import { Chart, JsonPatch, Testing, Yaml } from 'cdk8s';
 import {
   TRITON_ALERT_ROUTING_DEFAULTS, TritonAlertRouting, TritonAlertRoutingProps,
 } from '../../../lib/k8s/monitoring/triton-alert-routing';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/k8s/monitoring/triton-scrape';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/monitoring-defaults';
 import { AlertReceiver } from '../../../lib/triton/alert-routing';
 import { byKind } from '../../helpers';
 

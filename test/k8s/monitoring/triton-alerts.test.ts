@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/k8s/monitoring/triton-scrape';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/monitoring-defaults';
 import {
   DEFAULT_RUNBOOK_BASE_URL, TRITON_ALERTS_DEFAULTS, TritonAlerts, TritonAlertsProps, writePromtoolFiles,
 } from '../../../lib/k8s/monitoring/triton-alerts';

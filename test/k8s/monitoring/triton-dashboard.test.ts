@@ -1,7 +1,7 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
-import {
-  GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS, TritonDashboard, TritonDashboardProps,
-} from '../../../lib/k8s/monitoring/triton-dashboard';
+import { TritonDashboard, TritonDashboardProps } from '../../../lib/k8s/monitoring/triton-dashboard';
+import { TRITON_DASHBOARD_DEFAULTS } from '../../../lib/triton/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../../lib/triton/monitoring-defaults';
 import { QueryVariable } from '../../../lib/triton/grafana-model';
 import { byKind, serverChart } from '../../helpers';
 
