@@ -46,7 +46,7 @@ else
 fi
 listing=$(tar tzf "$tarball")
 for f in package/LICENSE package/package.json package/build/lib/index.js package/build/lib/index.d.ts \
-  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/platform/fleet.d.ts \
+  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/fleet/index.d.ts \
   package/build/lib/cli/main.js package/proto/model_config.proto package/proto/LICENSE \
   package/schemas/leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json package/schemas/LICENSE \
   package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE \
@@ -59,7 +59,7 @@ tar xzOf "$tarball" package/package.json | node -e '
   // `prepare` (the build) is not one: npm runs it only for the root project, a linked folder or a git dependency.
   const scripts = ["preinstall", "install", "postinstall"].filter((s) => p.scripts && p.scripts[s]);
   if (scripts.length) { console.error("install-time scripts in the published package: " + scripts.join(", ")); process.exit(1); }
-  // One runtime dependency, exact-pinned: valibot, which validates the fleet description (lib/platform/fleet-schema.ts).
+  // One runtime dependency, exact-pinned: valibot, which validates the fleet description (lib/fleet/fleet-schema.ts).
   const deps = Object.entries(p.dependencies || {});
   const bad = deps.filter(([n, v]) => n !== "valibot" || !/^\d+\.\d+\.\d+$/.test(v));
   if (bad.length) { console.error("dependencies other than an exact-pinned valibot in the published package: " + bad.map(([n, v]) => n + "@" + v)); process.exit(1); }'

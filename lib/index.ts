@@ -72,8 +72,8 @@ export {
 } from './triton/eks-versions';
 export { Pin } from './triton/pin';
 export { END_OF_LIFE_WARNING_DAYS, Lifecycle, LifecycleBasis, LifecycleStatus, lifecycleStatus } from './triton/lifecycle';
-export { pins } from './platform/pins';
-export { AddonPin, CrdPin, ReleaseManifestPin } from './platform/addons/addon-registry';
+export { pins } from './fleet/pins';
+export { AddonPin, CrdPin, ReleaseManifestPin } from './fleet/addons/addon-registry';
 export { NvidiaDevicePlugin, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy } from './k8s/nvidia-device-plugin';
 export { NvidiaDevicePluginProps } from './triton/nvidia-device-plugin-options';
 export { TimeSlicingOptions } from './triton/nvidia-device-plugin-options';

@@ -4,7 +4,7 @@
  * range) it supports and where that was read: the list to start from when the pins are refreshed (docs/fleets.md,
  * "Refreshing the pins"). Reads no files and loads no cdktf.
  */
-import { pins } from '../platform/pins';
+import { pins } from '../fleet/pins';
 import { eksVersionProblem } from '../triton/eks-versions';
 import { END_OF_LIFE_WARNING_DAYS, endOfLifeWarning, endOfLifeWords, isCalendarDay, lifecycleStatus, utcDay } from '../triton/lifecycle';
 import type { Pin } from '../triton/pin';

@@ -1,5 +1,5 @@
 import { TerraformOutput, TerraformStack } from 'cdktf';
-import type { AddonProvides } from './addons/addon-catalog';
+import type { AddonProvides } from '../fleet/addons/addon-catalog';
 
 /**
  * The Terraform output `assumes` of a stack: the add-ons the fleet needs that its description switches off, which the

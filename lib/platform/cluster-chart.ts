@@ -9,9 +9,9 @@ import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-ru
 import { NvidiaDevicePlugin, resolveNvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
 import { Problems, show } from '../private/errors';
 import { FleetChart } from './fleet-chart';
-import type { FleetDescription } from './fleet-description';
-import { FleetPlan, planFleetCollecting } from './fleet-plan';
-import { checkFleetShape } from './fleet-shape';
+import type { FleetDescription } from '../fleet/fleet-description';
+import { FleetPlan, planFleetCollecting } from '../fleet/fleet-plan';
+import { checkFleetShape } from '../fleet/fleet-shape';
 
 /** The id `stacks/k8s.ts` gives the ClusterChart of each cluster: its file is `<cluster>/cluster.yaml`. */
 export const CLUSTER_CHART_ID = 'cluster';

@@ -19,12 +19,12 @@ import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
 import { mergeAlertLabels } from '../triton/alert-labels';
-import type { FleetDescription, ServerDescription } from './fleet-description';
+import type { FleetDescription, ServerDescription } from '../fleet/fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
-import { FleetPlan, planOf, ServerPlan } from './fleet-plan';
-import { s3RepositoryOptions } from './plan-model-access';
+import { FleetPlan, planOf, ServerPlan } from '../fleet/fleet-plan';
+import { s3RepositoryOptions } from '../fleet/plan-model-access';
 import type { ClusterChart } from './cluster-chart';
-import { FLEET_CHART_IDS, inDescriptionWords } from './description-words';
+import { FLEET_CHART_IDS, inDescriptionWords } from '../fleet/description-words';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });

@@ -11,12 +11,12 @@ import type { KarpenterInfra } from '../aws/karpenter-infra';
 import type { ExistingModelBucket } from '../aws/existing-model-bucket';
 import type { ModelBucket } from '../aws/model-bucket';
 import type { ModelReaderRole } from '../aws/model-reader-role';
-import type { FleetDescription } from './fleet-description';
+import type { FleetDescription } from '../fleet/fleet-description';
 import { karpenterInfra } from './fleet-karpenter-infra';
-import { isKarpenterPool } from './plan-karpenter';
-import { FleetPlan, planOf } from './fleet-plan';
+import { isKarpenterPool } from '../fleet/plan-karpenter';
+import { FleetPlan, planOf } from '../fleet/fleet-plan';
 import { Problems, TritonOpsError } from '../private/errors';
-import { FLEET_INFRA_IDS, infraInDescriptionWords } from './description-words';
+import { FLEET_INFRA_IDS, infraInDescriptionWords } from '../fleet/description-words';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
 

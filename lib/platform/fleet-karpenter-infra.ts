@@ -5,7 +5,7 @@
 import { Construct } from 'constructs';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { KarpenterInfra } from '../aws/karpenter-infra';
-import type { FleetPlan } from './fleet-plan';
+import type { FleetPlan } from '../fleet/fleet-plan';
 
 /** Karpenter's AWS resources (construct id `Karpenter`) when a pool is provisioned by Karpenter, else undefined. */
 export function karpenterInfra(scope: Construct, plan: FleetPlan, cluster: IEksCluster): KarpenterInfra | undefined {

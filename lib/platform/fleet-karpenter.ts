@@ -4,8 +4,8 @@
  */
 import { Construct } from 'constructs';
 import { KarpenterGpuNodePool } from '../k8s/karpenter/karpenter-gpu-node-pool';
-import type { FleetPlan } from './fleet-plan';
-import { isKarpenterPool } from './plan-karpenter';
+import type { FleetPlan } from '../fleet/fleet-plan';
+import { isKarpenterPool } from '../fleet/plan-karpenter';
 
 /** The NodePool and EC2NodeClass of every Karpenter pool of the plan, by pool name (construct id `NodePool-<pool>`). */
 export function karpenterNodePools(scope: Construct, plan: FleetPlan): Record<string, KarpenterGpuNodePool> {

@@ -11,8 +11,8 @@ import type { ExistingModelBucket } from '../aws/existing-model-bucket';
 import { ModelBucket } from '../aws/model-bucket';
 import type { IModelBucket } from '../aws/model-bucket-ref';
 import { ModelReaderRole } from '../aws/model-reader-role';
-import type { FleetPlan } from './fleet-plan';
-import { FLEET_INFRA_IDS } from './description-words';
+import type { FleetPlan } from '../fleet/fleet-plan';
+import { FLEET_INFRA_IDS } from '../fleet/description-words';
 
 /** What addModelReaders made. */
 export interface FleetModelReaders {

@@ -8,13 +8,13 @@ import { App as Cdk8sApp } from 'cdk8s';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ChartManifests } from '../bridge/chart-manifests';
-import { assumedAddons } from './addons/addon-plan';
+import { assumedAddons } from '../fleet/addons/addon-plan';
 import { assumesOutput } from './assumes-output';
-import type { AddonProvides } from './addons/addon-catalog';
+import type { AddonProvides } from '../fleet/addons/addon-catalog';
 import { FleetChart } from './fleet-chart';
-import type { FleetDescription } from './fleet-description';
-import type { FleetPlan, ServerPlan } from './fleet-plan';
-import { checkFleetShape } from './fleet-shape';
+import type { FleetDescription } from '../fleet/fleet-description';
+import type { FleetPlan, ServerPlan } from '../fleet/fleet-plan';
+import { checkFleetShape } from '../fleet/fleet-shape';
 import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { problem, TritonOpsError } from '../private/errors';
 

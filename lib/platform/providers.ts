@@ -9,10 +9,10 @@ import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { Fn, S3Backend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
-import type { FleetDescription } from './fleet-description';
-import { fleetTags } from './fleet-tags';
+import type { FleetDescription } from '../fleet/fleet-description';
+import { fleetTags } from '../fleet/fleet-tags';
 
-export { FLEET_MANAGED_BY_TAG } from './fleet-tags';
+export { FLEET_MANAGED_BY_TAG } from '../fleet/fleet-tags';
 
 /** The AWS provider of a fleet's stack. */
 export function fleetAwsProvider(scope: Construct, fleet: FleetDescription): AwsProvider {

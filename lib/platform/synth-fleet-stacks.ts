@@ -6,8 +6,8 @@
 import { mkdirSync } from 'fs';
 import { App } from 'cdktf';
 import { FleetAddonsStack } from './fleet-addons-stack';
-import { FleetDescription } from './fleet-description';
-import type { FleetPlan } from './fleet-plan';
+import { FleetDescription } from '../fleet/fleet-description';
+import type { FleetPlan } from '../fleet/fleet-plan';
 import { FleetInfraStack } from './fleet-infra-stack';
 import { FleetServingStack } from './fleet-serving-stack';
 import { keepStateOutsideOutdir } from './terraform-local-state';

@@ -8,7 +8,7 @@ import { outputDirs } from './output-dirs';
 import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
 import { FleetChart } from './fleet-chart';
-import { FleetDescription } from './fleet-description';
+import { FleetDescription } from '../fleet/fleet-description';
 import { isCalendarDay, utcDay } from '../triton/lifecycle';
 import { DEBUG_ENV, failureReport, summarizeCharts, summarizeStacks, synthWarnings } from './synth-report';
 import { carryOverInit, filesUnder, replaceDir } from './synth-staging';

@@ -10,9 +10,9 @@ import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
 import { isModelConfigFile } from '../triton/shared-repository';
 import { ClusterChart } from './cluster-chart';
-import { warningInDescriptionWords } from './description-words';
+import { warningInDescriptionWords } from '../fleet/description-words';
 import { FleetChart } from './fleet-chart';
-import { fleetPinWarnings } from './pin-warnings';
+import { fleetPinWarnings } from '../fleet/pin-warnings';
 import { modelRepositoryDir, promtoolDir } from './synth-paths';
 
 /** Set to print the stack trace of a failed synth. */

@@ -11,10 +11,10 @@ import { writePromtoolFiles } from '../k8s/monitoring/triton-alerts';
 import { Problems } from '../private/errors';
 import { CLUSTER_CHART_ID, ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
-import { FleetDescription } from './fleet-description';
-import { checkFleetShape } from './fleet-shape';
+import { FleetDescription } from '../fleet/fleet-description';
+import { checkFleetShape } from '../fleet/fleet-shape';
 import { promtoolDir } from './synth-paths';
-import { inDescriptionWords } from './description-words';
+import { inDescriptionWords } from '../fleet/description-words';
 
 /** The fleets by `cluster.name`, clusters and fleets in the order given (the ClusterChart refuses two clusters of one name). */
 export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string, FleetDescription[]> {

@@ -199,6 +199,6 @@ describe('renovate.json', () => {
 
   test('checkov\'s dependency pins (tools/checkov/constraints.txt) go to the pip manager; the examples are not ignored as config:recommended would', () => {
     expect(selected(config.pip_requirements.managerFilePatterns, 'pip_requirements')).toEqual(['tools/checkov/constraints.txt']);
-    expect(['examples/llm-fleet.ts', 'lib/platform/addons/keda-addon.ts', 'tools/obtain.js'].filter((f) => ignored.some((i) => i.test(f)))).toEqual([]);
+    expect(['examples/llm-fleet.ts', 'lib/fleet/addons/keda-addon.ts', 'tools/obtain.js'].filter((f) => ignored.some((i) => i.test(f)))).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription } from '../../lib/platform/fleet';
+import { FleetDescription } from '../../lib/fleet/index';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
-import { ADDON_DEFAULTS } from '../../lib/platform/addons/addon-plan';
-import { EFS_CSI_DRIVER_RELEASE } from '../../lib/platform/addons/efs-csi-addon';
-import { FSX_LUSTRE_CSI_DRIVER_RELEASE } from '../../lib/platform/addons/fsx-lustre-csi-addon';
+import { ADDON_DEFAULTS } from '../../lib/fleet/addons/addon-plan';
+import { EFS_CSI_DRIVER_RELEASE } from '../../lib/fleet/addons/efs-csi-addon';
+import { FSX_LUSTRE_CSI_DRIVER_RELEASE } from '../../lib/fleet/addons/fsx-lustre-csi-addon';
 import { withServer } from '../platform/fixtures';
 import { ON_LUSTRE } from '../platform/lustre-fixtures';
 import { describeFacts, objectsOf } from './upstream';

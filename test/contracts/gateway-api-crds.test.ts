@@ -1,8 +1,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
-import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
-import { GATEWAY_API_CRDS } from '../../lib/platform/addons/gateway-api-crds-addon';
+import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
+import { GATEWAY_API_CRDS } from '../../lib/fleet/addons/gateway-api-crds-addon';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { describeFacts, objectsOf } from './upstream';
 

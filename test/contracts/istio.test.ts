@@ -1,5 +1,5 @@
-import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { ISTIO_CHARTS, ISTIO_INFERENCE, ISTIO_SUPPORT } from '../../lib/platform/addons/istio-addon';
+import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import { ISTIO_CHARTS, ISTIO_INFERENCE, ISTIO_SUPPORT } from '../../lib/fleet/addons/istio-addon';
 import { pooledPlan } from '../platform/inference-pool-fixtures';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';

@@ -1,5 +1,5 @@
-import { KARPENTER_CHART, KARPENTER_SUPPORT } from '../../lib/platform/addons/karpenter-addon';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { KARPENTER_CHART, KARPENTER_SUPPORT } from '../../lib/fleet/addons/karpenter-addon';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 import { KARPENTER_SHOP } from '../platform/karpenter-fixtures';
 import { describeFacts, releaseOf, valuesOf } from './upstream';
 

@@ -3,9 +3,9 @@
  * fleet's ScaledObjects and the add-ons stack depend on, read from its Go module (`go mod download
  * github.com/kedacore/keda/v2@v2.21.1`), and checked on the synthesized plan and objects.
  */
-import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
-import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
+import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 import { vendoredReleaseObjects } from '../../lib/platform/vendored-release';
 import { KEDA_API_VERSION } from '../../lib/k8s/autoscaling/keda-scaled-object';
 import { AutoscalingMetric } from '../../lib';

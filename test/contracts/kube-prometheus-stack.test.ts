@@ -1,7 +1,7 @@
 import { GRAFANA_FOLDER_ANNOTATION } from '../../lib/triton/monitoring-defaults';
 import {
   KUBE_PROMETHEUS_STACK_CHART, KUBE_PROMETHEUS_STACK_GRAFANA_CHART,
-} from '../../lib/platform/addons/kube-prometheus-stack-addon';
+} from '../../lib/fleet/addons/kube-prometheus-stack-addon';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';

@@ -1,4 +1,4 @@
-import { LEADER_WORKER_SET_CHART } from '../../lib/platform/addons/leader-worker-set-addon';
+import { LEADER_WORKER_SET_CHART } from '../../lib/fleet/addons/leader-worker-set-addon';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 import { describeFacts, objectsOf, releaseOf, selects, valuesOf } from './upstream';

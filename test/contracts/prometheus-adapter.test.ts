@@ -1,5 +1,5 @@
-import { PROMETHEUS_ADAPTER_CHART } from '../../lib/platform/addons/prometheus-adapter-addon';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { PROMETHEUS_ADAPTER_CHART } from '../../lib/fleet/addons/prometheus-adapter-addon';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';

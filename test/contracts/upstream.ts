@@ -6,10 +6,10 @@
  */
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
-import { FleetDescription } from '../../lib/platform/fleet';
-import { planAddons } from '../../lib/platform/addons/addon-plan';
-import type { HelmReleasePlan } from '../../lib/platform/addons/addon-module';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { FleetDescription } from '../../lib/fleet/index';
+import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import type { HelmReleasePlan } from '../../lib/fleet/addons/addon-module';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 
 /** One fact of a pinned upstream release. */
 export interface UpstreamFact {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { App, Testing } from 'cdk8s';
 import { AutoscalingMetric, FleetChart, ModelConfig, ResponseCache } from '../../lib';
 import { problemsOf } from '../../lib/private/errors';
-import { checkFleetShape, FleetDescription } from '../../lib/platform/fleet';
+import { checkFleetShape, FleetDescription } from '../../lib/fleet/index';
 import { MODEL } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
 import { pooledFleet } from '../platform/inference-pool-fixtures';

@@ -400,7 +400,7 @@ function renamePool(f: any, from: string, to: string): void {
 
 /**
  * A named thing renamed into the name of another thing of its construct-id scope or of its Kubernetes kind and
- * namespace (lib/platform/plan-names.ts): a server into the fleet's name (the gateway's by default) or a release's, a
+ * namespace (lib/fleet/plan-names.ts): a server into the fleet's name (the gateway's by default) or a release's, a
  * release into the gateway's, a server into a pooled server's endpoint picker, the gateway into a server, a node pool into
  * a fixed id of the infra stack or a reader role's, a load test into another server, the dashboard into the adapter
  * rules, the fleet into the device plugin's namespace. Each must be refused at the key the rename wrote (`namedAt`).

@@ -34,7 +34,7 @@ function externalImports(entry: string): Map<string, string[]> {
   return found;
 }
 
-describe.each(['index.ts', 'platform/fleet.ts'])('lib/%s', (entry) => {
+describe.each(['index.ts', 'fleet/index.ts'])('lib/%s', (entry) => {
   test('imports no cdktf package, not even a type', () => {
     const cdktf = [...externalImports(entry)].filter(([spec]) => /^(cdktf|@cdktf\/)/.test(spec));
     expect(cdktf.map(([spec, chain]) => `${chain.join(' -> ')} -> ${spec}`)).toEqual([]);

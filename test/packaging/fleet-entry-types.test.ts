@@ -11,7 +11,7 @@ import { join, sep } from 'path';
 import * as ts from 'typescript';
 
 const LIB = join(__dirname, '..', '..', 'lib') + sep;
-const ENTRY = join(LIB, 'platform', 'fleet.ts');
+const ENTRY = join(LIB, 'fleet', 'index.ts');
 const NAMED = ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum | ts.SymbolFlags.Class;
 /** Mapped types whose source's properties are walked only where they are kept (the source itself needs no name). */
 const PROPERTY_FILTERS = new Set(['Omit', 'Pick']);

@@ -13,7 +13,7 @@ const LIB = join(__dirname, '..', '..', 'lib');
 const FLOORS: Readonly<Record<string, number>> = {
   private: 0,
   triton: 1, testing: 1,
-  k8s: 2, aws: 2,
+  k8s: 2, aws: 2, fleet: 2,
   bridge: 3,
   platform: 4,
   cli: 5,
@@ -27,10 +27,6 @@ const FLOORS: Readonly<Record<string, number>> = {
  */
 const KNOWN_UPWARD = [
   'aws/index.ts -> platform/aws.ts',
-  'bridge/index.ts -> platform/addons/addon-catalog.ts',
-  'bridge/index.ts -> platform/addons/addon-registry.ts',
-  'bridge/index.ts -> platform/addons/chart-support.ts',
-  'bridge/index.ts -> platform/addons/leader-worker-set-addon.ts',
   'bridge/index.ts -> platform/fleet-addons-stack.ts',
   'bridge/index.ts -> platform/fleet-serving-stack.ts',
   'bridge/index.ts -> platform/synth-fleet-stacks.ts',
@@ -125,6 +121,11 @@ describe('the floors of lib/', () => {
       .filter((i) => folderOf(i.from) !== folderOf(i.to) && floorOf(i.to) >= floorOf(i.from))
       .map((i) => `${i.from} -> ${i.to}`);
     expect([...new Set(upward)].sort()).toEqual(KNOWN_UPWARD);
+  });
+
+  test('lib/fleet, the fleet language, imports only lib/triton and lib/private', () => {
+    const below = imports.filter((i) => folderOf(i.from) === 'fleet' && folderOf(i.to) !== 'fleet').map((i) => folderOf(i.to));
+    expect([...new Set(below)].sort()).toEqual(['private', 'triton']);
   });
 
   test('lib/triton, the domain, loads neither cdk8s nor cdktf', () => {

@@ -1,7 +1,7 @@
 import { App, Testing } from 'cdk8s';
 import { CLUSTER_CHART_ID, ClusterChart, FleetChart, NVIDIA_DEVICE_PLUGIN_DEFAULTS } from '../../lib';
 import { problemsOf } from '../../lib/private/errors';
-import { FleetDescription } from '../../lib/platform/fleet';
+import { FleetDescription } from '../../lib/fleet/index';
 import { SHOP as KEDA_SHOP, withHpa } from './fixtures';
 
 /**

@@ -30,7 +30,7 @@ describe('entry points load only their side', () => {
   test("'triton-ops/fleet' with both example descriptions loads neither cdk8s nor cdktf", () => {
     jest.isolateModules(() => {
       forbid(['cdk8s', 'cdk8s-plus-28', 'cdktf']);
-      const { planFleet } = require('../../lib/platform/fleet');
+      const { planFleet } = require('../../lib/fleet/index');
       const { VISION_FLEET } = require('../../examples/vision-fleet');
       expect(Object.keys(planFleet(VISION_FLEET).servers)).toEqual(['classifier-v1', 'classifier-v2', 'segmenter']);
     });

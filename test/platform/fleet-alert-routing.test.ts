@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { AlertReceiver, FleetChart } from '../../lib';
-import { FleetDescription } from '../../lib/platform/fleet';
+import { FleetDescription } from '../../lib/fleet/index';
 import { SHOP, withServer } from './fixtures';
 
 const PAGER = AlertReceiver.pagerDuty({ routingKey: { name: 'shop-alerting', key: 'pagerduty' } });

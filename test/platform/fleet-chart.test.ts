@@ -2,7 +2,7 @@ import '../aws/setup-cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { AutoscalingMetric, FleetChart, ISTIO_INJECTION_LABEL } from '../../lib';
-import { FleetDescription, ServerPlan } from '../../lib/platform/fleet';
+import { FleetDescription, ServerPlan } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { TritonOpsError } from '../../lib';
 import { MODEL } from '../helpers';

@@ -1,6 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { ExistingModelBucket } from '../../lib/aws/existing-model-bucket';
 import { SHOP } from './fixtures';

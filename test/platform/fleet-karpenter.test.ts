@@ -4,8 +4,8 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart } from '../../lib';
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
-import { KARPENTER_CHART } from '../../lib/platform/addons/karpenter-addon';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
+import { KARPENTER_CHART } from '../../lib/fleet/addons/karpenter-addon';
 import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/karpenter-defaults';
 import { FleetInfraStack } from '../../lib/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';

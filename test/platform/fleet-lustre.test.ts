@@ -2,7 +2,7 @@ import '../aws/setup-cdktf';
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart } from '../../lib';
-import { FleetDescription, LUSTRE_PLAN_DEFAULTS, planFleet } from '../../lib/platform/fleet';
+import { FleetDescription, LUSTRE_PLAN_DEFAULTS, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { messageOf, MODEL } from '../helpers';

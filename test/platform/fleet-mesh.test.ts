@@ -1,7 +1,7 @@
 /** The mesh options of a FleetDescription reach the constructs: header-gated splits and the hosts check (issue 11). */
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
-import { FleetDescription } from '../../lib/platform/fleet';
+import { FleetDescription } from '../../lib/fleet/index';
 import { routeMatches } from '../../lib/k8s/mesh/route-builders';
 import { messageOf } from '../helpers';
 import { EXPOSED } from './fixtures';

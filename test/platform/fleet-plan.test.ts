@@ -1,5 +1,5 @@
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib';
-import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/platform/fleet';
+import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/fleet/index';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
 describe('planFleet derives every fact once', () => {

@@ -1,5 +1,5 @@
 import { ResponseCache } from '../../lib';
-import { planFleet } from '../../lib/platform/fleet';
+import { planFleet } from '../../lib/fleet/index';
 import { llmModel, MODEL } from '../helpers';
 import { withPool, withServer } from './fixtures';
 

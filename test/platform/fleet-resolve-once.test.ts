@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
-import { FleetDescription, planFleet, withServerDefaults } from '../../lib/platform/fleet';
+import { FleetDescription, planFleet, withServerDefaults } from '../../lib/fleet/index';
 import { resolveServerRequests } from '../../lib/triton/server-requests';
 import { resolveAutoscalerOptions } from '../../lib/triton/autoscaler-options';
 import { METRICS_RELAY_DEFAULTS } from '../../lib/triton/openai-metrics-relay';

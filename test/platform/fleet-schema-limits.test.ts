@@ -3,11 +3,11 @@
  * release; each test states the fact with its citation and fails if the schema stops accepting the edge or refusing
  * the value just beyond it.
  */
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { HPA_LIMITS } from '../../lib/triton/autoscaler-options';
 import { EKS_CLUSTER_NAME } from '../../lib/private/aws-names';
 import * as v from 'valibot';
-import { Entries, fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/platform/fleet-schema';
+import { Entries, fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/fleet/fleet-schema';
 import { SHOP, withPool, withServer } from './fixtures';
 
 const autoscale = SHOP.servers.gpu.autoscale!;

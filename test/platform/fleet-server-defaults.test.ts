@@ -1,6 +1,6 @@
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { FleetChart, TritonOpsError } from '../../lib';
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { messageOf } from '../helpers';
 import { SHOP, withServer } from './fixtures';
 

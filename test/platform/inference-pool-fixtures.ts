@@ -1,6 +1,6 @@
 /** Fleets with InferencePools, for the add-ons of LLM-aware routing: SHOP's servers made OpenAI LLM servers behind a pool. */
-import { FleetPlan, planFleet } from '../../lib/platform/fleet-plan';
-import type { FleetDescription, ServerDescription } from '../../lib/platform/fleet';
+import { FleetPlan, planFleet } from '../../lib/fleet/fleet-plan';
+import type { FleetDescription, ServerDescription } from '../../lib/fleet/index';
 import { llmModel } from '../helpers';
 import { EXPOSED } from './fixtures';
 

@@ -3,8 +3,8 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart } from '../../lib';
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
-import { MODEL_ACCESS_DEFAULTS } from '../../lib/platform/plan-model-access';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
+import { MODEL_ACCESS_DEFAULTS } from '../../lib/fleet/plan-model-access';
 import { FleetInfraStack } from '../../lib/aws';
 import { FleetServingStack } from '../../lib/bridge';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';

@@ -2,7 +2,7 @@
  * The synth warnings of a fleet's pins, on fixed days: no test reads the clock.
  */
 import { planFleet } from 'triton-ops/fleet';
-import { fleetPinWarnings } from '../../lib/platform/pin-warnings';
+import { fleetPinWarnings } from '../../lib/fleet/pin-warnings';
 import { VISION_FLEET } from '../../examples/vision-fleet';
 import { withHpa, withServer } from './fixtures';
 

@@ -1,5 +1,5 @@
 /**
- * One name, one thing (lib/platform/plan-names.ts): a name that would name the same construct or the same Kubernetes
+ * One name, one thing (lib/fleet/plan-names.ts): a name that would name the same construct or the same Kubernetes
  * object as another part of the fleet is refused by planFleet at the key the user wrote, never a raw constructs error
  * or a second object of one kind and name in the output.
  */
@@ -7,7 +7,7 @@ import '../aws/setup-cdktf';
 import { App } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart, TritonOpsError } from '../../lib';
-import { FleetDescription, planFleet } from '../../lib/platform/fleet';
+import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { EXPOSED, SHOP, withHpa, withServer } from './fixtures';

@@ -9,20 +9,20 @@ import { join } from 'path';
 import { App, Chart } from 'cdk8s';
 import { ModelRepository, TritonServer } from '../../lib';
 import { App as TerraformApp } from 'cdktf';
-import * as description from '../../lib/platform/fleet-description';
+import * as description from '../../lib/fleet/fleet-description';
 import { ClusterChart } from '../../lib/platform/cluster-chart';
 import { FleetChart } from '../../lib/platform/fleet-chart';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
 import { FleetInfraStack } from '../../lib/platform/fleet-infra-stack';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 import { synthFleet } from '../../lib/platform/synth-fleet';
-import type { FleetDescription } from '../../lib/platform/fleet-description';
+import type { FleetDescription } from '../../lib/fleet/fleet-description';
 import { FleetServingStack } from '../../lib/platform/fleet-serving-stack';
 import { messageOf } from '../helpers';
 import { SHOP } from './fixtures';
 
-jest.mock('../../lib/platform/fleet-description', () => {
-  const actual = jest.requireActual('../../lib/platform/fleet-description');
+jest.mock('../../lib/fleet/fleet-description', () => {
+  const actual = jest.requireActual('../../lib/fleet/fleet-description');
   return { ...actual, withServerDefaults: jest.fn(actual.withServerDefaults) };
 });
 const planned = description.withServerDefaults as jest.MockedFunction<typeof description.withServerDefaults>;

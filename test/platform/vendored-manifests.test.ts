@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { manifestPins } from 'triton-ops/bridge';
-import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
+import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
 import { vendoredReleaseJson, vendoredReleaseObjects } from '../../lib/platform/vendored-release';
 
 const MANIFESTS = join(__dirname, '..', '..', 'manifests');

@@ -8,7 +8,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Testing } from 'cdktf';
 import { parse } from 'yaml';
-import type { FleetDescription } from '../../lib/platform/fleet';
+import type { FleetDescription } from '../../lib/fleet/index';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
 import { EXPOSED } from '../platform/fixtures';
 import { pooledFleet } from '../platform/inference-pool-fixtures';

@@ -3,11 +3,11 @@
  * gateway pods' Gateway API name, for plans with an InferencePool; none of it without one. Plans are built by hand
  * (test/platform/inference-pool-fixtures.ts): planFleet does not fill `inferencePool` yet.
  */
-import { apiNeeds, covers } from '../../lib/platform/addons/addon-catalog';
-import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
-import { ISTIO_INFERENCE } from '../../lib/platform/addons/istio-addon';
-import { planFleet } from '../../lib/platform/fleet-plan';
+import { apiNeeds, covers } from '../../lib/fleet/addons/addon-catalog';
+import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
+import { ISTIO_INFERENCE } from '../../lib/fleet/addons/istio-addon';
+import { planFleet } from '../../lib/fleet/fleet-plan';
 import { INFERENCE_APIS } from '../../lib/triton/inference-pool-options';
 import { EXPOSED } from '../platform/fixtures';
 import { pooledPlan, withAddons } from '../platform/inference-pool-fixtures';

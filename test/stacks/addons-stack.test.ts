@@ -4,14 +4,14 @@ import { FleetChart, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON_DASHBOARD_DEFAULT
 import { FleetDescription } from 'triton-ops/fleet';
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/triton/monitoring-defaults';
 import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
-import { planAddons } from '../../lib/platform/addons/addon-plan';
-import { apiNeeds, covers, isBuiltIn } from '../../lib/platform/addons/addon-catalog';
-import { ADDON_PROVIDES } from '../../lib/platform/addons/addon-registry';
+import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import { apiNeeds, covers, isBuiltIn } from '../../lib/fleet/addons/addon-catalog';
+import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
 import { planFleet } from 'triton-ops/fleet';
 import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { EKS_CLUSTER_DEFAULTS } from '../../lib/aws/eks-cluster';
-import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/platform/addons/keda-addon';
+import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
 import { SHOP, withHpa, withServer } from '../platform/fixtures';
 import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
 
@@ -411,7 +411,7 @@ describe('entry points', () => {
       jest.doMock('@cdktf/provider-helm/lib/release', () => { throw new Error('helm loaded'); });
       jest.doMock('@cdktf/provider-helm/lib/provider', () => { throw new Error('helm loaded'); });
       expect(() => require('../../lib')).not.toThrow();
-      expect(() => require('../../lib/platform/fleet')).not.toThrow();
+      expect(() => require('../../lib/fleet/index')).not.toThrow();
       expect(() => require('../../lib/bridge')).toThrow('helm loaded');
       jest.dontMock('@cdktf/provider-helm/lib/release');
       jest.dontMock('@cdktf/provider-helm/lib/provider');

@@ -19,7 +19,7 @@ import { VISION_FLEET } from '../../examples/vision-fleet';
 import { ModelRepository, TritonServer } from '../../lib';
 import { LoadTestResults } from '../../lib/triton/load-test-results';
 import { TritonLoadTest } from '../../lib/k8s/load-test/triton-load-test';
-import type { FleetDescription } from '../../lib/platform/fleet-description';
+import type { FleetDescription } from '../../lib/fleet/fleet-description';
 import type { ModelConfig } from '../../lib/triton/model-config';
 import { OPENAI_FRONTEND_MAIN } from '../../lib/triton/openai-frontend';
 import { METRICS_RELAY_COMMAND } from '../../lib/triton/openai-metrics-relay';

@@ -13,7 +13,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEDA_ADDON_DEFAULTS } from '../../platform/addons/keda-addon';
+import { KEDA_ADDON_DEFAULTS } from '../../fleet/addons/keda-addon';
 import { SCALE_TO_ZERO_TRIGGERS } from '../../k8s/autoscaling/keda-scaled-object';
 import { serveAggregatedApi } from './aggregated-api';
 import { makeCertificates } from './certificates';

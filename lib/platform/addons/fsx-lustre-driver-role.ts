@@ -11,9 +11,9 @@ import { Construct } from 'constructs';
 import type { IEksCluster } from '../../aws/eks-cluster-ref';
 import { fsxLustreDriverPolicy } from '../../aws/fsx-lustre-driver-policy';
 import { irsaTrustStatement } from '../../aws/service-account-trust';
-import type { FleetDescription } from '../fleet-description';
-import { FLEET_NAME_TAG_KEY } from '../fleet-tags';
-import { ADDON_DEFAULTS, FsxLustreDriverPlan } from './addon-plan';
+import type { FleetDescription } from '../../fleet/fleet-description';
+import { FLEET_NAME_TAG_KEY } from '../../fleet/fleet-tags';
+import { ADDON_DEFAULTS, FsxLustreDriverPlan } from '../../fleet/addons/addon-plan';
 
 /** Adds the controller's role to `scope` (the add-ons stack) and returns it, for the EKS add-on's `service_account_role_arn`. */
 export function fsxLustreDriverRole(scope: Construct, fleet: FleetDescription, cluster: IEksCluster, driver: FsxLustreDriverPlan): IamRole {

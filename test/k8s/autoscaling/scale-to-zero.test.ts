@@ -6,7 +6,7 @@
 import { Testing } from 'cdk8s';
 import { App } from 'cdk8s';
 import { FleetChart } from '../../../lib/platform/fleet-chart';
-import { planFleet } from '../../../lib/platform/fleet-plan';
+import { planFleet } from '../../../lib/fleet/fleet-plan';
 import { synthWarnings } from '../../../lib/platform/synth-report';
 import { vllmModel } from '../../../lib';
 import { AutoscalingMetric, TritonAutoscaler, TritonAutoscalerProps } from '../../../lib/k8s/autoscaling';

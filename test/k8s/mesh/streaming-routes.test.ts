@@ -1,14 +1,14 @@
 /** Streaming routes to decoupled models (issue 12): no retries, the longest request as timeout, a pool and breaker for long streams. */
 import { Chart, Testing } from 'cdk8s';
 import { FleetChart, ModelConfig, ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
-import { FleetDescription } from '../../../lib/platform/fleet';
+import { FleetDescription } from '../../../lib/fleet/index';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { CanaryReleaseProps } from '../../../lib/k8s/mesh/canary-release-props';
 import {
   RETRY_ON, routeMatches, STREAMING_ROUTE_DEFAULTS, trafficPolicy, TRITON_ROUTE_DEFAULTS,
 } from '../../../lib/k8s/mesh/route-builders';
 import { TritonRoute, TritonRouteProps } from '../../../lib/k8s/mesh/triton-route';
-import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/platform/fleet-description';
+import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/fleet/fleet-description';
 import { INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
 import { byKind, IMAGE, llmModel, Manifest, MODEL, serverChart } from '../../helpers';
 import { schemaProblems } from '../../cli/check-helpers';
