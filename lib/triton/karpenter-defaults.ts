@@ -1,5 +1,5 @@
 /**
- * The names a fleet's Karpenter gets, pure: the plan (lib/platform/plan-karpenter.ts) derives the roles and the queue
+ * The names a fleet's Karpenter gets, pure: the plan (lib/fleet/plan-karpenter.ts) derives the roles and the queue
  * from them, and the infra's Pod Identity association (lib/aws/karpenter-infra.ts) binds the same service account.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Names the constructs give Kubernetes objects that no description key names (fixed, or derived from another name),
  * without cdk8s: the constructs write them, and planFleet refuses a part of a description named like one of them
- * (lib/platform/plan-names.ts).
+ * (lib/fleet/plan-names.ts).
  */
 
 /** The NetworkPolicy of MeshSecurity that lets every pod of the serving namespace reach istiod. */

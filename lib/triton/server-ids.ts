@@ -1,7 +1,7 @@
 /**
  * The construct ids of a TritonServer's intents (scrape(), alertOn(), ...), in a module of their own without cdk8s: the
  * server names its children with them, and a fleet's problems are translated by them into the description's words
- * (lib/platform/description-words.ts).
+ * (lib/fleet/description-words.ts).
  */
 export const SERVER_INTENT_IDS = {
   scrape: 'Scrape',
