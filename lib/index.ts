@@ -60,13 +60,12 @@ export { writeModelRepositories } from './k8s/model-repository-files';
 export { modelConfigPath, MODEL_CONFIG_FILE, CUSTOM_CONFIG_DIRECTORY } from './triton/shared-repository';
 export { LOCAL_REPOSITORY_DEFAULTS } from './k8s/local-repository';
 export { LocalRepositoryOptions } from './triton/local-repository-options';
-export { TritonLoadTest } from './k8s/load-test/triton-load-test';
+export { TritonLoadTest, TritonLoadTestProps } from './k8s/load-test/triton-load-test';
 export { TritonLoadTestOptions, TRITON_LOAD_TEST_DEFAULTS, LoadTestTool, LoadTestProtocol, TokenLengths } from './triton/load-test-options';
-export { TritonLoadTestProps } from './k8s/load-test/triton-load-test';
 export { LoadSweep, SweepRange, SweepMode, LOAD_SWEEP_DEFAULTS } from './triton/load-sweep';
 export { LoadTestResults, S3ResultsOptions, ResultsDestination } from './triton/load-test-results';
 export { AWS_CLI_IMAGE, AWS_CLI_PIN } from './triton/aws-cli-image';
-export { NVIDIA_DEVICE_PLUGIN_PIN } from './triton/nvidia-device-plugin-options';
+export { NVIDIA_DEVICE_PLUGIN_PIN, NvidiaDevicePluginProps, TimeSlicingOptions } from './triton/nvidia-device-plugin-options';
 export {
   EKS_VERSION_CALENDAR, EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION, EKS_KUBERNETES_PIN, EksVersionCalendarEntry, EKS_SUPPORT_PRICE,
 } from './triton/eks-versions';
@@ -75,8 +74,6 @@ export { END_OF_LIFE_WARNING_DAYS, Lifecycle, LifecycleBasis, LifecycleStatus, l
 export { pins } from './fleet/pins';
 export { AddonPin, CrdPin, ReleaseManifestPin } from './fleet/addons/addon-registry';
 export { NvidiaDevicePlugin, NVIDIA_DEVICE_PLUGIN_DEFAULTS, MigStrategy } from './k8s/nvidia-device-plugin';
-export { NvidiaDevicePluginProps } from './triton/nvidia-device-plugin-options';
-export { TimeSlicingOptions } from './triton/nvidia-device-plugin-options';
 export { ServingNamespace, ServingNamespaceProps } from './k8s/serving-namespace';
 export {
   KarpenterGpuNodePool, KarpenterGpuNodePoolProps, KARPENTER_GPU_NODE_POOL_DEFAULTS,
@@ -84,13 +81,13 @@ export {
 
 // Observability and autoscaling.
 export { TritonScrape, TritonScrapeOptions, TritonScrapeProps } from './k8s/monitoring/triton-scrape';
-export { TRITON_SCRAPE_DEFAULTS } from './triton/monitoring-defaults';
-export { MonitorKind } from './triton/monitoring-defaults';
+export {
+  TRITON_SCRAPE_DEFAULTS, MonitorKind, TRITON_DASHBOARD_DEFAULTS, PROMETHEUS_ADAPTER_RULES_DEFAULTS,
+} from './triton/monitoring-defaults';
 export { TritonAlerts, TritonAlertsOptions, TritonAlertsProps, TRITON_ALERTS_DEFAULTS, writePromtoolFiles } from './k8s/monitoring/triton-alerts';
 export { TritonAlertRouting, TritonAlertRoutingProps, TRITON_ALERT_ROUTING_DEFAULTS } from './k8s/monitoring/triton-alert-routing';
-export { TritonAlertRoutingOptions } from './triton/alert-routing';
 export {
-  AlertReceiver, ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions,
+  TritonAlertRoutingOptions, AlertReceiver, ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions,
   OpsgenieReceiverOptions, OpsgeniePriority, TierReceivers,
 } from './triton/alert-routing';
 export { AlertedServer } from './triton/alert-rules';
@@ -99,7 +96,6 @@ export {
   AlertSeverity, AlertTier, AlertLabelOptions, AlertLabelMap, ALERT_TIER_LABEL,
 } from './triton/alert-labels';
 export { TritonDashboard, TritonDashboardProps, DashboardInferencePool } from './k8s/monitoring/triton-dashboard';
-export { TRITON_DASHBOARD_DEFAULTS } from './triton/monitoring-defaults';
 export {
   EndpointPickerMonitoring, EndpointPickerMonitoringOptions, EndpointPickerMonitoringProps, IScrapedEndpointPicker,
   ENDPOINT_PICKER_MONITORING_DEFAULTS,
@@ -114,30 +110,23 @@ export {
 } from './triton/autoscaling-metric';
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export { TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
-export { TritonAutoscalerOptions } from './triton/autoscaler-options';
-export { TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
+export { TritonAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
 export { PrometheusAdapterRules, PrometheusAdapterRulesProps } from './k8s/autoscaling/prometheus-adapter-rules';
-export { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from './triton/monitoring-defaults';
 
 // Traffic management and security with Istio.
 export { MeshGateway, MeshGatewayProps, MESH_GATEWAY_DEFAULTS } from './k8s/mesh/gateway';
 export { TritonRoute, TritonRouteOptions, TritonRouteProps } from './k8s/mesh/triton-route';
-export { MeshRouteOptions } from './triton/route-options';
+export {
+  MeshRouteOptions, RouteOptions, TrafficPolicyOptions, OutlierDetectionOptions, ConnectionPoolOptions, RetryOptions, RouteProtocol,
+} from './triton/route-options';
 export { TRITON_ROUTE_DEFAULTS, STREAMING_ROUTE_DEFAULTS, OPENAI_ROUTE_DEFAULTS } from './k8s/mesh/route-builders';
-export { RouteOptions } from './triton/route-options';
-export { TrafficPolicyOptions } from './triton/route-options';
-export { OutlierDetectionOptions } from './triton/route-options';
-export { ConnectionPoolOptions } from './triton/route-options';
-export { RetryOptions } from './triton/route-options';
-export { RouteProtocol } from './triton/route-options';
 export { CanaryRelease } from './k8s/mesh/canary-release';
 export * from './k8s/mesh/canary-release-props';
 export * from './triton/canary-options';
 export { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL, VersionWeight } from './triton/canary-plan';
 export { MeshSecurity, MeshSecurityProps, MESH_SECURITY_DEFAULTS } from './k8s/mesh/mesh-security';
 export { TritonAuthorization, TritonAuthorizationOptions, TritonAuthorizationProps } from './k8s/mesh/triton-authorization';
-export { MeshCallers } from './triton/mesh-identity';
-export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './triton/mesh-identity';
+export { MeshCallers, ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from './triton/mesh-identity';
 
 // LLM-aware routing: an InferencePool scored by an endpoint picker, behind a Gateway API HTTPRoute.
 export {

@@ -47,7 +47,6 @@ const EKS_LABEL_PREFIX = 'eks.amazonaws.com/';
 export const AUTOSCALER_LABEL_TAG_PREFIX = 'k8s.io/cluster-autoscaler/node-template/label/';
 const MAX_ASG_TAG_KEY = 128;
 
-
 /**
  * Construct id of the autoscaler tag for a node label. It becomes part of a Terraform address, which allows
  * letters, digits, - and _ only, so `nvidia.com/gpu.present` -> `AsgLabel-nvidia-com-gpu-present`.

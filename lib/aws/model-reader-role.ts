@@ -25,7 +25,6 @@ export const MODEL_READER_ROLE_DEFAULTS = {
   access: 'irsa',
 } as const;
 
-
 export interface ModelReaderRoleProps {
   /**
    * The cluster of the ServiceAccount: its OIDC provider issues the tokens (IRSA), or its name binds the Pod Identity

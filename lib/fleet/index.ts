@@ -49,13 +49,12 @@ export type {
 } from '../triton/fsx-lustre-options';
 export type { AlertLabelMap, AlertLabelOptions, AlertSeverity, AlertTier } from '../triton/alert-labels';
 export type { TritonAlertKey } from '../triton/alert-names';
-// Pure (no cdk8s): a description names its alert receivers; the routing options' type comes from the construct's module.
+// A description names its alert receivers and the routing's options.
 export { AlertReceiver } from '../triton/alert-routing';
 export type {
   ReceiverBaseOptions, PagerDutyReceiverOptions, SlackReceiverOptions, WebhookReceiverOptions, OpsgenieReceiverOptions,
-  OpsgeniePriority, TierReceivers,
+  OpsgeniePriority, TierReceivers, TritonAlertRoutingOptions,
 } from '../triton/alert-routing';
-export type { TritonAlertRoutingOptions } from '../triton/alert-routing';
 // The options of a server's callers, route and release, and of the device plugin: plain data in lib/triton.
 export type { MeshCallers } from '../triton/mesh-identity';
 export type {

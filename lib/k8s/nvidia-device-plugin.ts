@@ -43,7 +43,6 @@ const TAINT_EFFECTS: Record<typeof GPU_TAINT.effect, kplus.TaintEffect> = {
   NoSchedule: kplus.TaintEffect.NO_SCHEDULE,
 };
 
-
 /**
  * NVIDIA's Kubernetes device plugin: a DaemonSet on every GPU node (the nodes that carry GPU_NODE_LABEL and
  * GPU_TAINT) that advertises the GPUs to the kubelet as `nvidia.com/gpu`. Without it, pods that request GPUs

@@ -8,6 +8,7 @@ import { App } from 'cdktf';
 import { FleetAddonsStack } from './fleet-addons-stack';
 import { FleetDescription } from '../fleet/fleet-description';
 import type { FleetPlan } from '../fleet/fleet-plan';
+import { problem, TritonOpsError } from '../private/errors';
 import { FleetInfraStack } from './fleet-infra-stack';
 import { FleetServingStack } from './fleet-serving-stack';
 import { keepStateOutsideOutdir } from './terraform-local-state';
@@ -18,7 +19,10 @@ export interface SynthFleetStacksOptions {
   readonly shortStackIds?: string;
   /** The folder of committed provider lock files (`<stack>.terraform.lock.hcl`), copied into each stack's folder. */
   readonly lockFilesDir?: string;
-  /** Plans of these fleets made already (the YAML side's): a fleet's three stacks read its plan. @default - each fleet is planned here, once */
+  /**
+   * Plans of these fleets made already (the YAML side's): a fleet's three stacks read its plan. A plan of a description
+   * that is not one of the fleets is refused. @default - each fleet is planned here, once
+   */
   readonly plans?: readonly FleetPlan[];
 }
 
@@ -33,6 +37,11 @@ function stackId(fleet: FleetDescription, stack: 'infra' | 'addons' | 'serving',
  * stack ids in deploy order, fleet by fleet. synthFleet's `terraformDir` calls it, all or nothing with the YAML.
  */
 export function synthFleetStacks(outdir: string, fleets: readonly FleetDescription[], options: SynthFleetStacksOptions = {}): string[] {
+  const stray = (options.plans ?? []).filter((plan) => !fleets.includes(plan.described));
+  if (stray.length > 0) {
+    throw new TritonOpsError(problem('synthFleetStacks', 'plans', stray.map((plan) => plan.fleet.name),
+      'are plans of descriptions that are not among the fleets', 'pass the plans of these fleets only (the same description objects), or leave plans out'));
+  }
   // cdktf's App creates its outdir without its parents.
   mkdirSync(outdir, { recursive: true });
   const app = new App({ outdir, skipValidation: false });

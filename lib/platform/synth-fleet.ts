@@ -136,7 +136,8 @@ export function synthFleet(fleets: FleetDescription | readonly FleetDescription[
     const stacks = withStacks.length === 0 ? [] : p.attempt(() => {
       const { synthFleetStacks } = require('./synth-fleet-stacks') as typeof import('./synth-fleet-stacks');
       // The YAML side's plans: one synth plans each fleet once.
-      const plans = (apps ?? []).flatMap((app) => app.node.children.filter(FleetChart.isFleetChart).map((chart) => chart.plan));
+      const plans = (apps ?? []).flatMap((app) => app.node.children.filter(FleetChart.isFleetChart).map((chart) => chart.plan))
+        .filter((plan) => withStacks.includes(plan.described));
       return synthFleetStacks(staged.terraform, withStacks, { shortStackIds: options.shortStackIds, lockFilesDir: options.lockFilesDir, plans });
     });
     // Both sides plan the same description: a problem of it is reported once.

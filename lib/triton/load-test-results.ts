@@ -8,7 +8,6 @@ import { Problems } from '../private/errors';
 import { checkImage } from '../private/image-reference';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 
-
 export interface S3ResultsOptions {
   /** Bucket the results go to (bare name, no `s3://`). */
   readonly bucket: string;

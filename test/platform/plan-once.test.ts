@@ -16,6 +16,7 @@ import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
 import { FleetInfraStack } from '../../lib/platform/fleet-infra-stack';
 import { planFleet } from '../../lib/fleet/fleet-plan';
 import { synthFleet } from '../../lib/platform/synth-fleet';
+import { synthFleetStacks } from '../../lib/platform/synth-fleet-stacks';
 import type { FleetDescription } from '../../lib/fleet/fleet-description';
 import { FleetServingStack } from '../../lib/platform/fleet-serving-stack';
 import { messageOf } from '../helpers';
@@ -91,4 +92,15 @@ test('a TritonServer of a fleet reads the settings its plan resolved; another se
       + 'server, or leave them out');
   const own = new Chart(new App(), 'own', { namespace: 'shop' });
   expect(new TritonServer(own, 'cpu', props, plan.servers.cpu.settings).name).toBe('cpu');
+});
+
+test('synthFleetStacks refuses a plan of a description that is not one of its fleets', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'triton-ops-plan-once-'));
+  try {
+    expect(messageOf(() => synthFleetStacks(dir, [SHOP], { plans: [planFleet({ ...SHOP })] }))).toBe("synthFleetStacks: 'plans' ([\"shop\"]) "
+      + 'are plans of descriptions that are not among the fleets; pass the plans of these fleets only (the same description objects), or '
+      + 'leave plans out');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -13,7 +13,6 @@ import {
   ACTIVATION_ONLY_THRESHOLD, AutoscalingEngine, HPA_LIMITS, ResolvedAutoscalerOptions, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS as D,
 } from '../../triton/autoscaler-options';
 
-
 /**
  * Scales a TritonServer on a Triton metric, with a KEDA ScaledObject with a Prometheus trigger (default) or an
  * autoscaling/v2 HPA fed by prometheus-adapter; with KEDA and `minReplicas: 0`, to zero when idle. The server's

@@ -39,7 +39,6 @@ export const ISTIO_PROXY_CONFIG: Readonly<Record<string, string>> = Object.freez
   'proxy.istio.io/config': '{"holdApplicationUntilProxyStarts":true}',
 });
 
-
 /**
  * A Kubernetes Job that load-tests one model of a TritonServer with the Triton SDK image: perf_analyzer
  * (`--concurrency-range` / `--request-rate-range`) or, for LLMs, genai-perf (one `profile` run per level), writing

@@ -57,7 +57,6 @@ export interface MeshGatewayProps {
   readonly allowPlainHttp?: boolean;
 }
 
-
 /**
  * An Istio Gateway for the ingress gateway: an HTTPS listener (443, TLS from `credentialName`) for specific hosts,
  * and by default a port-80 listener that only redirects to HTTPS. Routes reference it by type

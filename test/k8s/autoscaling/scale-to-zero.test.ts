@@ -3,7 +3,10 @@
  * description's wakeQuery wakes, refused for an HPA, without a wake signal and for a server a route, a release or an
  * InferencePool reaches; its cost said at synth.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { Testing } from 'cdk8s';
+import { parse } from 'yaml';
 import { App } from 'cdk8s';
 import { FleetChart } from '../../../lib/platform/fleet-chart';
 import { planFleet } from '../../../lib/fleet/fleet-plan';
@@ -51,6 +54,12 @@ describe('scale to zero (minReplicas 0, engine keda)', () => {
     const autoscaler = new TritonAutoscaler(chart, 'ranker-autoscaler', { server, metric: QUEUE_50MS, maxReplicas: 2, minReplicas: 0, wakeQuery: WAKE });
     expect(byKind(Testing.synth(chart), 'ScaledObject').spec.scaleTargetRef).toMatchObject({ kind: 'LeaderWorkerSet', name: 'ranker' });
     expect(autoscaler.warnings[0]).toContain('a request then waits for a cold start (2 GPU nodes, one group of the LeaderWorkerSet, when its pool is at zero, minutes;');
+    // What lets KEDA take it to zero, read from the pinned CRD (kubernetes-sigs/lws:config/crd/bases/
+    // leaderworkerset.x-k8s.io_leaderworkersets.yaml@v0.10.0, vendored in tools/crds/): a scale subresource, replicas from 0.
+    const crd = parse(readFileSync(join(__dirname, '../../../tools/crds/leaderworkerset.x-k8s.io_leaderworkersets.yaml'), 'utf8'));
+    const v1 = crd.spec.versions.find((v: any) => v.name === 'v1');
+    expect(v1.subresources.scale.specReplicasPath).toBe('.spec.replicas');
+    expect(v1.schema.openAPIV3Schema.properties.spec.properties.replicas.minimum).toBe(0);
   });
 
   test('without scale to zero: no cooldownPeriod, one trigger, no warning', () => {
