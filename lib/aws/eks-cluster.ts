@@ -12,6 +12,7 @@ import { EKS_CLUSTER_NAME } from '../private/aws-names';
 import { Problems } from '../private/errors';
 import { EKS_DEFAULT_KUBERNETES_VERSION, eksVersionProblem } from '../triton/eks-versions';
 import { IEksCluster } from './eks-cluster-ref';
+import { placeOf } from '../private/construct-place';
 
 export { IEksCluster } from './eks-cluster-ref';
 
@@ -58,7 +59,7 @@ export interface EksClusterProps {
 export class EksCluster extends Construct implements IEksCluster {
   /** An existing cluster, read with data sources (endpoint, CA, OIDC issuer and provider). */
   public static fromName(scope: Construct, id: string, clusterName: string): IEksCluster {
-    const problems = new Problems(`${scope.node.path}/${id}`);
+    const problems = new Problems(placeOf(scope, id));
     problems.check(EKS_CLUSTER_NAME.test(clusterName), 'clusterName', clusterName, 'is not a valid EKS cluster name',
       'use 1-100 letters, digits, - and _, starting with a letter or digit');
     problems.throwIfAny();
@@ -88,12 +89,12 @@ export class EksCluster extends Construct implements IEksCluster {
     super(scope, id);
     const version = props.kubernetesVersion ?? EKS_CLUSTER_DEFAULTS.kubernetesVersion;
     const retention = props.logRetentionDays ?? EKS_CLUSTER_DEFAULTS.logRetentionDays;
-    const problems = new Problems(this.node.path);
+    const problems = new Problems(placeOf(this));
     problems.check(EKS_CLUSTER_NAME.test(props.clusterName), 'clusterName', props.clusterName, 'is not a valid EKS cluster name',
       'use 1-100 letters, digits, - and _, starting with a letter or digit');
     problems.check(props.subnetIds.length >= 2, 'subnetIds', props.subnetIds,
       'must list at least two subnets (EKS needs two availability zones)', 'add subnets from two or more zones');
-    const unsupported = eksVersionProblem(this.node.path, 'kubernetesVersion', version);
+    const unsupported = eksVersionProblem(placeOf(this), 'kubernetesVersion', version);
     if (unsupported !== undefined) problems.add(unsupported);
     // CloudWatch accepts only these retention values.
     const retentions = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];

@@ -6,6 +6,7 @@ import { checkBucketRegion } from '../private/aws-names';
 import { Problems } from '../private/errors';
 import type { IModelBucket } from './model-bucket-ref';
 import { addModelConfigObjects, checkBucket, KMS_SSE_ALGORITHM, ModelConfigUploadOptions } from './model-config-objects';
+import { placeOf } from '../private/construct-place';
 
 export interface ExistingModelBucketProps {
   /**
@@ -57,9 +58,9 @@ export class ExistingModelBucket extends Construct implements IModelBucket {
   public constructor(scope: Construct, id: string, props: ExistingModelBucketProps) {
     super(scope, id);
     const { bucketName, kmsKeyArn, region } = props;
-    checkBucket(this.node.path, bucketName, kmsKeyArn);
+    checkBucket(placeOf(this), bucketName, kmsKeyArn);
     if (region !== undefined) {
-      const problems = new Problems(this.node.path);
+      const problems = new Problems(placeOf(this));
       checkBucketRegion(problems, 'region', region);
       problems.throwIfAny();
     }

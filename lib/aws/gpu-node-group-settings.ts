@@ -1,7 +1,7 @@
 /** GpuNodeGroupProps with their defaults applied, checked together so that a user sees every problem at once. */
 import { Token } from 'cdktf';
 import { isReference, isWhole } from '../private/checks';
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems, Shown } from '../private/errors';
 import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances';
 import { checkInstanceStore, InstanceStorePolicy } from '../triton/instance-store';
 import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
@@ -59,7 +59,7 @@ export function labelTagId(key: string): string {
  * Applies the defaults and checks every prop; throws all problems together.
  * @param derivedName the node group name derived from the construct path, used when `nodeGroupName` is unset
  */
-export function resolveSettings(path: string, derivedName: string, props: GpuNodeGroupProps,
+export function resolveSettings(path: ProblemPlace, derivedName: string, props: GpuNodeGroupProps,
   defaults: GpuNodeGroupDefaults): GpuNodeGroupSettings {
   const p = new Problems(path);
 
@@ -90,7 +90,7 @@ export function resolveSettings(path: string, derivedName: string, props: GpuNod
   const literal = (prop: string, value: number): number => {
     if (Token.isUnresolved(value)) {
       unresolved.add(prop);
-      p.add(`${path}: '${prop}' (a Terraform reference) must be a literal number; capacity arithmetic needs it at synth`);
+      p.check(false, prop, new Shown('a Terraform reference'), 'must be a literal number', 'capacity arithmetic needs it at synth');
     }
     return value;
   };

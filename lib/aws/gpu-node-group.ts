@@ -18,6 +18,7 @@ import { DEFAULT_ROOT_VOLUME_GIB, GPU_NODE_IMDS_HOP_LIMIT, MIN_ROOT_VOLUME_GIB }
 import {
   AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId, resolveSettings,
 } from './gpu-node-group-settings';
+import { placeOf } from '../private/construct-place';
 
 export type { GpuNodeGroupDefaults } from './gpu-node-group-settings';
 
@@ -199,7 +200,7 @@ export class GpuNodeGroup extends Construct {
 
   public constructor(scope: Construct, id: string, props: GpuNodeGroupProps) {
     super(scope, id);
-    const s = resolveSettings(this.node.path, nameFromPath(this, 63), props, GPU_NODE_GROUP_DEFAULTS);
+    const s = resolveSettings(placeOf(this), nameFromPath(this, 63), props, GPU_NODE_GROUP_DEFAULTS);
     this.gpuInstance = s.gpuInstance;
     this.nodeGroupName = s.nodeGroupName;
     this.minSize = s.minSize;

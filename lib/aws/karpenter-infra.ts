@@ -21,6 +21,7 @@ import { IEksCluster } from './eks-cluster-ref';
 import { GPU_NODE_GROUP_DEFAULTS, nodeAssumeRolePolicy, nodeManagedPolicies } from './gpu-node-group';
 import { karpenterControllerPolicies } from './karpenter-controller-policy';
 import { podIdentityTrustStatement } from './service-account-trust';
+import { placeOf } from '../private/construct-place';
 
 /** Defaults of KarpenterInfraProps, one named constant each (asserted by the tests). */
 export const KARPENTER_INFRA_DEFAULTS = Object.freeze({
@@ -94,7 +95,7 @@ export class KarpenterInfra extends Construct {
   public constructor(scope: Construct, id: string, props: KarpenterInfraProps) {
     super(scope, id);
     const D = KARPENTER_INFRA_DEFAULTS;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const controller = (props.controller ?? D.controller) ? controllerSettings(p, props) : checkNoController(p, props);
     checkIamRoleName(p, 'nodeRoleName', props.nodeRoleName);
     p.throwIfAny();

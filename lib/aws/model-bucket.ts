@@ -15,6 +15,7 @@ import { Problems } from '../private/errors';
 import { ExistingModelBucket, ExistingModelBucketProps } from './existing-model-bucket';
 import type { IModelBucket } from './model-bucket-ref';
 import { addModelConfigObjects, checkBucket, KMS_SSE_ALGORITHM, ModelConfigUploadOptions } from './model-config-objects';
+import { placeOf } from '../private/construct-place';
 
 export { KMS_SSE_ALGORITHM, MODEL_CONFIG_CONTENT_TYPE, ModelConfigUploadOptions } from './model-config-objects';
 export { MODEL_CONFIG_FILE } from '../triton/shared-repository';
@@ -144,8 +145,8 @@ export class ModelBucket extends Construct implements IModelBucket {
     super(scope, id);
     const abortAfter = props.abortIncompleteUploadsAfterDays ?? MODEL_BUCKET_DEFAULTS.abortIncompleteUploadsAfterDays;
     const noncurrentDays = props.noncurrentVersionExpirationDays;
-    const p = new Problems(this.node.path);
-    checkBucket(this.node.path, props.bucketName, props.kmsKeyArn, p);
+    const p = new Problems(placeOf(this));
+    checkBucket(placeOf(this), props.bucketName, props.kmsKeyArn, p);
     p.check(isWhole(abortAfter, 1), 'abortIncompleteUploadsAfterDays', abortAfter, 'must be a whole number of days >= 1',
       `use e.g. ${MODEL_BUCKET_DEFAULTS.abortIncompleteUploadsAfterDays}`);
     p.check(noncurrentDays === undefined || isWhole(noncurrentDays, 1), 'noncurrentVersionExpirationDays', noncurrentDays,
@@ -228,7 +229,7 @@ class NamedModelBucket extends Construct implements IModelBucket {
 
   public constructor(scope: Construct, id: string, bucketName: string, options: ExistingModelBucketOptions) {
     super(scope, id);
-    checkBucket(this.node.path, bucketName, options.kmsKeyArn);
+    checkBucket(placeOf(this), bucketName, options.kmsKeyArn);
     this.bucketName = bucketName;
     this.kmsKeyArn = options.kmsKeyArn;
     // S3 ARNs carry neither account nor region, only the partition.

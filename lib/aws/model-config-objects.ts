@@ -10,8 +10,9 @@ import { checkModelConfigName, modelConfigPath } from '../triton/shared-reposito
 import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { isReference } from '../private/checks';
-import { Problems } from '../private/errors';
+import { placeLabel, ProblemPlace, Problems } from '../private/errors';
 import { escapeTemplate } from '../private/terraform-escape';
+import { placeOf } from '../private/construct-place';
 
 /** Content type of an uploaded config.pbtxt (protobuf text format). */
 export const MODEL_CONFIG_CONTENT_TYPE = 'text/plain';
@@ -36,7 +37,7 @@ export interface ModelConfigUploadOptions {
  * Checks a bucket name and its KMS key ARN; throws every problem, named at `path`, or records them in `into` (the
  * problems of the construct's other props, thrown together by its caller).
  */
-export function checkBucket(path: string, bucketName: string, key: string | undefined, into?: Problems): void {
+export function checkBucket(path: ProblemPlace, bucketName: string, key: string | undefined, into?: Problems): void {
   const problems = into ?? new Problems(path);
   checkBucketName(problems, 'bucketName', bucketName);
   if (key !== undefined && !isReference(key)) {
@@ -65,7 +66,7 @@ export interface ConfigObjectTarget {
 export function addModelConfigObjects(scope: Construct, target: ConfigObjectTarget, prefix: string, models: ModelConfig[],
   options: ModelConfigUploadOptions = {}): S3Object[] {
   const { configName } = options;
-  const problems = new Problems(scope.node.path);
+  const problems = new Problems(placeOf(scope));
   checkS3Prefix(problems, 'prefix', prefix);
   if (configName !== undefined) checkModelConfigName(problems, 'configName', configName);
   for (const model of models) {
@@ -74,7 +75,7 @@ export function addModelConfigObjects(scope: Construct, target: ConfigObjectTarg
       `is already uploaded to '${key}' by an earlier addModelConfigs call`, 'upload each model once');
   }
   problems.throwIfAny();
-  ModelConfigError.throwIfErrors(validateModelSet(models), scope.node.path);
+  ModelConfigError.throwIfErrors(validateModelSet(models), placeLabel(placeOf(scope)));
 
   return models.map((model) => {
     const key = configKey(prefix, model.name, configName);

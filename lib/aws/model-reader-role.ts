@@ -9,12 +9,13 @@ import type { S3RepositoryOptions } from '../triton/s3-repository-options';
 import { IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix } from '../private/aws-names';
 import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
 import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/model-access';
 import type { IModelBucket } from './model-bucket-ref';
 import { irsaTrustStatement, podIdentityTrustStatement } from './service-account-trust';
 import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';
+import { placeOf } from '../private/construct-place';
 
 export { IRSA_AUDIENCE } from './service-account-trust';
 /** Name of the role's inline, read-only policy. */
@@ -100,7 +101,7 @@ export class ModelReaderRole extends Construct {
     const { cluster, namespace, serviceAccountName, bucket, prefix } = props;
     const roleName = props.roleName ?? nameFromPath(this, IAM_ROLE_NAME_MAX_LENGTH);
     const access = props.access ?? MODEL_READER_ROLE_DEFAULTS.access;
-    checkProps(this.node.path, { ...props, roleName, access });
+    checkProps(placeOf(this), { ...props, roleName, access });
     this.bucket = bucket;
     this.prefix = prefix;
     this.access = access;
@@ -138,7 +139,7 @@ export class ModelReaderRole extends Construct {
   }
 }
 
-function checkProps(path: string, props: ModelReaderRoleProps & { readonly roleName: string; readonly access: ModelAccess }): void {
+function checkProps(path: ProblemPlace, props: ModelReaderRoleProps & { readonly roleName: string; readonly access: ModelAccess }): void {
   const { namespace, serviceAccountName: sa, cluster, access } = props;
   const problems = new Problems(path);
   problems.check(MODEL_ACCESS_MODES.includes(access), 'access', access, 'is not a way to get AWS credentials',

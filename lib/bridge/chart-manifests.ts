@@ -10,6 +10,7 @@ import { describeObject, KubeObject, kubeObjectProblems, manifestResourceId } fr
 import { DependencyIndex, manifestTier } from './manifest-order';
 import { withQuietCreationStacks } from './quiet-creation-stacks';
 import { escapeTemplates, JsonValue, TokenScan } from '../private/terraform-escape';
+import { addProblemValidation } from '../private/construct-place';
 
 export interface ChartManifestsProps {
   /**
@@ -101,13 +102,11 @@ export class ChartManifests extends Construct {
     this.manifests = entries.map((entry) => created.get(entry)!);
 
     const rendered = countApiObjects(props.chart);
-    this.node.addValidation({
-      validate: () => {
+    addProblemValidation(this, () => {
         const now = countApiObjects(props.chart);
         return now === rendered ? [] : [problem(this.node.path, 'chart', `${now} objects`,
           `changed after ChartManifests rendered them (${rendered} objects then), so Terraform would not manage them all`,
           'create ChartManifests after the chart is complete')];
-      },
     });
   }
 

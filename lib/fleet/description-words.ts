@@ -1,9 +1,10 @@
 /**
- * A fleet's problems in the words of its description: the constructs a FleetChart builds name their problems by
- * construct path and their own props (`vision/bert/Autoscaler: 'minReplicas'`), which the user never wrote; these
- * functions name the description path instead (`vision: 'servers.bert.autoscale.minReplicas'`), each problem once.
- * Pure: strings in, strings out.
+ * A fleet's parts in the words of its description: the constructs a FleetChart or a FleetInfraStack builds would name
+ * their problems by construct path and their own props (`vision/bert/Autoscaler: 'minReplicas'`), which the user never
+ * wrote; the places here name the description path instead (`vision: 'servers.bert.autoscale.minReplicas'`). A
+ * construct asks for its place when it raises a problem (placeOf), so no problem is rewritten afterwards. Pure.
  */
+import type { DescribedPlace } from '../private/errors';
 import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../triton/server-ids';
 import type { FleetDescription } from './fleet-description';
 
@@ -70,24 +71,8 @@ interface Part {
   readonly prop?: (prop: string) => string;
 }
 
-/**
- * One problem line of a construct under `root` (a chart or a stack), in the description's words when `partOf` knows the
- * construct (by its ids below `root`); other lines unchanged.
- */
-function describeLine(line: string, root: string, fleet: FleetDescription, partOf: (ids: string[]) => Part | undefined): string {
-  const colon = line.indexOf(': ');
-  if (!line.startsWith(`${root}/`) || colon < 0) return describeServerProp(line, fleet);
-  const part = partOf(line.slice(root.length + 1, colon).split('/'));
-  if (part === undefined) return line;
-  const rest = line.slice(colon + 2);
-  const quoted = /^'([^']*)' /.exec(rest);
-  if (quoted === null) return `${fleet.name}: ${part.at}: ${rest}`;
-  const path = fromDefaults(part.prop?.(quoted[1]) ?? `${part.at}.${quoted[1]}`, fleet);
-  return `${fleet.name}: '${path}' ${rest.slice(quoted[0].length)}`;
-}
-
 /** The part of a FleetChart's construct: a server (or one of its intents), a release, the gateway or a fleet part. */
-function chartPart(fleet: FleetDescription, [first, second]: string[], gateway: string | undefined): Part | undefined {
+function chartPart(fleet: FleetDescription, [first, second]: readonly string[], gateway: string | undefined): Part | undefined {
   if (first in fleet.servers) {
     const server = first;
     const at = second === undefined ? `servers.${server}`
@@ -122,7 +107,7 @@ const INFRA_PROPS: Readonly<Record<string, { readonly at: string; readonly renam
 };
 
 /** The part of a FleetInfraStack's construct: the cluster, a node pool's group, the bucket, a server's reader role. */
-function infraPart(fleet: FleetDescription, [first]: string[]): Part | undefined {
+function infraPart(fleet: FleetDescription, [first]: readonly string[]): Part | undefined {
   const known = INFRA_PROPS[first];
   if (known !== undefined) return { at: known.at, prop: (prop) => known.renames[prop] ?? `${known.at}.${prop}` };
   if (first in (fleet.nodePools ?? {})) {
@@ -146,40 +131,24 @@ function fromDefaults(path: string, fleet: FleetDescription): string {
   return own === undefined && fallback !== undefined ? `serverDefaults.${path.slice(`servers.${server}.`.length)}` : path;
 }
 
-/**
- * A plan problem `<fleet>: 'servers.<server>.<prop>'` named by the key the user wrote: a derived prop by its source key,
- * a default by `serverDefaults.<prop>`.
- */
-export function describeServerProp(line: string, fleet: FleetDescription): string {
-  const head = `${fleet.name}: 'servers.`;
-  const end = line.indexOf("' ", head.length);
-  if (!line.startsWith(head) || end < 0) return line;
-  const path = line.slice(head.length - 'servers.'.length, end);
-  const [, server, prop] = /^servers\.([^.]+)\.(.*)$/.exec(path) ?? [];
-  if (server === undefined) return line;
-  return `${fleet.name}: '${fromDefaults(serverProp(server, prop), fleet)}${line.slice(end)}`;
+/** A server's own place: its props named by the key the user wrote (a derived prop by its source key, a default by
+ * `serverDefaults.<prop>`). */
+export function serverPlace(fleet: FleetDescription, server: string): DescribedPlace {
+  return { owner: fleet.name, at: `servers.${server}`, prop: (prop) => fromDefaults(serverProp(server, prop), fleet) };
 }
 
-/**
- * The problems of a FleetChart (its plan's and its constructs') in the description's words, each once: a problem of a
- * fleet-wide key (`namespace`) found on every server is one problem.
- */
-export function inDescriptionWords(problems: readonly string[], chartPath: string, fleet: FleetDescription,
-  gateway: string | undefined): string[] {
-  return [...new Set(problems.map((line) => describeLine(line, chartPath, fleet, (ids) => chartPart(fleet, ids, gateway))))];
+/** A part's place, its props named as the part names them, a server's key taken from serverDefaults as written there. */
+function placed(fleet: FleetDescription, part: Part | undefined): DescribedPlace | undefined {
+  if (part === undefined) return undefined;
+  return { owner: fleet.name, at: part.at, prop: (prop) => fromDefaults(part.prop?.(prop) ?? `${part.at}.${prop}`, fleet) };
 }
 
-/** A construct's warning (`<path>: warning: '<prop>' ...`) of a FleetChart in the description's words. */
-export function warningInDescriptionWords(warning: string, chartPath: string, fleet: FleetDescription, gateway: string | undefined): string {
-  const marker = ': warning: ';
-  const at = warning.indexOf(marker);
-  if (at < 0) return warning;
-  const described = describeLine(`${warning.slice(0, at)}: ${warning.slice(at + marker.length)}`, chartPath, fleet,
-    (ids) => chartPart(fleet, ids, gateway));
-  return described.replace(/^([^:]+): /, `$1${marker}`);
+/** The place of a FleetChart's construct, by its ids below the chart; undefined for a construct of no described part. */
+export function chartPlace(fleet: FleetDescription, ids: readonly string[], gateway: string | undefined): DescribedPlace | undefined {
+  return placed(fleet, chartPart(fleet, ids, gateway));
 }
 
-/** The problems of a FleetInfraStack (its plan's and its resources') in the description's words, each once. */
-export function infraInDescriptionWords(problems: readonly string[], stackPath: string, fleet: FleetDescription): string[] {
-  return [...new Set(problems.map((line) => describeLine(line, stackPath, fleet, (ids) => infraPart(fleet, ids))))];
+/** The place of a FleetInfraStack's construct, by its ids below the stack. */
+export function infraPlace(fleet: FleetDescription, ids: readonly string[]): DescribedPlace | undefined {
+  return placed(fleet, infraPart(fleet, ids));
 }

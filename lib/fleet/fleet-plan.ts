@@ -21,7 +21,7 @@ import { eksVersionProblem } from '../triton/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
-import { describeServerProp } from './description-words';
+import { serverPlace } from './description-words';
 import { FleetDescription, GatewayDescription, NodePoolDescription, ServerDescription, withServerDefaults } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
@@ -190,7 +190,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     p.check(fleet.mesh !== false, 'gateway', fleet.gateway.hosts, 'is an Istio Gateway, but the fleet sets mesh: false', 'remove the gateway or turn the mesh on');
   }
   const inputs: ServerInputs = {
-    fleet, pools, releaseOf, exposed,
+    fleet, described, pools, releaseOf, exposed,
     baseGateway: gatewayNames(fleet),
     prefix: fleet.modelBucket?.prefix ?? fleet.name,
     sharedRepositories: planSharedRepositories(fleet, p),
@@ -253,7 +253,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     devicePlugin: fleet.devicePlugin === false || !anyGpu ? undefined : (fleet.devicePlugin ?? {}),
     karpenter,
     lustre,
-    problems: [...new Set(inputs.refused.problems.map((line) => describeServerProp(line, described))), ...capacity.problems],
+    problems: [...new Set(inputs.refused.problems), ...capacity.problems],
   };
 }
 
@@ -353,7 +353,10 @@ function gatewayNames(fleet: FleetDescription): Omit<GatewayPlan, keyof GatewayH
 
 /** What every server's plan reads of the fleet's. */
 interface ServerInputs {
+  /** With serverDefaults applied. */
   readonly fleet: FleetDescription;
+  /** As given: whether a server's key came from serverDefaults, for its problems' words. */
+  readonly described: FleetDescription;
   readonly pools: DescribedPools;
   readonly releaseOf: ReadonlyMap<string, string>;
   /** The servers reached through the gateway; a server's exposed route adds it. */
@@ -397,7 +400,7 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   ]).filter((ns) => ns !== fleet.namespace);
   const lustre = planServerWeights(fleet, name, s, inputs.prefix, p);
   const props = serverProps(inputs, name, s, pool, clientNamespaces);
-  const settings = inputs.refused.attempt(() => resolveSettings({ owner: fleet.name, at }, name, fleet.namespace, props));
+  const settings = inputs.refused.attempt(() => resolveSettings(serverPlace(inputs.described, name), name, fleet.namespace, props));
   const inferencePool = planInferencePool(p, name, s, props.image);
   // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
   if (settings !== undefined && pool !== undefined && pools.base.some((b) => b.name === pool)) {

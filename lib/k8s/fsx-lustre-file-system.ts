@@ -15,6 +15,7 @@ import {
   fsxLustreStorageClassParameters, s3ImportPath,
 } from '../triton/fsx-lustre-options';
 import { ModelRepository } from './model-repository';
+import { placeOf } from '../private/construct-place';
 
 export interface FsxLustreFileSystemProps extends FsxLustreOptions {
   /**
@@ -63,7 +64,7 @@ export class FsxLustreFileSystem extends Construct {
   public constructor(scope: Construct, id: string, props: FsxLustreFileSystemProps) {
     super(scope, id);
     const D = FSX_LUSTRE_DEFAULTS;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const name = props.name ?? id;
     p.check(DNS_SUBDOMAIN.test(name), props.name === undefined ? 'id' : 'name', name,
       'is not a valid StorageClass and PersistentVolumeClaim name', 'use lowercase letters, digits, - and ., at most 253 characters');

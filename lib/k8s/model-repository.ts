@@ -7,6 +7,7 @@ import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import { checkBucketRegion, checkRoleArn } from '../private/aws-names';
 import type { S3RepositoryOptions } from '../triton/s3-repository-options';
 import { checkModelConfigName } from '../triton/shared-repository';
+import { placeOf } from '../private/construct-place';
 
 /** Where a mounted repository appears inside the Triton container. */
 export const MODEL_MOUNT_PATH = '/models';
@@ -90,7 +91,7 @@ export abstract class ModelRepository {
 
   /** A new ReadOnlyMany claim, filled by the training pipeline (e.g. on EFS). */
   public static fromNewClaim(scope: Construct, id: string, options: NewClaimRepositoryOptions): ModelRepository {
-    const problems = new Problems(`${scope.node.path}/${id}`);
+    const problems = new Problems(placeOf(scope, id));
     problems.check(isWhole(options.sizeGiB, 1), 'sizeGiB', options.sizeGiB,
       'must be a whole number of GiB >= 1', 'give the size of the model repository, e.g. 100');
     problems.check(options.storageClassName.length > 0, 'storageClassName', options.storageClassName,
@@ -141,7 +142,7 @@ class ClaimRepository extends ModelRepository {
   }
 
   public bind(server: Construct): RepositoryBinding {
-    const problems = new Problems(server.node.path);
+    const problems = new Problems(placeOf(server));
     problems.check(DNS_SUBDOMAIN.test(this.claimName), 'repository (claim name)', this.claimName,
       'is not a valid PersistentVolumeClaim name', 'use lowercase letters, digits, - and ., at most 253 characters');
     const { subPath, sharedFileSystem } = this.directory;
@@ -173,7 +174,7 @@ class S3Repository extends ModelRepository {
     const { bucket, region, roleArn } = this.options;
     const podIdentity = this.options.podIdentity ?? false;
     const prefix = this.options.prefix ?? '';
-    const problems = new Problems(server.node.path);
+    const problems = new Problems(placeOf(server));
     problems.check(isReference(bucket) || BUCKET_NAME.test(bucket), 'repository.bucket', bucket,
       'is not a valid S3 bucket name', 'give the bare bucket name: 3-63 lowercase letters, digits, dots and hyphens');
     problems.check(!prefix.startsWith('/') && !prefix.endsWith('/'), 'repository.prefix', prefix,

@@ -12,6 +12,7 @@ import { isWhole } from '../private/checks';
 import {
   MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, NvidiaDevicePluginProps, resolveNvidiaDevicePluginProps, TimeSlicingOptions,
 } from '../triton/nvidia-device-plugin-options';
+import { placeOf } from '../private/construct-place';
 
 export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, MigStrategy, resolveNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
 export type { ResolvedNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
@@ -92,7 +93,7 @@ export class NvidiaDevicePlugin extends Construct {
       namespace, image, migStrategy, failOnInitError, cpuRequestMillis, cpuLimitMillis, memoryRequestMiB, memoryLimitMiB, timeSlicing,
     } = resolveNvidiaDevicePluginProps(props);
 
-    const problems = new Problems(this.node.path);
+    const problems = new Problems(placeOf(this));
     checkNamespace(problems, namespace);
     checkImage(problems, 'image', image);
     problems.check(['none', 'single', 'mixed'].includes(migStrategy), 'migStrategy', migStrategy,

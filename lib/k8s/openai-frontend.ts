@@ -6,7 +6,7 @@
  */
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems } from '../private/errors';
 import { OpenAiFrontendOptions, renderOpenAiFrontend } from '../triton/openai-frontend';
 import type { ResourceRequests } from '../triton/node-capacity';
 import { METRICS_RELAY_COMMAND, METRICS_RELAY_DEFAULTS, METRICS_RELAY_HEALTH_PATH } from '../triton/openai-metrics-relay';
@@ -31,7 +31,7 @@ export interface ServerLaunch {
  * probes and its port. The tokenizer and chat template are read from `/models`, so the pod must see the repository
  * there (`mounted`: a volume, or the local copy of an S3 repository); problems throw, named after `path`.
  */
-export function openAiLaunch(path: string, options: OpenAiFrontendOptions, repository: string, mounted: boolean): ServerLaunch {
+export function openAiLaunch(path: ProblemPlace, options: OpenAiFrontendOptions, repository: string, mounted: boolean): ServerLaunch {
   const p = new Problems(path);
   for (const key of ['tokenizer', 'chatTemplate'] as const) {
     const file = options[key];

@@ -5,6 +5,7 @@ import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { Problems } from '../private/errors';
 import { MANAGED_BY } from './labels';
 import { checkDedicatedNamespace } from '../private/kubernetes-names';
+import { placeOf } from '../private/construct-place';
 
 export interface ServingNamespaceProps {
   /** Namespace name; never `default`. */
@@ -25,7 +26,7 @@ export class ServingNamespace extends Construct {
 
   public constructor(scope: Construct, id: string, props: ServingNamespaceProps) {
     super(scope, id);
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     checkDedicatedNamespace(p, 'name', props.name, 'must be a dedicated namespace, not default', "use a name such as 'inference'");
     p.throwIfAny();
     const metadata: ApiObjectMetadata = {

@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { problem, Problems, show, TritonOpsError } from '../private/errors';
+import { problem, Problems, TritonOpsError } from '../private/errors';
 import { ModelConfig } from '../triton/model-config';
 import { llmBackendsOf, LlmBackend } from '../triton/llm-backends';
 import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
@@ -37,6 +37,7 @@ import { ITritonServer, ReleaseMembership } from './triton-server-ref';
 import { ReplicaRange } from '../triton/replica-range';
 import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/canary-plan';
+import { addProblemValidation, placeOf } from '../private/construct-place';
 
 /** Name of the Triton container; the first container of the pod. */
 export const TRITON_CONTAINER = 'triton';
@@ -119,7 +120,7 @@ export class TritonServer extends Construct implements ITritonServer {
    */
   public constructor(scope: Construct, id: string, props: TritonServerProps, settings?: TritonServerSettings) {
     super(scope, id);
-    const s = settings === undefined ? resolveSettings(this.node.path, id, Chart.of(this).namespace, props) : this.own(settings, id);
+    const s = settings === undefined ? resolveSettings(placeOf(this), id, Chart.of(this).namespace, props) : this.own(settings, id);
     const binding = props.repository.bind(this);
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);
@@ -263,7 +264,7 @@ export class TritonServer extends Construct implements ITritonServer {
   private own(settings: TritonServerSettings, id: string): TritonServerSettings {
     const namespace = Chart.of(this).namespace;
     if (settings.name !== id || settings.namespace !== namespace) {
-      throw new TritonOpsError(problem(this.node.path, 'settings', `${settings.namespace}/${settings.name}`,
+      throw new TritonOpsError(problem(placeOf(this), 'settings', `${settings.namespace}/${settings.name}`,
         `are the settings of another server than '${namespace}/${id}'`, 'pass the settings resolved for this server, or leave them out'));
     }
     return settings;
@@ -271,22 +272,22 @@ export class TritonServer extends Construct implements ITritonServer {
 
   /** Triton no longer fences model-config; only the mesh's authorization keeps it to the readers. */
   private requireAuthorization(s: TritonServerSettings): void {
-    this.node.addValidation({ validate: () => (TritonAuthorization.all(this.node.root).some((a) => a.server === this) ? [] : [
-      `${this.node.path}: 'modelConfigReaders' (${show(s.modelConfigReaders)}) opens the model-config API, which only a `
-      + `TritonAuthorization keeps to these identities, and none protects server '${s.name}'; call server.authorize() `
-      + '(the fleet does so with its mesh), or remove modelConfigReaders (and the load test)'] ) });
+    addProblemValidation(this, () => (TritonAuthorization.all(this.node.root).some((a) => a.server === this) ? [] : [
+      problem(placeOf(this), 'modelConfigReaders', s.modelConfigReaders, 'opens the model-config API, which only a '
+        + `TritonAuthorization keeps to these identities, and none protects server '${s.name}'`,
+      'call server.authorize() (the fleet does so with its mesh), or remove modelConfigReaders (and the load test)')]));
   }
 
   /** A local repository against the binding and the model control; a shared repository's config name against openAi. */
   private checkRepository(props: TritonServerProps, binding: RepositoryBinding, s: TritonServerSettings): void {
     const local = props.localRepository;
     if (local !== undefined) {
-      const p = new Problems(this.node.path);
+      const p = new Problems(placeOf(this));
       checkLocalRepository(p, local, binding, s.modelControl);
       p.throwIfAny();
     }
     if (binding.modelConfigName !== undefined && props.openAi !== undefined) {
-      throw new TritonOpsError(problem(this.node.path, 'repository.modelConfigName', binding.modelConfigName,
+      throw new TritonOpsError(problem(placeOf(this), 'repository.modelConfigName', binding.modelConfigName,
         'needs Triton started with --model-config-name, but the OpenAI frontend starts it without the flag',
         'give the server a repository of its own (no modelConfigName), or serve it without openAi'));
     }
@@ -296,7 +297,7 @@ export class TritonServer extends Construct implements ITritonServer {
   private launch(props: TritonServerProps, binding: RepositoryBinding, s: TritonServerSettings, ports: TritonPort[]): ServerLaunch {
     const local = props.localRepository;
     if (props.openAi !== undefined) {
-      return openAiLaunch(this.node.path, props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
+      return openAiLaunch(placeOf(this), props.openAi, local ? MODEL_MOUNT_PATH : binding.uri, local !== undefined || binding.volume !== undefined);
     }
     const flags = renderServerFlags({
       ...s,

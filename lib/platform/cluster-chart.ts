@@ -7,7 +7,8 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PrometheusAdapterRules } from '../k8s/autoscaling/prometheus-adapter-rules';
 import { NvidiaDevicePlugin, resolveNvidiaDevicePluginProps } from '../k8s/nvidia-device-plugin';
-import { Problems, show } from '../private/errors';
+import { placeLabel, Problems, show } from '../private/errors';
+import { addProblemValidation, placeOf } from '../private/construct-place';
 import { FleetChart } from './fleet-chart';
 import type { FleetDescription } from '../fleet/fleet-description';
 import { FleetPlan, planFleetCollecting } from '../fleet/fleet-plan';
@@ -86,7 +87,7 @@ export class ClusterChart extends Chart {
       this.adapterRules = p.attempt(() => PrometheusAdapterRules.of(this, { namespace: monitoringNamespace }));
     }
     p.throwIfAny();
-    this.node.addValidation({ validate: () => [...this.missingFleetCharts(), ...this.duplicateObjects()] });
+    addProblemValidation(this, () => [...this.missingFleetCharts(), ...this.duplicateObjects()]);
   }
 
   /** The plan this chart made of one of its fleets (this very description object), which its FleetChart reads. @returns undefined for another description */
@@ -166,7 +167,7 @@ export class ClusterChart extends Chart {
         const id = `${object.kind}${group === '' ? '' : `.${group}`} ${[json.metadata?.namespace, object.name].filter(Boolean).join('/')}`;
         const owner = owners.get(id);
         if (owner !== undefined) {
-          problems.push(`${object.node.path}: ${id} is also emitted by ${owner}; the charts of cluster '${this.clusterName}' would `
+          problems.push(`${placeLabel(placeOf(object))}: ${id} is also emitted by ${owner}; the charts of cluster '${this.clusterName}' would `
             + 'own it twice (each apply undoes the other, a kustomization refuses the second); give one of them another name');
         } else {
           owners.set(id, object.node.path);

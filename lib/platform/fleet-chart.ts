@@ -24,7 +24,9 @@ import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planOf, ServerPlan } from '../fleet/fleet-plan';
 import { s3RepositoryOptions } from '../fleet/plan-model-access';
 import type { ClusterChart } from './cluster-chart';
-import { FLEET_CHART_IDS, inDescriptionWords } from '../fleet/description-words';
+import { chartPlace, FLEET_CHART_IDS } from '../fleet/description-words';
+import { DESCRIBES_PARTS, DescribingScope } from '../private/construct-place';
+import type { DescribedPlace } from '../private/errors';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
 export const ISTIO_INJECTION_LABEL: Readonly<Record<string, string>> = Object.freeze({ 'istio-injection': 'enabled' });
@@ -60,7 +62,7 @@ export interface FleetChartProps {
  * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
  * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
  */
-export class FleetChart extends Chart {
+export class FleetChart extends Chart implements DescribingScope {
   /** Whether `x` is a FleetChart: cdk8s' Chart answers `instanceof` with true for every chart, of any class. */
   public static isFleetChart(x: unknown): x is FleetChart {
     return FleetChart.prototype.isPrototypeOf(x as object);
@@ -168,8 +170,13 @@ export class FleetChart extends Chart {
           .map(([name, server]) => ({ server, pool: plan.servers[name].inferencePool! })),
       }));
     }
-    // The constructs name their problems by construct path; a fleet's user reads them by description path.
-    if (p.problems.length > 0) throw new TritonOpsError(inDescriptionWords(p.problems, this.node.path, fleet, plan.gateway?.name));
+    // A problem found on several servers (a fleet-wide key such as `namespace`) is one problem.
+    if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
+  }
+
+  /** The description's part a construct of this chart was made for (placeOf): its problems are named by it. */
+  public [DESCRIBES_PARTS](ids: readonly string[]): DescribedPlace | undefined {
+    return chartPlace(this.fleet, ids, this.plan.gateway?.name);
   }
 
   /** The server with its intents, each attempted on its own; undefined when the server itself is refused. */

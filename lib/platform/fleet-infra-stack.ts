@@ -16,7 +16,9 @@ import { karpenterInfra } from './fleet-karpenter-infra';
 import { isKarpenterPool } from '../fleet/plan-karpenter';
 import { FleetPlan, planOf } from '../fleet/fleet-plan';
 import { Problems, TritonOpsError } from '../private/errors';
-import { FLEET_INFRA_IDS, infraInDescriptionWords } from '../fleet/description-words';
+import { FLEET_INFRA_IDS, infraPlace } from '../fleet/description-words';
+import { DESCRIBES_PARTS, DescribingScope } from '../private/construct-place';
+import type { DescribedPlace } from '../private/errors';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
 
@@ -41,7 +43,7 @@ export interface FleetInfraStackProps {
  * config.pbtxt: its owner's pipeline uploads them (artifacts/model-repository) and grants the roles. Construct ids are
  * Terraform addresses: the node group's is the pool name, the role's `<server>-models`.
  */
-export class FleetInfraStack extends TerraformStack {
+export class FleetInfraStack extends TerraformStack implements DescribingScope {
   public readonly plan: FleetPlan;
   public readonly cluster: IEksCluster;
   /** The managed node groups by pool name (Karpenter pools have none). */
@@ -54,10 +56,12 @@ export class FleetInfraStack extends TerraformStack {
   public readonly existingBucket?: ExistingModelBucket;
   /** The model reader roles by server name. */
   public readonly roles: Readonly<Record<string, ModelReaderRole>>;
+  private readonly fleet: FleetDescription;
 
   public constructor(scope: Construct, id: string, props: FleetInfraStackProps) {
     super(scope, id);
     const { fleet } = props;
+    this.fleet = fleet;
     // Planned first: the backend reads the description, which the plan checks.
     const plan = planOf(this.node.path, fleet, props.plan);
     fleetBackend(this, fleet, id);
@@ -72,7 +76,7 @@ export class FleetInfraStack extends TerraformStack {
       })
       : EksCluster.fromName(this, FLEET_INFRA_IDS.cluster, fleet.cluster.name)));
     // Everything below joins the cluster: without it there is nothing more to check.
-    if (cluster === undefined) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));
+    if (cluster === undefined) throw new TritonOpsError(p.problems);
     this.cluster = cluster!;
 
     const nodeGroups: Record<string, GpuNodeGroup> = {};
@@ -92,7 +96,11 @@ export class FleetInfraStack extends TerraformStack {
     this.bucket = readers?.bucket;
     this.existingBucket = readers?.existingBucket;
     this.roles = readers?.roles ?? {};
-    // The resources name their problems by Terraform address; a fleet's user reads them by description path.
-    if (p.problems.length > 0) throw new TritonOpsError(infraInDescriptionWords(p.problems, this.node.path, fleet));
+    if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
+  }
+
+  /** The description's part a resource of this stack was made for (placeOf): its problems are named by it, not its address. */
+  public [DESCRIBES_PARTS](ids: readonly string[]): DescribedPlace | undefined {
+    return infraPlace(this.fleet, ids);
   }
 }

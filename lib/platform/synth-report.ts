@@ -4,13 +4,12 @@
  */
 import { existsSync, readdirSync } from 'fs';
 import { join } from 'path';
-import { App, Chart } from 'cdk8s';
+import { App } from 'cdk8s';
 import { TritonAutoscaler } from '../k8s/autoscaling/triton-autoscaler';
 import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
 import { isModelConfigFile } from '../triton/shared-repository';
 import { ClusterChart } from './cluster-chart';
-import { warningInDescriptionWords } from '../fleet/description-words';
 import { FleetChart } from './fleet-chart';
 import { fleetPinWarnings } from '../fleet/pin-warnings';
 import { modelRepositoryDir, promtoolDir } from './synth-paths';
@@ -40,13 +39,9 @@ export function synthWarnings(apps: readonly App[], day: string): string[] {
   return [...servers, ...pins];
 }
 
-/** The warnings of a server's autoscaler; in a FleetChart, in the description's words. */
-function autoscalerWarnings(server: TritonServer): string[] {
-  if (!(server.autoscaler instanceof TritonAutoscaler)) return [];
-  const chart = Chart.of(server);
-  return FleetChart.isFleetChart(chart)
-    ? server.autoscaler.warnings.map((w) => warningInDescriptionWords(w, chart.node.path, chart.fleet, chart.plan.gateway?.name))
-    : [...server.autoscaler.warnings];
+/** The warnings of a server's autoscaler (a fleet's in its description's words, as the autoscaler raised them). */
+function autoscalerWarnings(server: TritonServer): readonly string[] {
+  return server.autoscaler instanceof TritonAutoscaler ? server.autoscaler.warnings : [];
 }
 
 /**

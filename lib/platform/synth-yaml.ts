@@ -14,7 +14,6 @@ import { FleetChart } from './fleet-chart';
 import { FleetDescription } from '../fleet/fleet-description';
 import { checkFleetShape } from '../fleet/fleet-shape';
 import { promtoolDir } from './synth-paths';
-import { inDescriptionWords } from '../fleet/description-words';
 
 /** The fleets by `cluster.name`, clusters and fleets in the order given (the ClusterChart refuses two clusters of one name). */
 export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string, FleetDescription[]> {
@@ -24,14 +23,14 @@ export function fleetsByCluster(fleets: readonly FleetDescription[]): Map<string
 }
 
 /**
- * The problems `app.synth()` finds (the validations that need the whole app, such as a route to a Service no chart
- * defines), a fleet's in its description's words as the FleetChart names its own.
+ * The problems of the validations that need the whole app (such as a route to a Service no chart defines), each as its
+ * construct raised it (a fleet's in its description's words), in the order cdk8s runs them; `app.synth()` would join
+ * them into one message. Without a problem, the app is synthesized.
  */
 function synthProblems(app: App): readonly string[] {
-  const found = new Problems(app.node.path);
-  found.attempt(() => app.synth());
-  return app.node.children.filter(FleetChart.isFleetChart)
-    .reduce<readonly string[]>((lines, chart) => inDescriptionWords(lines, chart.node.path, chart.fleet, chart.plan.gateway?.name), found.problems);
+  const found = [...new Set(app.node.findAll().flatMap((c) => c.node.validate()))];
+  if (found.length === 0) app.synth();
+  return found;
 }
 
 /**

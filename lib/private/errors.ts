@@ -28,20 +28,33 @@ export function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `Fleet/ranker: 'gpus' (-1) must be a whole number >= 0; set it to 0 for a CPU server` */
-export function problem(path: string, prop: string, value: unknown, what: string, fix: string): string {
-  return `${path}: '${prop}' (${show(value)}) ${what}; ${fix}`;
+/**
+ * `Fleet/ranker: 'gpus' (-1) must be a whole number >= 0; set it to 0 for a CPU server`, or at a part of a description
+ * `vision: 'servers.ranker.gpus' (-1) ...`.
+ */
+export function problem(place: ProblemPlace, prop: string, value: unknown, what: string, fix: string): string {
+  return `${headOf(place)}: '${propAt(place, prop)}' (${show(value)}) ${what}; ${fix}`;
 }
 
 /**
- * Where the problems of a part are named: a construct's path (`vision/bert`), or the name of the description that holds
- * the part and the part's path in it (`{ owner: 'vision', at: 'servers.bert' }`, props then named `servers.bert.<prop>`).
+ * Where the problems of a part are named: a construct's path (`vision/bert`), or a part of a description (DescribedPlace).
  */
-export type ProblemPlace = string | { readonly owner: string; readonly at: string };
+export type ProblemPlace = string | DescribedPlace;
+
+/**
+ * A part of a description: the description's name and the part's path in it (`{ owner: 'vision', at: 'servers.bert' }`),
+ * its props named `servers.bert.<prop>` unless `prop` names them otherwise (a prop the plan derived from another key).
+ */
+export interface DescribedPlace {
+  readonly owner: string;
+  readonly at: string;
+  /** The description path of the part's prop `prop`. @default - `${at}.${prop}` */
+  readonly prop?: (prop: string) => string;
+}
 
 /** A Problems that names props at `place`. */
 export function problemsAt(place: ProblemPlace): Problems {
-  return typeof place === 'string' ? new Problems(place) : new Problems(place.owner, `${place.at}.`);
+  return new Problems(place);
 }
 
 /** `place` as the head of a problem that names no prop: `vision/bert`, or `vision: servers.bert`. */
@@ -49,10 +62,20 @@ export function placeLabel(place: ProblemPlace): string {
   return typeof place === 'string' ? place : `${place.owner}: ${place.at}`;
 }
 
+/** `prop` at `place` as a problem names it: the construct's prop, or its path in the description. */
+function propAt(place: ProblemPlace, prop: string): string {
+  if (typeof place === 'string') return prop;
+  return place.prop === undefined ? `${place.at}.${prop}` : place.prop(prop);
+}
+
+/** The construct path, or the description's name: what a problem at `place` starts with. */
+function headOf(place: ProblemPlace): string {
+  return typeof place === 'string' ? place : place.owner;
+}
+
 /** A warning about `prop` at `place`: `vision/bert: warning: 'gpus' (2) ...`, or `vision: warning: 'servers.bert.gpus' (2) ...`. */
 export function warningAt(place: ProblemPlace, prop: string, value: unknown, text: string): string {
-  return typeof place === 'string' ? `${place}: warning: '${prop}' (${show(value)}) ${text}`
-    : `${place.owner}: warning: '${place.at}.${prop}' (${show(value)}) ${text}`;
+  return `${headOf(place)}: warning: '${propAt(place, prop)}' (${show(value)}) ${text}`;
 }
 
 /**
@@ -62,12 +85,12 @@ export function warningAt(place: ProblemPlace, prop: string, value: unknown, tex
 export class Problems {
   private readonly found: string[] = [];
 
-  /** `prefix` goes before every prop: the part's path in a description (`servers.bert.`), its props named below it. */
-  public constructor(private readonly path: string, private readonly prefix = '') {}
+  /** `place`: a construct's path, or a part of a description whose props are named by their description path. */
+  public constructor(private readonly place: ProblemPlace) {}
 
   /** Records a problem unless `ok` holds. */
   public check(ok: boolean, prop: string, value: unknown, what: string, fix: string): void {
-    if (!ok) this.found.push(problem(this.path, this.prefix + prop, value, what, fix));
+    if (!ok) this.found.push(problem(this.place, prop, value, what, fix));
   }
 
   /** The problems recorded so far. */
@@ -100,13 +123,22 @@ export class Problems {
   }
 }
 
+/** The lines of the checks registered with addProblemValidation: whole problems, each named where it was raised. */
+const RAISED = new Set<string>();
+
+/** Marks `lines` as whole problems, so that problemsOf gives them back as they are from a validation failure. */
+export function markRaised(lines: readonly string[]): readonly string[] {
+  for (const line of lines) RAISED.add(line);
+  return lines;
+}
+
 /** The header of the error cdk8s and cdktf throw when `node.addValidation` checks fail at synth. */
 const VALIDATION_HEADER = 'Validation failed with the following errors:';
 
 /**
  * The problems an error reports, one line each, or undefined when it is not a problem of the input (a bug): a
- * TritonOpsError's list, or the lines of a cdk8s/cdktf validation failure (`[path] message`, written as
- * `path: message` unless the message names the path itself).
+ * TritonOpsError's list, or the lines of a cdk8s/cdktf validation failure (`[path] message`): a line of
+ * addProblemValidation as it was raised, any other as `path: message` unless the message names the path itself.
  */
 export function problemsOf(error: unknown): readonly string[] | undefined {
   if (error instanceof TritonOpsError) return error.problems;
@@ -116,6 +148,7 @@ export function problemsOf(error: unknown): readonly string[] | undefined {
       const located = /^\[([^\]]*)\] ([\s\S]*)$/.exec(line);
       if (located === null) return line;
       const [, path, message] = located;
+      if (RAISED.has(message)) return message;
       return message.startsWith(`${path}:`) || message.startsWith(`${path}/`) ? message : `${path}: ${message}`;
     });
 }

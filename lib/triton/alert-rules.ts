@@ -4,7 +4,7 @@
  * Every expression comes from the PromQL builders (promql.ts), so an alert reads the same series as the dashboard
  * and the autoscaler.
  */
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems } from '../private/errors';
 import { AlertLabelMap, AlertLabels, checkAlertLabels } from './alert-labels';
 import { TRITON_ALERT_NAMES, TritonAlertKey } from './alert-names';
 import { ALERT_DEFAULTS, AlertThresholds, checkAlertThresholds, minutesToPromDuration, ResolvedAlertThresholds } from './alert-thresholds';
@@ -75,7 +75,7 @@ export interface AlertRuleOptions {
   /** Page the `runbook_url` annotations point into, `#<alert name in lowercase>` appended. */
   readonly runbookBaseUrl: string;
   /** Where error messages point, e.g. a construct path. @default - `<namespace>/<server name>` */
-  readonly path?: string;
+  readonly path?: ProblemPlace;
   /** Severity, tier and extra routing labels per alert. @default - DEFAULT_ALERT_LABELS */
   readonly alertLabels?: AlertLabelMap;
 }

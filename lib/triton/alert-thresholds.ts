@@ -2,7 +2,7 @@
  * Thresholds of the Triton alerts (alert-rules.ts): typed, every one optional, each default a named constant,
  * checked together so that a user sees every problem at once.
  */
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems } from '../private/errors';
 
 /** When each Triton alert fires. Ratios are 0 to 1; durations are minutes (fractions allowed, e.g. 0.5). */
 export interface AlertThresholds {
@@ -104,7 +104,7 @@ const DURATIONS = ['failureForMinutes', 'targetDownForMinutes', 'gpuSaturationFo
 const DEFAULTS: ResolvedAlertThresholds = ALERT_DEFAULTS;
 
 /** Applies the defaults and checks every threshold; throws all problems at once, each naming `path`. */
-export function resolveAlertThresholds(path: string, given: AlertThresholds = {}): ResolvedAlertThresholds {
+export function resolveAlertThresholds(path: ProblemPlace, given: AlertThresholds = {}): ResolvedAlertThresholds {
   const p = new Problems(path);
   const t = checkAlertThresholds(p, given);
   p.throwIfAny();

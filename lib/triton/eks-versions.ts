@@ -7,7 +7,7 @@
  * row from the release calendar, move the range and the default, and update `EKS_CALENDAR_READ_ON`; the tests hold
  * the default to the newest row, in standard support on that date.
  */
-import { problem } from '../private/errors';
+import { problem, ProblemPlace } from '../private/errors';
 import { daysBetween, END_OF_LIFE_WARNING_DAYS, inDays, type Lifecycle } from './lifecycle';
 import type { Pin } from './pin';
 
@@ -90,7 +90,7 @@ export function eksVersionCalendar(version: string): EksVersionCalendarEntry | u
  * `path` and `prop` name where the value was written (the construct path and `kubernetesVersion`, or the fleet and
  * `cluster.kubernetesVersion`).
  */
-export function eksVersionProblem(path: string, prop: string, version: string): string | undefined {
+export function eksVersionProblem(path: ProblemPlace, prop: string, version: string): string | undefined {
   const range = `${EKS_SUPPORTED_VERSIONS.min} to ${EKS_SUPPORTED_VERSIONS.max}`;
   const fix = `set it to a version from ${range} (default '${EKS_DEFAULT_KUBERNETES_VERSION}')`;
   const minor = minorOf(version);

@@ -3,7 +3,7 @@
  * ready endpoint, and failing scheduling attempts. Pure TypeScript (no cdk8s): EndpointPickerMonitoring writes the PrometheusRule and the
  * promtool files (endpoint-picker-alert-tests.ts) from the groups built here; the queries are endpoint-picker-metrics.ts'.
  */
-import { Problems } from '../private/errors';
+import { ProblemPlace, Problems } from '../private/errors';
 import { AlertFamily, AlertLabelOptions, AlertLabels, checkAlertLabelsOf } from './alert-labels';
 import { AlertingRule, checkRunbookBaseUrl, RuleGroup } from './alert-rules';
 import { minutesToPromDuration } from './alert-thresholds';
@@ -102,7 +102,7 @@ export interface EndpointPickerAlertOptions {
   /** Page the `runbook_url` annotations point into, `#<alert name in lowercase>` appended. */
   readonly runbookBaseUrl: string;
   /** Where error messages point, e.g. a construct path. */
-  readonly path: string;
+  readonly path: ProblemPlace;
   readonly thresholds?: EndpointPickerAlertThresholds;
   /** @default - DEFAULT_ENDPOINT_PICKER_ALERT_LABELS */
   readonly alertLabels?: EndpointPickerAlertLabelMap;

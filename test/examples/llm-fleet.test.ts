@@ -147,7 +147,7 @@ describe('the LLM fleet example', () => {
     const servers = Object.fromEntries(Object.entries(LLM_FLEET.servers).map(([name, server]) => [name, { ...server, route: undefined }]));
     const fleet = { ...LLM_FLEET, mesh: false as const, gateway: undefined, servers };
     expect(messageOf(() => Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet })))).toContain(
-      "llm/chat-405b: 'modelConfigReaders' ([\"cluster.local/ns/llm/sa/chat-405b-load-test\"]) opens the model-config API");
+      "llm: 'servers.chat-405b.loadTest' ([\"cluster.local/ns/llm/sa/chat-405b-load-test\"]) opens the model-config API");
   });
 
   test('the serving stack holds the same objects', () => {

@@ -161,7 +161,7 @@ describe('ClusterChart refuses what one cluster cannot hold', () => {
     const twin = { ...MALL, namespace: SHOP.namespace };
     const { app } = clusterApp([SHOP, twin]);
     const found = problems(() => app.synthYaml());
-    expect(found[0]).toBe("cluster: mall/Namespace/Resource/Resource: Namespace shop is also emitted by shop/Namespace/Resource/Resource; "
+    expect(found[0]).toBe("mall: namespace: Namespace shop is also emitted by shop/Namespace/Resource/Resource; "
       + "the charts of cluster 'ml' would own it twice (each apply undoes the other, a kustomization refuses the second); "
       + 'give one of them another name');
     expect(found).toContainEqual(expect.stringContaining('Deployment.apps shop/gpu is also emitted by shop/gpu/Deployment/Resource'));

@@ -42,7 +42,7 @@ describe('a release of the fleet with splitOnlyFor', () => {
 describe('the hosts of fleet routes and releases must be Services of the fleet', () => {
   test('a release host naming a Service the fleet does not define fails at synth', () => {
     expect(messageOf(() => synth(withStore({ hosts: ['store-model.shop.svc.cluster.local'] })))).toContain(
-      "[shop/store] shop/store: 'hosts' ('store-model.shop.svc.cluster.local') names Service 'store-model' in namespace 'shop', "
+      "[shop/store] shop: 'releases.store.hosts' ('store-model.shop.svc.cluster.local') names Service 'store-model' in namespace 'shop', "
       + 'which no TritonServer or CanaryRelease of this app defines');
   });
 

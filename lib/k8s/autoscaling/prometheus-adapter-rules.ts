@@ -6,6 +6,7 @@ import { MANAGED_BY } from '../labels';
 import { PrometheusAdapterRule } from '../../triton/autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
 import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/monitoring-defaults';
+import { placeOf } from '../../private/construct-place';
 
 /** Key the prometheus-adapter chart mounts (`/etc/adapter/config.yaml`) from the ConfigMap named by `rules.existing`. */
 export const ADAPTER_CONFIG_KEY = 'config.yaml';
@@ -52,7 +53,7 @@ export class PrometheusAdapterRules extends Construct {
   public static of(scope: Construct, props: PrometheusAdapterRulesProps = {}): PrometheusAdapterRules {
     const existing = PER_APP.get(scope.node.root);
     if (existing === undefined) return new PrometheusAdapterRules(Chart.of(scope), ADAPTER_RULES_ID, props);
-    const p = new Problems(scope.node.path);
+    const p = new Problems(placeOf(scope));
     for (const key of ['name', 'namespace'] as const) {
       p.check(props[key] === undefined || props[key] === existing[key], `PrometheusAdapterRules.${key}`, props[key],
         `differs from the app's adapter rules (${existing.node.path}), which are in ${existing.namespace}/${existing.name}`,
@@ -70,7 +71,7 @@ export class PrometheusAdapterRules extends Construct {
 
   public constructor(scope: Construct, id: string, props: PrometheusAdapterRulesProps = {}) {
     super(scope, id);
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const existing = PER_APP.get(this.node.root);
     p.check(existing === undefined, 'id', id, `is a second PrometheusAdapterRules in the app (the first is ${existing?.node.path})`,
       'create one per app, before the first TritonAutoscaler, or use PrometheusAdapterRules.of(scope)');

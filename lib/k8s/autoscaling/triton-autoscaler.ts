@@ -12,6 +12,7 @@ import { TritonAutoscalerProps } from './triton-autoscaler-props';
 import {
   ACTIVATION_ONLY_THRESHOLD, AutoscalingEngine, HPA_LIMITS, ResolvedAutoscalerOptions, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS as D,
 } from '../../triton/autoscaler-options';
+import { placeOf } from '../../private/construct-place';
 
 /**
  * Scales a TritonServer on a Triton metric, with a KEDA ScaledObject with a Prometheus trigger (default) or an
@@ -46,7 +47,7 @@ export class TritonAutoscaler extends Construct {
     this.maxReplicas = maxReplicas;
     this.scaleToZero = scaleToZero;
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     this.checkReplicas(p);
     this.checkScaleToZero(p, props.wakeQuery, props.idleSeconds);
     for (const [prop, value] of Object.entries(behavior)) checkBehavior(p, prop, value);
@@ -58,7 +59,7 @@ export class TritonAutoscaler extends Construct {
     }
     p.throwIfAny();
     server.scaleWith(this, { min: this.minReplicas, max: this.maxReplicas });
-    this.warnings = scaleToZero === undefined ? [] : [warningAt(this.node.path, 'minReplicas', 0,
+    this.warnings = scaleToZero === undefined ? [] : [warningAt(placeOf(this), 'minReplicas', 0,
       `scales server '${server.name}' to zero after ${scaleToZero.idleSeconds} s without a request or a wake signal; a request then waits `
       + `for a cold start (${server.nodesPerReplica > 1 ? `${server.nodesPerReplica} GPU nodes, one group of the LeaderWorkerSet,` : 'a GPU node'} `
       + `when its pool is at zero, minutes; the image pull; the model load, up to the startup probe's `

@@ -24,6 +24,7 @@ import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../monitoring/istio-sidecar-bypass'
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
 import { spreadOverNodesAndZones } from '../topology-spread';
 import { INFERENCE_POOL_GROUP } from './inference-types';
+import { placeOf } from '../../private/construct-place';
 
 /** Defaults of the endpoint picker, one named constant each (asserted by the tests). */
 export const ENDPOINT_PICKER_DEFAULTS = {
@@ -143,7 +144,7 @@ export class EndpointPicker extends Construct implements IScrapedEndpointPicker 
     const D = ENDPOINT_PICKER_DEFAULTS;
     const P = ENDPOINT_PICKER_PORTS;
     const { name, namespace } = props;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     this.replicas = checkPickerReplicas(p, 'replicas', props.replicas);
     p.throwIfAny();
     this.name = name;

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Problems, show } from '../../private/errors';
+import { problem, Problems, show } from '../../private/errors';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
 import { endpointPickerConfig } from '../../triton/endpoint-picker-config';
 import { endpointPickerName, FAILURE_MODES, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
@@ -17,6 +17,7 @@ import { EndpointPicker } from './endpoint-picker';
 import { endpointPickerAuthorization, endpointPickerNetworkPolicy } from './endpoint-picker-policies';
 import { inferencePoolObjects, inferencePoolSelector } from './inference-pool';
 import { INFERENCE_POOL_GROUP } from './inference-types';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** Most hostnames an HTTPRoute may have (kubernetes-sigs/gateway-api:apis/v1/httproute_types.go@v1.7.0 line 126). */
 const MAX_HOSTNAMES = 16;
@@ -110,7 +111,7 @@ export class InferenceRoute extends Construct {
     this.hosts = Object.freeze(hosts);
     this.objectiveNames = Object.freeze(pool.objectives.map((o) => o.name).sort());
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const openAi = servesOpenAi(server);
     p.check(openAi, 'server', server.name,
       "serves the KServe v2 API (ports 8000/8001), but the endpoint picker's parsers read OpenAI request bodies "
@@ -175,7 +176,7 @@ export class InferenceRoute extends Construct {
     for (const host of hosts) claimHost(this, host, 'hosts', 'HTTPRoute');
     server.admitMetricsReader(picker.selectorLabels);
 
-    this.node.addValidation({ validate: () => this.conflicts() });
+    addProblemValidation(this, () => this.conflicts());
   }
 
   /**
@@ -186,14 +187,14 @@ export class InferenceRoute extends Construct {
     const routes = InferenceRoute.all(this.node.root);
     const first = routes.find((r) => r.server === this.server);
     if (first !== undefined && first !== this) {
-      return [`${this.node.path}: 'server' ('${this.server.namespace}/${this.server.name}') already has its InferencePool and `
-        + `endpoint picker from ${first.node.path}; keep one InferenceRoute per server`];
+      return [problem(placeOf(this), 'server', `${this.server.namespace}/${this.server.name}`,
+        `already has its InferencePool and endpoint picker from ${first.node.path}`, 'keep one InferenceRoute per server')];
     }
     const earlier = routes.slice(0, routes.indexOf(this)).filter((r) => r.server.namespace === this.server.namespace);
     return this.objectiveNames.flatMap((name) => {
       const owner = earlier.find((r) => r.objectiveNames.includes(name));
-      return owner === undefined ? [] : [`${this.node.path}: 'pool.objectives' ('${name}') is already an InferenceObjective of `
-        + `${owner.node.path} in namespace '${this.server.namespace}', and objects of one name replace each other; give each objective a name of its own`];
+      return owner === undefined ? [] : [problem(placeOf(this), 'pool.objectives', name, `is already an InferenceObjective of `
+        + `${owner.node.path} in namespace '${this.server.namespace}', and objects of one name replace each other`, 'give each objective a name of its own')];
     });
   }
 }

@@ -14,6 +14,7 @@ import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../triton/gpu-schedu
 import {
   BlockDeviceMapping, EC2NodeClassSpec, KARPENTER_API_VERSION, KARPENTER_AWS_API_VERSION, KARPENTER_AWS_GROUP, NodePoolSpec,
 } from './karpenter-types';
+import { placeOf } from '../../private/construct-place';
 
 /**
  * Defaults of KarpenterGpuNodePoolProps, one named constant each (asserted by the tests).
@@ -108,7 +109,7 @@ export class KarpenterGpuNodePool extends Construct {
   public constructor(scope: Construct, id: string, props: KarpenterGpuNodePoolProps) {
     super(scope, id);
     const D = KARPENTER_GPU_NODE_POOL_DEFAULTS;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const name = props.name ?? id;
     p.check(DNS_LABEL.test(name), props.name === undefined ? 'id' : 'name', name, 'is not a valid NodePool name',
       'use lowercase letters, digits and - (at most 63)');

@@ -20,6 +20,7 @@ import {
   LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS, TritonLoadTestOptions,
 } from '../../triton/load-test-options';
 import type { ITritonServer } from '../triton-server-ref';
+import { placeOf } from '../../private/construct-place';
 
 export interface TritonLoadTestProps extends TritonLoadTestOptions {
   /** The server to load; the Job runs in its namespace and calls its Service. */
@@ -105,7 +106,7 @@ export class TritonLoadTest extends Construct {
     super(scope, id);
     const D = TRITON_LOAD_TEST_DEFAULTS;
     const { server } = props;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
 
     this.namespace = server.namespace;
     this.name = loadTestName(server.name, props.name);

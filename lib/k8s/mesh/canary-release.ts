@@ -19,6 +19,7 @@ import { checkRoute, resolveRoute, trafficPolicy } from './route-builders';
 import { RouteProtocol } from '../../triton/route-options';
 import { MESH_GATEWAY } from './triton-route';
 import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
+import { placeOf } from '../../private/construct-place';
 
 /** Istio subset names and label values: a DNS-1123 label (a leading digit is allowed, as in `2024-06`). */
 /** HTTP/2 sends header names in lowercase and Istio only matches lowercase names. */
@@ -74,7 +75,7 @@ export class CanaryRelease extends Construct {
 
   public constructor(scope: Construct, id: string, props: CanaryReleaseProps) {
     super(scope, id);
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const versions = props.versions.map((v) => v.version);
     this.name = props.name;
     this.versions = Object.freeze(versions);
@@ -100,7 +101,7 @@ export class CanaryRelease extends Construct {
     // The default host is built from name and namespace, which are checked themselves.
     if (props.hosts !== undefined) checkHosts(p, 'hosts', hosts);
     const externalHosts = [...new Set(props.externalHosts ?? [])];
-    externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
+    externalHostsProblems(placeOf(this), hosts, externalHosts).forEach((m) => p.add(m));
     props.gateway?.checkUse(p, this, 'release', this.hosts, props.versions.map((v) => v.server));
     checkRoute(p, route, props);
     p.throwIfAny();

@@ -10,6 +10,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MESH_GATEWAY_DEFAULTS } from './gateway';
 import { AllowedRoutes, GATEWAY_API_GROUP, GatewayApiGatewaySpec, GatewayListener, HttpRouteRedirectSpec } from './gateway-api-types';
 import { checkHosts, hostWithin, serviceHost } from '../../triton/mesh-hosts';
+import { placeOf } from '../../private/construct-place';
 
 /** The GatewayClass of Istio's Gateway API controller (`istio.io/gateway-controller`). */
 export const ISTIO_GATEWAY_CLASS = 'istio';
@@ -102,7 +103,7 @@ export class GatewayApiGateway extends Construct {
     const service = props.ingressService ?? ISTIO_INGRESS_GATEWAY_SERVICE;
     const account = props.serviceAccount ?? ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT;
     const routeNamespaces = [...new Set(props.routeNamespaces)].sort();
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     p.check(DNS_1035_LABEL.test(id), 'id', id, 'is not a valid Gateway name (it names the Gateway object)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkDedicatedNamespace(p, 'namespace', namespace, 'must name a dedicated namespace, normally the one the ingress gateway pods run in',

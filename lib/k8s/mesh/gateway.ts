@@ -7,6 +7,7 @@ import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-type
 import { checkHosts, hostWithin } from '../../triton/mesh-hosts';
 import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/mesh-identity';
 import { checkDedicatedNamespace, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
+import { placeOf } from '../../private/construct-place';
 
 /** Defaults of MeshGatewayProps and the listener ports, one named constant each (asserted by the tests). */
 export const MESH_GATEWAY_DEFAULTS = {
@@ -85,7 +86,7 @@ export class MeshGateway extends Construct {
   public constructor(scope: Construct, id: string, props: MeshGatewayProps) {
     super(scope, id);
     const D = MESH_GATEWAY_DEFAULTS;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const namespace = props.namespace ?? Chart.of(this).namespace;
     const hosts = [...new Set(props.hosts)];
     const selector = props.selector ?? D.selector;

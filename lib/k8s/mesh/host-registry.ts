@@ -7,7 +7,8 @@
  * error at synth naming both constructs instead of traffic that silently ignores one of them.
  */
 import { Construct, IConstruct } from 'constructs';
-import { show } from '../../private/errors';
+import { problem, ProblemPlace } from '../../private/errors';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /**
  * The object a host is claimed for: a host may have one route (a VirtualService or an HTTPRoute) and one
@@ -22,6 +23,8 @@ const article = (kind: HostClaimKind): string => (kind === 'HTTPRoute' ? 'an' : 
 
 interface Claim {
   readonly path: string;
+  /** Where its problem is named (placeOf). */
+  readonly place: ProblemPlace;
   readonly prop: string;
   readonly kind: HostClaimKind;
 }
@@ -48,18 +51,16 @@ export function claimHost(scope: Construct, host: string, prop: string = 'hosts'
   const key = `${slotOf(kind)} ${host}`;
   const list = claims.get(key) ?? [];
   claims.set(key, list);
-  const claim: Claim = { path: scope.node.path, prop, kind };
+  const claim: Claim = { path: scope.node.path, place: placeOf(scope), prop, kind };
   list.push(claim);
   // Checked at synth, when every construct of the app has claimed its hosts.
-  scope.node.addValidation({
-    validate: () => {
+  addProblemValidation(scope, () => {
       const first = list[0];
       if (first === claim) return [];
       const both = first.kind === kind ? `two ${kind}s for one host conflict in Istio`
         : `${article(kind)} ${kind} and ${article(first.kind)} ${first.kind} for one host conflict in Istio, which turns the HTTPRoute into a VirtualService,`;
-      return [`${claim.path}: '${claim.prop}' (${show(host)}) is already the host of the ${first.kind} of ${first.path}; `
-        + `${both} and only one applies; give each its own host, or route both through one construct`];
-    },
+      return [problem(claim.place, claim.prop, host, `is already the host of the ${first.kind} of ${first.path}; ${both} and only one applies`,
+        'give each its own host, or route both through one construct')];
   });
 }
 

@@ -1,11 +1,12 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Problems } from '../../private/errors';
+import { problem, Problems } from '../../private/errors';
 import { k8s } from 'cdk8s-plus-28';
 import { LOAD_TEST_APP_NAME, MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
 import { checkDedicatedNamespace } from '../../private/kubernetes-names';
 import { ISTIOD_EGRESS_POLICY_NAME } from '../../triton/object-names';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** Defaults of MeshSecurity, one named constant each (asserted by the tests). */
 export const MESH_SECURITY_DEFAULTS = {
@@ -73,7 +74,7 @@ export class MeshSecurity extends Construct {
   public constructor(scope: Construct, id: string, props: MeshSecurityProps = {}) {
     super(scope, id);
     const namespace = props.namespace ?? Chart.of(this).namespace;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     if (namespace === undefined) {
       p.check(false, 'namespace', namespace, 'is not set and the enclosing Chart has no namespace',
         "set `namespace`, or the Chart's namespace, to the serving namespace");
@@ -107,11 +108,11 @@ export class MeshSecurity extends Construct {
     });
 
     // Two namespace-wide policies in one namespace would be two objects of the same name: one replaces the other.
-    this.node.addValidation({ validate: () => {
+    addProblemValidation(this, () => {
       const first = MeshSecurity.all(this.node.root).find((m) => m.namespace === this.namespace);
-      return first === undefined || first === this ? [] : [`${this.node.path}: 'namespace' ('${this.namespace}') `
-        + `already has its namespace-wide PeerAuthentication from ${first.node.path}; keep one MeshSecurity per namespace`];
-    } });
+      return first === undefined || first === this ? [] : [problem(placeOf(this), 'namespace', this.namespace,
+        `already has its namespace-wide PeerAuthentication from ${first.node.path}`, 'keep one MeshSecurity per namespace')];
+    });
   }
 }
 

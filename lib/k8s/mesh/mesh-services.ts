@@ -10,8 +10,9 @@
  * @see https://istio.io/latest/docs/reference/config/networking/virtual-service/#VirtualService (hosts)
  */
 import { Construct, IConstruct } from 'constructs';
-import { problem, show } from '../../private/errors';
+import { problem, ProblemPlace, show } from '../../private/errors';
 import { classifyServiceHost, serviceHost } from '../../triton/mesh-hosts';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** A Service of the app a VirtualService host may name. */
 export interface MeshService {
@@ -79,12 +80,12 @@ export interface MeshHostsUse {
  */
 export function checkMeshHosts(use: MeshHostsUse): void {
   const { scope } = use;
-  scope.node.addValidation({ validate: () => meshHostProblems(use) });
+  addProblemValidation(scope, () => meshHostProblems(use));
 }
 
 function meshHostProblems(use: MeshHostsUse): string[] {
   const { scope, hosts, hostsProp, externalHosts, destinationHost, userKind } = use;
-  const path = scope.node.path;
+  const path = placeOf(scope);
   const out: string[] = [];
   const declared = new Set(externalHosts);
   const services = appServices(scope.node.root);
@@ -137,7 +138,7 @@ function meshHostProblems(use: MeshHostsUse): string[] {
 }
 
 /** Construction-time check of `externalHosts`: each entry is one of the hosts (else the declaration does nothing). */
-export function externalHostsProblems(path: string, hosts: readonly string[], externalHosts: readonly string[]): string[] {
+export function externalHostsProblems(path: ProblemPlace, hosts: readonly string[], externalHosts: readonly string[]): string[] {
   return externalHosts.filter((h) => !hosts.includes(h)).map((h) => problem(path, 'externalHosts', h,
     `is not one of hosts (${show(hosts)}), so declaring it changes nothing`, "add it to 'hosts', or remove it from 'externalHosts'"));
 }

@@ -1,6 +1,6 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Problems, show } from '../../private/errors';
+import { problem, Problems, show } from '../../private/errors';
 import {
   ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, HttpOperation, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, OPENAI_ADMIN_OPERATIONS,
   OPENAI_CLIENT_OPERATIONS, PROFILER_GRPC_PATHS, PROFILER_HTTP_PATHS,
@@ -10,6 +10,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from '../../private/kubernetes-names';
 import { checkServiceAccount, MeshCallers, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 export interface TritonAuthorizationOptions {
   /**
@@ -79,8 +80,8 @@ export class TritonAuthorization extends Construct {
     super(scope, id);
     this.server = props.server;
     const { name, namespace, grpc, monitoringNamespace } = props.server;
-    const p = new Problems(this.node.path);
-    const sources = checkCallers(p, this.node.path, props);
+    const p = new Problems(placeOf(this));
+    const sources = checkCallers(p, props);
     p.throwIfAny();
     this.principals = sources.principals;
     this.namespaces = sources.namespaces;
@@ -142,16 +143,16 @@ export class TritonAuthorization extends Construct {
     });
 
     // Two for one server would be objects of the same names: the second apply replaces the first.
-    this.node.addValidation({ validate: () => {
+    addProblemValidation(this, () => {
       const first = TritonAuthorization.all(this.node.root).find((a) => a.server === this.server);
-      return first === undefined || first === this ? [] : [`${this.node.path}: 'server' ('${namespace}/${name}') `
-        + `already has its AuthorizationPolicies from ${first.node.path}; keep one TritonAuthorization per server and list every caller there`];
-    } });
+      return first === undefined || first === this ? [] : [problem(placeOf(this), 'server', `${namespace}/${name}`,
+        `already has its AuthorizationPolicies from ${first.node.path}`, 'keep one TritonAuthorization per server and list every caller there')];
+    });
   }
 }
 
 /** Checks the callers and returns them as sorted, de-duplicated principals and namespaces. */
-function checkCallers(p: Problems, path: string, props: TritonAuthorizationProps) {
+function checkCallers(p: Problems, props: TritonAuthorizationProps) {
   const { name, admittedNamespaces: admitted } = props.server;
   // A NetworkPolicy drop is a timeout at the caller, far harder to diagnose than this message.
   const checkAdmitted = (prop: string, ns: string) => p.check(admitted.includes(ns), prop, ns,
@@ -167,9 +168,8 @@ function checkCallers(p: Problems, path: string, props: TritonAuthorizationProps
   }
   const callers = props.callers;
   if (callers === undefined && gateway === undefined) {
-    p.add(`${path}: 'callers' (undefined) names no caller and neither does 'gatewayServiceAccount', so the ALLOW `
-      + `policy would have no rule and deny every request to server '${name}'; set gatewayServiceAccount `
-      + "(e.g. ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT) and/or callers");
+    p.check(false, 'callers', undefined, "names no caller and neither does 'gatewayServiceAccount', so the ALLOW "
+      + `policy would have no rule and deny every request to server '${name}'`, 'set gatewayServiceAccount (e.g. ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT) and/or callers');
   }
   if (callers !== undefined) {
     p.check(callers.namespaces !== undefined || callers.serviceAccounts !== undefined, 'callers', callers,

@@ -10,6 +10,7 @@ import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import { checkRoute, destination, resolveRoute, retryPolicy, routeMatches, seconds, trafficPolicy } from './route-builders';
 import { MeshRouteOptions, RouteProtocol } from '../../triton/route-options';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
+import { placeOf } from '../../private/construct-place';
 
 /**
  * The route that wrote each server's DestinationRule. Registered only once a route is accepted, so a refused route
@@ -93,12 +94,12 @@ export class TritonRoute extends Construct {
     const hosts = [...new Set(props.hosts ?? (gateway !== undefined ? gateway.hosts : [this.destinationHost]))];
     this.hosts = Object.freeze(hosts);
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     p.check(DNS_1035_LABEL.test(this.name), props.name === undefined ? 'id' : 'name', this.name, 'is not a valid VirtualService name (it names the VirtualService)',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);
     const externalHosts = [...new Set(props.externalHosts ?? [])];
-    externalHostsProblems(this.node.path, hosts, externalHosts).forEach((m) => p.add(m));
+    externalHostsProblems(placeOf(this), hosts, externalHosts).forEach((m) => p.add(m));
     gateway?.checkUse(p, this, 'route', hosts, [server]);
     checkRoute(p, route, props);
     const policy = trafficPolicy({

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Problems } from '../../private/errors';
+import { problem, Problems } from '../../private/errors';
 import { DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/alert-rules';
 import {
@@ -18,6 +18,7 @@ import type { PrometheusRuleSpec } from './prometheus-monitor';
 import { checkLabels } from './triton-scrape';
 import { TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** Defaults of EndpointPickerMonitoringOptions, one named constant each (asserted by the tests). */
 export const ENDPOINT_PICKER_MONITORING_DEFAULTS = {
@@ -125,7 +126,7 @@ export class EndpointPickerMonitoring extends Construct {
     const prometheusLabels = props.prometheusLabels ?? D.prometheusLabels;
     this.alertLabels = props.alertLabels ?? {};
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     p.check(typeof props.poolName === 'string' && DNS_SUBDOMAIN.test(props.poolName), 'poolName', props.poolName,
       'is not the name of an InferencePool (a DNS subdomain)', `give the name of the server's InferencePool, e.g. '${props.server.name}'`);
     checkLabels(p, 'prometheusLabels', prometheusLabels);
@@ -139,7 +140,7 @@ export class EndpointPickerMonitoring extends Construct {
 
     this.watched = { namespace, picker, poolName: props.poolName, failureMode: props.pool.failureMode, backend: props.pool.backend };
     this.groups = alerts ? buildEndpointPickerAlertRules(this.watched, {
-      path: this.node.path, runbookBaseUrl: props.runbookBaseUrl ?? D.runbookBaseUrl, thresholds: props.thresholds,
+      path: placeOf(this), runbookBaseUrl: props.runbookBaseUrl ?? D.runbookBaseUrl, thresholds: props.thresholds,
       alertLabels: this.alertLabels,
     }) : [];
 
@@ -173,10 +174,10 @@ export class EndpointPickerMonitoring extends Construct {
     }
     if (props.bypassIstioSidecar ?? D.bypassIstioSidecar) props.picker.excludeMetricsFromMesh();
     // Two for one picker would be two objects of the same name: the second apply replaces the first.
-    this.node.addValidation({ validate: () => EndpointPickerMonitoring.all(this.node.root)
+    addProblemValidation(this, () => EndpointPickerMonitoring.all(this.node.root)
       .filter((m) => m !== this && m.watched.namespace === namespace && m.watched.picker === picker)
-      .map((m) => `${this.node.path}: 'server' ('${namespace}/${props.server.name}') already has endpoint-picker monitoring `
-        + `(${m.node.path}); keep one EndpointPickerMonitoring per pooled server`) });
+      .map((m) => problem(placeOf(this), 'server', `${namespace}/${props.server.name}`, `already has endpoint-picker monitoring (${m.node.path})`,
+        'keep one EndpointPickerMonitoring per pooled server')));
   }
 
   /** `<namespace>-<picker>`: the base name of this rule's promtool files. */

@@ -8,6 +8,7 @@ import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TritonAler
 import { minutesToPromDuration } from '../../triton/alert-thresholds';
 import { SERVER_LABEL } from '../../triton/triton-metrics';
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
+import { placeOf } from '../../private/construct-place';
 
 /** API version of the AlertmanagerConfig (prometheus-operator). */
 export const ALERTMANAGER_CONFIG_API_VERSION = 'monitoring.coreos.com/v1alpha1';
@@ -47,7 +48,7 @@ export class TritonAlertRouting extends Construct {
   public constructor(scope: Construct, id: string, props: TritonAlertRoutingProps) {
     super(scope, id);
     const d = TRITON_ALERT_ROUTING_DEFAULTS;
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const name = props.name ?? d.name;
     const groupBy = props.groupBy ?? [...d.groupBy];
     const groupWaitSeconds = props.groupWaitSeconds ?? d.groupWaitSeconds;

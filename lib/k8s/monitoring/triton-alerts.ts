@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { TritonOpsError } from '../../private/errors';
+import { problem, TritonOpsError } from '../../private/errors';
+import { addProblemValidation, placeOf } from '../../private/construct-place';
 import { buildPromtoolTests, PromtoolTestFile, promtoolTestFiles } from '../../triton/alert-rule-tests';
 import { buildEndpointPickerPromtoolTests } from '../../triton/endpoint-picker-alert-tests';
 import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
@@ -91,8 +92,8 @@ export class TritonAlerts extends Construct {
     const prometheusLabels = props.prometheusLabels ?? TRITON_ALERTS_DEFAULTS.prometheusLabels;
     this.alertLabels = props.alertLabels ?? {};
     this.groups = buildAlertRules(this.alertedServer, props.thresholds ?? {},
-      { runbookBaseUrl, path: this.node.path, alertLabels: this.alertLabels });
-    this.thresholds = resolveAlertThresholds(this.node.path, props.thresholds);
+      { runbookBaseUrl, path: placeOf(this), alertLabels: this.alertLabels });
+    this.thresholds = resolveAlertThresholds(placeOf(this), props.thresholds);
 
     const spec: PrometheusRuleSpec = { groups: this.groups };
     this.apiObject = new ApiObject(this, 'Resource', {
@@ -102,9 +103,9 @@ export class TritonAlerts extends Construct {
       spec,
     });
     // Two rules for one server would be two PrometheusRules of the same name: the second apply replaces the first.
-    this.node.addValidation({ validate: () => TritonAlerts.all(this.node.root)
+    addProblemValidation(this, () => TritonAlerts.all(this.node.root)
       .filter((a) => a !== this && a.alertedServer.namespace === namespace && a.alertedServer.name === name)
-      .map((a) => `${this.node.path}: 'server' ('${namespace}/${name}') already has alerts (${a.node.path}); keep one TritonAlerts per server`) });
+      .map((a) => problem(placeOf(this), 'server', `${namespace}/${name}`, `already has alerts (${a.node.path})`, 'keep one TritonAlerts per server')));
   }
 
   /** `<namespace>-<server>`: the base name of this rule's promtool files. */

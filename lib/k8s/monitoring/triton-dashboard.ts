@@ -10,6 +10,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import type { ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
 import { checkNamespaceName, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
+import { placeOf } from '../../private/construct-place';
 
 export interface TritonDashboardProps {
   /**
@@ -100,7 +101,7 @@ export class TritonDashboard extends Construct {
     const namespace = props.namespace ?? Chart.of(this).namespace;
     const sidecarLabel = props.sidecarLabel ?? D.sidecarLabel;
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     p.check(DASHBOARD_NAME.test(name), 'name', name,
       'is not a valid dashboard name (it names the ConfigMap and is the Grafana uid)',
       'use at most 40 lowercase letters, digits and -, starting and ending with a letter or digit, e.g. \'triton-inference\'');

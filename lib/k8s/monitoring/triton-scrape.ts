@@ -8,6 +8,7 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
 import { MonitorKind, TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
 import { LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
+import { placeOf } from '../../private/construct-place';
 
 export interface TritonScrapeOptions {
   /**
@@ -86,7 +87,7 @@ export class TritonScrape extends Construct {
     const timeout = props.scrapeTimeoutSeconds ?? D.scrapeTimeoutSeconds;
     this.selectorLabels = props.selectorLabels ?? props.server.selectorLabels;
 
-    const p = new Problems(this.node.path);
+    const p = new Problems(placeOf(this));
     const intervalOk = isWhole(interval, D.minIntervalSeconds, D.maxIntervalSeconds);
     p.check(intervalOk, 'intervalSeconds', interval,
       `must be a whole number from ${D.minIntervalSeconds} to ${D.maxIntervalSeconds} (Prometheus marks a series stale `
