@@ -25,7 +25,7 @@ import { FleetPlan, planOf, ServerPlan } from '../fleet/fleet-plan';
 import { s3RepositoryOptions } from '../fleet/plan-model-access';
 import type { ClusterChart } from './cluster-chart';
 import { chartPlace, FLEET_CHART_IDS } from '../fleet/description-words';
-import { DESCRIBES_PARTS, DescribingScope } from '../private/construct-place';
+import { DESCRIBES_PARTS } from '../private/construct-place';
 import type { DescribedPlace } from '../private/errors';
 
 /** The label that turns on Istio sidecar injection for a namespace. */
@@ -62,7 +62,7 @@ export interface FleetChartProps {
  * gateway, each TritonServer scraped, alerted on, autoscaled, authorized and routed as described, each canary
  * release, and one Grafana dashboard. The chart id names nothing in Kubernetes; server and release names do.
  */
-export class FleetChart extends Chart implements DescribingScope {
+export class FleetChart extends Chart {
   /** Whether `x` is a FleetChart: cdk8s' Chart answers `instanceof` with true for every chart, of any class. */
   public static isFleetChart(x: unknown): x is FleetChart {
     return FleetChart.prototype.isPrototypeOf(x as object);
@@ -174,7 +174,7 @@ export class FleetChart extends Chart implements DescribingScope {
     if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
   }
 
-  /** The description's part a construct of this chart was made for (placeOf): its problems are named by it. */
+  /** @internal The description's part a construct of this chart was made for (placeOf): its problems are named by it. */
   public [DESCRIBES_PARTS](ids: readonly string[]): DescribedPlace | undefined {
     return chartPlace(this.fleet, ids, this.plan.gateway?.name);
   }

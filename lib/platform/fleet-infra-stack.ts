@@ -17,7 +17,7 @@ import { isKarpenterPool } from '../fleet/plan-karpenter';
 import { FleetPlan, planOf } from '../fleet/fleet-plan';
 import { Problems, TritonOpsError } from '../private/errors';
 import { FLEET_INFRA_IDS, infraPlace } from '../fleet/description-words';
-import { DESCRIBES_PARTS, DescribingScope } from '../private/construct-place';
+import { DESCRIBES_PARTS } from '../private/construct-place';
 import type { DescribedPlace } from '../private/errors';
 import { addModelReaders } from './fleet-model-readers';
 import { fleetAwsProvider, fleetBackend } from './providers';
@@ -43,7 +43,7 @@ export interface FleetInfraStackProps {
  * config.pbtxt: its owner's pipeline uploads them (artifacts/model-repository) and grants the roles. Construct ids are
  * Terraform addresses: the node group's is the pool name, the role's `<server>-models`.
  */
-export class FleetInfraStack extends TerraformStack implements DescribingScope {
+export class FleetInfraStack extends TerraformStack {
   public readonly plan: FleetPlan;
   public readonly cluster: IEksCluster;
   /** The managed node groups by pool name (Karpenter pools have none). */
@@ -99,7 +99,7 @@ export class FleetInfraStack extends TerraformStack implements DescribingScope {
     if (p.problems.length > 0) throw new TritonOpsError([...new Set(p.problems)]);
   }
 
-  /** The description's part a resource of this stack was made for (placeOf): its problems are named by it, not its address. */
+  /** @internal The description's part a resource of this stack was made for (placeOf): its problems are named by it, not its address. */
   public [DESCRIBES_PARTS](ids: readonly string[]): DescribedPlace | undefined {
     return infraPlace(this.fleet, ids);
   }
