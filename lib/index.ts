@@ -111,6 +111,7 @@ export {
 export { TritonAutoscaler } from './k8s/autoscaling/triton-autoscaler';
 export { TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props';
 export { TritonAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine } from './triton/autoscaler-options';
+export { resolveAutoscaler, ResolvedAutoscaler, AutoscaledServer } from './triton/resolve-autoscaler';
 export { PrometheusAdapterRules, PrometheusAdapterRulesProps } from './k8s/autoscaling/prometheus-adapter-rules';
 
 // Traffic management and security with Istio.
@@ -138,7 +139,7 @@ export {
   FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool,
 } from './triton/inference-pool-options';
 
-export { TritonOpsError } from './private/errors';
+export { TritonOpsError, ProblemPlace, DescribedPlace } from './private/errors';
 
 // The composition: a fleet description, whose language is 'triton-ops/fleet', to its charts and the synthesized files.
 export { FleetChart, FleetChartProps, ISTIO_INJECTION_LABEL } from './platform/fleet-chart';

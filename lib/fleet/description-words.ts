@@ -143,6 +143,11 @@ function placed(fleet: FleetDescription, part: Part | undefined): DescribedPlace
   return { owner: fleet.name, at: part.at, prop: (prop) => fromDefaults(part.prop?.(prop) ?? `${part.at}.${prop}`, fleet) };
 }
 
+/** The place of the intent `intent` (SERVER_INTENT_IDS) of server `server`: where the plan resolves it. */
+export function intentPlace(fleet: FleetDescription, server: string, intent: keyof typeof SERVER_INTENT_IDS): DescribedPlace {
+  return placed(fleet, chartPart(fleet, [server, SERVER_INTENT_IDS[intent]], undefined))!;
+}
+
 /** The place of a FleetChart's construct, by its ids below the chart; undefined for a construct of no described part. */
 export function chartPlace(fleet: FleetDescription, ids: readonly string[], gateway: string | undefined): DescribedPlace | undefined {
   return placed(fleet, chartPart(fleet, ids, gateway));

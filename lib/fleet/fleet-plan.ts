@@ -4,7 +4,9 @@
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
 import type { ResolvedInferencePool } from '../triton/inference-pool-options';
-import { AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions } from '../triton/autoscaler-options';
+import {
+  AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS,
+} from '../triton/autoscaler-options';
 import { loadTestName } from '../triton/load-test-options';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
 import type { ServiceAccountRef } from '../triton/mesh-identity';
@@ -21,7 +23,9 @@ import { eksVersionProblem } from '../triton/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
-import { serverPlace } from './description-words';
+import { intentPlace, serverPlace } from './description-words';
+import { ResolvedAutoscaler, resolveAutoscaler } from '../triton/resolve-autoscaler';
+import { llmBackendsOf } from '../triton/llm-backends';
 import { FleetDescription, GatewayDescription, NodePoolDescription, ServerDescription, withServerDefaults } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';
@@ -84,6 +88,11 @@ export interface ServerPlan {
   readonly replicas: ReplicaRange;
   /** What scales the server. @default - none: a fixed replica count */
   readonly autoscaleEngine?: AutoscalingEngine;
+  /**
+   * Its autoscaler, resolved once (resolveAutoscaler) in the description's words; the FleetChart's TritonAutoscaler
+   * writes it as it is. @default - none: a fixed replica count, or an autoscaler refused in the plan's `problems`
+   */
+  readonly autoscaler?: ResolvedAutoscaler;
   /** The fleet bucket repository. @default - none: the server reads `repositoryClaim` */
   readonly s3?: ServerS3Plan;
   /** The fleet's FSx for Lustre file system, read at the server's directory (`weightsFrom: 'lustre'`; no reader role). @default - none */
@@ -384,11 +393,6 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   const gpus = s.gpus ?? TRITON_SERVER_DEFAULTS.gpus;
   const pool = serverPool(p, pools, at, s, gpus);
   checkServerRoute(p, inputs, name, s);
-  const autoscale = s.autoscale && resolveAutoscalerOptions(s.autoscale);
-  if (autoscale?.minReplicas === 0) checkScaleToZero(p, releaseOf, name, s);
-  const replicas: ReplicaRange = autoscale
-    ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
-    : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
 
   const callers = [fleet.callers ?? {}, s.callers ?? {}];
   const callerNamespaces = callers.flatMap((c) => c.namespaces ?? []);
@@ -401,6 +405,13 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   const lustre = planServerWeights(fleet, name, s, inputs.prefix, p);
   const props = serverProps(inputs, name, s, pool, clientNamespaces);
   const settings = inputs.refused.attempt(() => resolveSettings(serverPlace(inputs.described, name), name, fleet.namespace, props));
+  const autoscaler = settings && planAutoscaler(inputs, name, s, settings);
+  // An autoscaler refused (its problems are the plan's) still scales between its numbers, which size the pool.
+  const autoscale = autoscaler ?? (s.autoscale && resolveAutoscalerOptions(s.autoscale));
+  if (autoscale?.minReplicas === 0) checkScaleToZero(p, releaseOf, name, s);
+  const replicas: ReplicaRange = autoscale
+    ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
+    : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
   const inferencePool = planInferencePool(p, name, s, props.image);
   // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
   if (settings !== undefined && pool !== undefined && pools.base.some((b) => b.name === pool)) {
@@ -409,6 +420,7 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   const draft: Omit<ServerPlan, 'pool'> = {
     name, namespace: fleet.namespace, path: `${fleet.name}/${name}`, props, settings, replicas, clientNamespaces, exposed: isExposed, release: releaseOf.get(name),
     autoscaleEngine: autoscale?.engine,
+    ...(autoscaler ? { autoscaler } : {}),
     callers: {
       namespaces: sorted([fleet.namespace, ...callerNamespaces]),
       ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
@@ -420,6 +432,23 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   const demand = pool === undefined ? undefined
     : { server: at, pool, replicas: replicas.min, maxReplicas: replicas.max, gpusPerPod: gpus, nodesPerReplica: s.nodesPerReplica };
   return { draft, pool, demand };
+}
+
+/**
+ * The server's autoscaler, resolved against its settings in the description's words (KEDA reads the fleet's
+ * Prometheus unless the description names another); undefined without `autoscale`, or when refused.
+ */
+function planAutoscaler(inputs: ServerInputs, name: string, s: ServerDescription, settings: TritonServerSettings): ResolvedAutoscaler | undefined {
+  const options = s.autoscale;
+  if (options === undefined) return undefined;
+  const keda = (options.engine ?? TRITON_AUTOSCALER_DEFAULTS.engine) === 'keda';
+  const prometheusAddress = keda ? options.prometheusAddress ?? prometheusOperatedAddress(inputs.monitoringNamespace) : options.prometheusAddress;
+  const { gpus, nodesPerReplica, replicasGiven, replicas, pdbMaxUnavailable, nodeGroup } = settings;
+  // No gpuPool: the pool's capacity is planFleet's one check (planGpuCapacity), naming every server of the pool.
+  return inputs.refused.attempt(() => resolveAutoscaler(intentPlace(inputs.described, name, 'autoscale'), { ...options, prometheusAddress }, {
+    name, label: `${inputs.fleet.name}: servers.${name}`, gpus, nodesPerReplica, llmBackends: llmBackendsOf(s.models),
+    fixedReplicas: replicasGiven ? replicas : undefined, pdbMaxUnavailable, nodeGroup,
+  }));
 }
 
 /** The node pool of a GPU server: its own `nodePool`, or the fleet's only pool; none for a CPU server or a refused pool. */

@@ -11,6 +11,7 @@ import { REDIS_PASSWORD_ENV, REDIS_TLS_MOUNT_PATH } from '../triton/response-cac
 import { GRPC_PORT, HTTP_PORT, KSERVE_HEALTH, METRICS_PORT, OPENAI_PORT, TritonPort } from '../triton/server-ports';
 import { TritonAutoscaler } from './autoscaling/triton-autoscaler';
 import { TritonAutoscalerOptions } from '../triton/autoscaler-options';
+import type { ResolvedAutoscaler } from '../triton/resolve-autoscaler';
 import { TritonLoadTest } from './load-test/triton-load-test';
 import { TritonLoadTestOptions } from '../triton/load-test-options';
 import { serverLabels, selectorLabels } from './labels';
@@ -386,9 +387,13 @@ export class TritonServer extends Construct implements ITritonServer {
     return new TritonAlerts(this, this.onceId(SERVER_INTENT_IDS.alertOn, 'alertOn', 'PrometheusRule'), { ...options, server: this });
   }
 
-  /** Scales the server on a Triton metric; the Deployment then omits `replicas`. See TritonAutoscaler. */
-  public autoscale(options: TritonAutoscalerOptions): TritonAutoscaler {
-    return new TritonAutoscaler(this, this.onceId(SERVER_INTENT_IDS.autoscale, 'autoscale', 'autoscaler, or two would fight over its replicas'), { ...options, server: this });
+  /**
+   * Scales the server on a Triton metric; the Deployment then omits `replicas`. See TritonAutoscaler, and its
+   * `resolved` argument for an autoscaler resolved beforehand (resolveAutoscaler).
+   */
+  public autoscale(options: TritonAutoscalerOptions, resolved?: ResolvedAutoscaler): TritonAutoscaler {
+    return new TritonAutoscaler(this, this.onceId(SERVER_INTENT_IDS.autoscale, 'autoscale', 'autoscaler, or two would fight over its replicas'),
+      { ...options, server: this }, resolved);
   }
 
   /**

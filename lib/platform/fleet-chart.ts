@@ -201,14 +201,8 @@ export class FleetChart extends Chart {
         alertLabels: mergeAlertLabels(this.plan.fleet.monitoring?.alertLabels, alertLabels),
       }));
     }
-    if (autoscale) {
-      const keda = plan.autoscaleEngine === 'keda';
-      // No gpuPool: the pool's capacity is planFleet's one check (planGpuCapacity), naming every server of the pool.
-      p.attempt(() => server.autoscale({
-        ...autoscale,
-        prometheusAddress: keda ? autoscale.prometheusAddress ?? monitoring.prometheusAddress : autoscale.prometheusAddress,
-      }));
-    }
+    // Resolved by the plan; an autoscaler it refused is in its problems.
+    if (autoscale && plan.autoscaler) p.attempt(() => server.autoscale(autoscale, plan.autoscaler));
     if (this.plan.mesh) {
       p.attempt(() => server.authorize({ gatewayServiceAccount: plan.exposed ? this.plan.gateway?.serviceAccount : undefined, callers: plan.callers }));
     }
