@@ -138,6 +138,7 @@ export { EndpointPicker, EndpointPickerProps, ENDPOINT_PICKER_DEFAULTS } from '.
 export {
   FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool,
 } from './triton/inference-pool-options';
+export { resolveInferencePool, PooledServer } from './triton/inference-routing';
 
 export { TritonOpsError, ProblemPlace, DescribedPlace } from './private/errors';
 

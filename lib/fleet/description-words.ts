@@ -71,18 +71,21 @@ interface Part {
   readonly prop?: (prop: string) => string;
 }
 
+/** A server (`at` its path) or one of its intents (`at` the intent's key): an intent's `server.<prop>` is the server's own prop. */
+function serverPart(server: string, at: string): Part {
+  return {
+    at,
+    prop: (prop) => (at === `servers.${server}` ? serverProp(server, prop)
+      : prop.startsWith('server.') ? serverProp(server, prop.slice('server.'.length)) : `${at}.${prop}`),
+  };
+}
+
 /** The part of a FleetChart's construct: a server (or one of its intents), a release, the gateway or a fleet part. */
 function chartPart(fleet: FleetDescription, [first, second]: readonly string[], gateway: string | undefined): Part | undefined {
   if (first in fleet.servers) {
     const server = first;
-    const at = second === undefined ? `servers.${server}`
-      : second.startsWith(ROUTE_ID_PREFIX) ? `servers.${server}.route` : SERVER_INTENTS[second]?.(server) ?? `servers.${server}`;
-    // An intent's `server.<prop>` is the server's own prop.
-    return {
-      at,
-      prop: (prop) => (at === `servers.${server}` ? serverProp(server, prop)
-        : prop.startsWith('server.') ? serverProp(server, prop.slice('server.'.length)) : `${at}.${prop}`),
-    };
+    return serverPart(server, second === undefined ? `servers.${server}`
+      : second.startsWith(ROUTE_ID_PREFIX) ? `servers.${server}.route` : SERVER_INTENTS[second]?.(server) ?? `servers.${server}`);
   }
   if (first in (fleet.releases ?? {})) return { at: `releases.${first}` };
   if (gateway !== undefined && first === gateway) return { at: 'gateway' };
@@ -145,7 +148,12 @@ function placed(fleet: FleetDescription, part: Part | undefined): DescribedPlace
 
 /** The place of the intent `intent` (SERVER_INTENT_IDS) of server `server`: where the plan resolves it. */
 export function intentPlace(fleet: FleetDescription, server: string, intent: keyof typeof SERVER_INTENT_IDS): DescribedPlace {
-  return placed(fleet, chartPart(fleet, [server, SERVER_INTENT_IDS[intent]], undefined))!;
+  return placed(fleet, serverPart(server, SERVER_INTENTS[SERVER_INTENT_IDS[intent]](server)))!;
+}
+
+/** The place of server `server`'s route (`servers.<server>.route`): where the plan resolves its InferencePool. */
+export function routePlace(fleet: FleetDescription, server: string): DescribedPlace {
+  return placed(fleet, serverPart(server, `servers.${server}.route`))!;
 }
 
 /** The place of a FleetChart's construct, by its ids below the chart; undefined for a construct of no described part. */

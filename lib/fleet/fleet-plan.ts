@@ -412,7 +412,7 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   const replicas: ReplicaRange = autoscale
     ? { min: autoscale.minReplicas, max: autoscale.maxReplicas }
     : { min: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas, max: s.replicas ?? TRITON_SERVER_DEFAULTS.replicas };
-  const inferencePool = planInferencePool(p, name, s, props.image);
+  const inferencePool = planInferencePool(p, inputs.described, name, s, props.image);
   // R08: the pod, its sidecar and the GPU nodes' daemonsets fit the pool's smallest type (plan-pod-fit.ts).
   if (settings !== undefined && pool !== undefined && pools.base.some((b) => b.name === pool)) {
     checkServerPodFits(p, fleet, name, s, settings.requests, pools.descriptions[pool].instanceTypes);

@@ -8,6 +8,7 @@ import { hostWithin } from '../triton/mesh-hosts';
 import type { ResolvedInferencePool } from '../triton/inference-pool-options';
 import { resolveInferencePool } from '../triton/inference-routing';
 import type { FleetDescription, ServerDescription } from './fleet-description';
+import { routePlace } from './description-words';
 
 /**
  * The keys of a route that configure its VirtualService and DestinationRule. The endpoint picker, not Istio's load
@@ -16,8 +17,12 @@ import type { FleetDescription, ServerDescription } from './fleet-description';
  */
 const VIRTUAL_SERVICE_KEYS = ['protocol', 'retries', 'streaming', 'connectionPool', 'outlierDetection', 'externalHosts'] as const;
 
-/** The resolved pool of server `name`'s route, or undefined when it has none or it is refused (its problems in `p`). */
-export function planInferencePool(p: Problems, name: string, s: ServerDescription, image: string): ResolvedInferencePool | undefined {
+/**
+ * The resolved pool of server `name`'s route, or undefined when it has none or it is refused (its problems in `p`, the
+ * pool's at the route's place in `described`, the description as given).
+ */
+export function planInferencePool(p: Problems, described: FleetDescription, name: string, s: ServerDescription,
+  image: string): ResolvedInferencePool | undefined {
   const route = s.route;
   const options = route?.inferencePool;
   if (route === undefined || options === undefined) return undefined;
@@ -34,7 +39,7 @@ export function planInferencePool(p: Problems, name: string, s: ServerDescriptio
       'configures a VirtualService, and a route with inferencePool has none: the endpoint picker chooses the pod and the gateway routes by an HTTPRoute to the OpenAI port',
       `remove ${key}, or remove inferencePool to keep a VirtualService`);
   }
-  const pool = resolveInferencePool(p, at, { image, models: s.models }, options);
+  const pool = p.attempt(() => resolveInferencePool(routePlace(described, name), { name, image, models: s.models }, options));
   return p.problems.length === before ? pool : undefined;
 }
 

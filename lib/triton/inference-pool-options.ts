@@ -67,6 +67,8 @@ export interface InferencePoolOptions {
 
 /** An InferencePool's options with the server's facts applied once (resolveInferencePool): what the objects are built from. */
 export interface ResolvedInferencePool {
+  /** The server it was resolved for: its pods are the pool's. */
+  readonly server: string;
   readonly failureMode: FailureMode;
   /** The LLM backend the pool's pods run (one per pooled server). */
   readonly backend: 'tensorrtllm' | 'vllm';

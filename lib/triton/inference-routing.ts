@@ -4,8 +4,9 @@
  * options against its models and image and applies the backend's defaults. Pure: no cdk8s. The research is in
  * docs/design/inference-routing.md; each fact below is cited with its line in test/triton/inference-routing.test.ts.
  */
-import { Problems, show } from '../private/errors';
-import { ENDPOINT_PICKER_REPLICAS } from './inference-pool-options';
+import { ProblemPlace, Problems, show } from '../private/errors';
+import { DNS_LABEL } from '../private/kubernetes-names';
+import { ENDPOINT_PICKER_REPLICAS, FAILURE_MODES } from './inference-pool-options';
 import type { InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool } from './inference-pool-options';
 import { llmBackendsOf } from './llm-backends';
 import type { LlmBackend } from './llm-backends';
@@ -96,16 +97,18 @@ const SIGNAL_NAMES: Readonly<Record<PickerSignal, string>> = { waitingRequests: 
 
 /** The server's facts that its pool is checked against. */
 export interface PooledServer {
+  readonly name: string;
   readonly image: string;
   readonly models: readonly ModelConfig[];
 }
 
 /**
- * The InferencePool of a server, resolved: its backend, its scorers (the given ones, or the backend's defaults) and its
- * objectives sorted by name. `at` is the description path of the server's route (`servers.chat-8b.route`); its parent
- * is the server's path, where the image and models are named. Problems go to `p`, each with the prop, the value and the
- * fix; undefined when there is one.
+ * The InferencePool of a server, resolved once: its backend, its scorers (the given ones, or the backend's defaults)
+ * and its objectives sorted by name; what InferenceRoute writes. Problems are named at `place` (the route: a construct
+ * path, or `servers.chat-8b.route` of a fleet), the pool's props as `inferencePool.<prop>` and the server's as
+ * `server.<prop>`; every problem is thrown at once.
  *
+ * Refused: a failure mode the API does not have; an objective name that is no RFC 1123 label (it names the object).
  * Refused: a server without an LLM model, or with both backends (the picker reads one engine's metrics); a scorer
  * whose signal the backend does not export (vLLM: queue, kvCache); on a backend without signals, a negative priority
  * or flow control (the picker sees every pod's metrics stale and counts it saturated); a TensorRT-LLM image older
@@ -113,11 +116,16 @@ export interface PooledServer {
  * one); no scorer at all. An image whose tag names no Triton release (a digest, another repository name) is not
  * checked against the release, as everywhere in triton-ops (resolveTritonRelease).
  */
-export function resolveInferencePool(p: Problems, at: string, server: PooledServer, options: InferencePoolOptions): ResolvedInferencePool | undefined {
-  const before = p.problems.length;
-  const pool = `${at}.inferencePool`;
-  const serverAt = at.slice(0, Math.max(0, at.lastIndexOf('.')));
-  const serverProp = (prop: string) => (serverAt === '' ? prop : `${serverAt}.${prop}`);
+export function resolveInferencePool(place: ProblemPlace, server: PooledServer, options: InferencePoolOptions): ResolvedInferencePool {
+  const p = new Problems(place);
+  const pool = 'inferencePool';
+  const serverProp = (prop: string) => `server.${prop}`;
+  p.check((FAILURE_MODES as readonly string[]).includes(options.failureMode), `${pool}.failureMode`, options.failureMode,
+    'is not a failure mode of the InferencePool API', `use one of ${show(FAILURE_MODES)}`);
+  for (const name of Object.keys(options.objectives ?? {})) {
+    p.check(DNS_LABEL.test(name), `${pool}.objectives`, name, 'is not a valid InferenceObjective name: an RFC 1123 label (it names the object)',
+      'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
+  }
   const backends = llmBackendsOf(server.models);
   const modelsOf = (backend: LlmBackend) => server.models.filter((m) => m.backend === backend).map((m) => m.name).sort();
 
@@ -129,7 +137,7 @@ export function resolveInferencePool(p: Problems, at: string, server: PooledServ
       `scores the server's pods on one LLM engine's metrics, but the server has both vLLM (${show(modelsOf('vllm'))}) and `
       + `TensorRT-LLM (${show(modelsOf('tensorrtllm'))}) models`,
       'serve one of the two backends in a pooled server, or remove route.inferencePool');
-    return undefined;
+    p.throwIfAny();
   }
   const backend = backends[0];
   const name = LLM_BACKEND_NAMES[backend];
@@ -187,8 +195,8 @@ export function resolveInferencePool(p: Problems, at: string, server: PooledServ
 
   const pickerReplicas = checkPickerReplicas(p, `${pool}.pickerReplicas`, options.pickerReplicas);
 
-  if (p.problems.length > before) return undefined;
-  return { failureMode: options.failureMode, backend, scorers, objectives, flowControl, pickerReplicas };
+  p.throwIfAny();
+  return { server: server.name, failureMode: options.failureMode, backend, scorers, objectives, flowControl, pickerReplicas };
 }
 
 /**

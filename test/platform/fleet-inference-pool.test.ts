@@ -30,7 +30,7 @@ const refused = (fleet: FleetDescription) => messageOf(() => planFleet(fleet));
 describe('planFleet: route.inferencePool', () => {
   test('resolves the pool once, against the server\'s backend: vLLM scores prefixes only', () => {
     expect(planFleet(fleetWith()).servers.llama.inferencePool).toEqual({
-      failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2,
+      server: 'llama', failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2,
     });
     expect(planFleet(fleetWith({ inferencePool: undefined })).servers.llama.inferencePool).toBeUndefined();
   });

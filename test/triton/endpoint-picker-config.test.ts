@@ -7,10 +7,12 @@ import type { ResolvedInferencePool } from '../../lib/triton/inference-pool-opti
 import { describeCitedFacts } from './cited-facts';
 
 const TRTLLM: ResolvedInferencePool = {
-  failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false, pickerReplicas: 2,
+  server: 'chat', failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [],
+  flowControl: false, pickerReplicas: 2,
 };
 const VLLM: ResolvedInferencePool = {
-  failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [{ name: 'chat', priority: 1 }], flowControl: false, pickerReplicas: 2,
+  server: 'chat', failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [{ name: 'chat', priority: 1 }],
+  flowControl: false, pickerReplicas: 2,
 };
 const yaml = (pool: ResolvedInferencePool) => YAML.stringify(endpointPickerConfig(pool));
 const plugin = (pool: ResolvedInferencePool, type: string): any => (endpointPickerConfig(pool) as any).plugins.find((p: any) => p.type === type);

@@ -1,4 +1,4 @@
-import { Problems } from '../../lib/private/errors';
+import { DescribedPlace, Problems } from '../../lib/private/errors';
 import {
   ENDPOINT_PICKER_PORTS, endpointPickerName, INFERENCE_APIS, OBJECTIVE_HEADER,
 } from '../../lib/triton/inference-pool-options';
@@ -13,14 +13,18 @@ import { llmModel, MODEL } from '../helpers';
 import { describeCitedFacts } from './cited-facts';
 
 const image = (tag: string) => `nvcr.io/nvidia/tritonserver:${tag}`;
-const TRTLLM: PooledServer = { image: image('25.05-trtllm-python-py3'), models: [llmModel('tensorrtllm', 'llama')] };
-const VLLM: PooledServer = { image: image('26.07-vllm-python-py3'), models: [llmModel('vllm', 'mistral')] };
-const AT = 'servers.chat.route';
+const TRTLLM: PooledServer = { name: 'chat', image: image('25.05-trtllm-python-py3'), models: [llmModel('tensorrtllm', 'llama')] };
+const VLLM: PooledServer = { name: 'chat', image: image('26.07-vllm-python-py3'), models: [llmModel('vllm', 'mistral')] };
+/** The route of server `chat` of fleet `fleet`, as a FleetChart describes it: the server's props are its own. */
+const ROUTE: DescribedPlace = {
+  owner: 'fleet', at: 'servers.chat.route',
+  prop: (prop) => (prop.startsWith('server.') ? `servers.chat.${prop.slice('server.'.length)}` : `servers.chat.route.${prop}`),
+};
 
 /** The resolved pool, or the problems it was refused with. */
 function resolve(server: PooledServer, options: InferencePoolOptions) {
   const p = new Problems('fleet');
-  const pool = resolveInferencePool(p, AT, server, options);
+  const pool = p.attempt(() => resolveInferencePool(ROUTE, server, options));
   return { pool, problems: p.problems };
 }
 /** The problems of a refused pool (there is no pool then). */
@@ -38,7 +42,7 @@ describe('resolveInferencePool: accepted', () => {
     })).toEqual({
       problems: [],
       pool: {
-        failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 1, kvCache: 2, prefixCache: 3 },
+        server: 'chat', failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 1, kvCache: 2, prefixCache: 3 },
         objectives: [{ name: 'batch', priority: -1 }, { name: 'interactive', priority: 10 }, { name: 'standard', priority: 0 }],
         flowControl: true, pickerReplicas: 2,
       },
@@ -48,15 +52,15 @@ describe('resolveInferencePool: accepted', () => {
   test('vLLM on 26.07 with the prefix-cache scorer only', () => {
     expect(resolve(VLLM, { failureMode: 'FailOpen', scorers: { prefixCache: 5 }, objectives: { interactive: { priority: 1 } } })).toEqual({
       problems: [],
-      pool: { failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 5 }, objectives: [{ name: 'interactive', priority: 1 }], flowControl: false, pickerReplicas: 2 },
+      pool: { server: 'chat', failureMode: 'FailOpen', backend: 'vllm', scorers: { prefixCache: 5 }, objectives: [{ name: 'interactive', priority: 1 }], flowControl: false, pickerReplicas: 2 },
     });
   });
 
   test('defaults per backend: the charts\' profile on TensorRT-LLM, the prefix-cache scorer on vLLM; no objectives, no flow control', () => {
     expect(resolve(TRTLLM, { failureMode: 'FailClose' }).pool)
-      .toEqual({ failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false, pickerReplicas: 2 });
+      .toEqual({ server: 'chat', failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 }, objectives: [], flowControl: false, pickerReplicas: 2 });
     expect(resolve(VLLM, { failureMode: 'FailClose' }).pool)
-      .toEqual({ failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2 });
+      .toEqual({ server: 'chat', failureMode: 'FailClose', backend: 'vllm', scorers: { prefixCache: 1 }, objectives: [], flowControl: false, pickerReplicas: 2 });
   });
 
   test('a TensorRT-LLM image before 25.04 whose pool reads neither series (prefix only, no flow control, no negative priority)', () => {
@@ -81,7 +85,7 @@ describe('resolveInferencePool: accepted', () => {
 
 describe('resolveInferencePool: refused, with path, value and fix', () => {
   test('R3: a server without an LLM model', () => {
-    expect(refused({ image: image('25.05-py3'), models: [MODEL] }, { failureMode: 'FailClose' })).toEqual([
+    expect(refused({ name: 'chat', image: image('25.05-py3'), models: [MODEL] }, { failureMode: 'FailClose' })).toEqual([
       "fleet: 'servers.chat.route.inferencePool' ({\"failureMode\":\"FailClose\"}) scores the server's pods on their LLM engine, "
       + "but the server has no vLLM or TensorRT-LLM model ([\"resnet50\"]); serve a vllmModel() or tensorrtLlmModels(), or remove route.inferencePool",
     ]);
@@ -166,10 +170,26 @@ describe('resolveInferencePool: refused, with path, value and fix', () => {
     ]);
   });
 
-  test('problems already in the list do not refuse the pool', () => {
-    const p = new Problems('fleet');
-    p.add('fleet: another problem');
-    expect(resolveInferencePool(p, AT, VLLM, { failureMode: 'FailClose' })?.backend).toBe('vllm');
+  test('a failure mode the API does not have, objective names that are no RFC 1123 label (the rule of the fleet schema)', () => {
+    expect(refused(VLLM, { failureMode: 'FailSometimes' as any, objectives: { Batch: {}, 'batch.low': {} } })).toEqual([
+      "fleet: 'servers.chat.route.inferencePool.failureMode' ('FailSometimes') is not a failure mode of the InferencePool API; "
+      + 'use one of ["FailOpen","FailClose"]',
+      ...['Batch', 'batch.low'].map((name) => `fleet: 'servers.chat.route.inferencePool.objectives' ('${name}') is not a valid `
+        + 'InferenceObjective name: an RFC 1123 label (it names the object); use at most 63 lowercase letters, digits and -, '
+        + 'starting and ending with a letter or digit'),
+    ]);
+  });
+
+  test('used alone, at a construct path: the pool and the server named by their own props', () => {
+    const p = new Problems('app');
+    p.attempt(() => resolveInferencePool('app/chat', { ...TRTLLM, image: image('25.01-trtllm-python-py3') }, { failureMode: 'FailClose', scorers: {} }));
+    expect(p.problems.map((line) => line.slice(0, line.indexOf(')') + 1))).toEqual([
+      "app/chat: 'inferencePool.scorers' ({})",
+    ]);
+    const q = new Problems('app');
+    q.attempt(() => resolveInferencePool('app/chat', { ...TRTLLM, image: image('25.01-trtllm-python-py3') }, { failureMode: 'FailClose' }));
+    expect(q.problems.map((line) => line.slice(0, line.indexOf("' (") + 1))).toEqual(["app/chat: 'server.image'"]);
+    expect(resolveInferencePool('app/chat', VLLM, { failureMode: 'FailClose' }).server).toBe('chat');
   });
 });
 

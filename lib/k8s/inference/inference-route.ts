@@ -2,9 +2,9 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { problem, Problems, show } from '../../private/errors';
-import { DNS_1035_LABEL, DNS_LABEL } from '../../private/kubernetes-names';
+import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 import { endpointPickerConfig } from '../../triton/endpoint-picker-config';
-import { endpointPickerName, FAILURE_MODES, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
+import { endpointPickerName, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
 import { GatewayApiGateway } from '../mesh/gateway-api-gateway';
 import { GATEWAY_API_GROUP, HttpPathMatch, HttpRouteSpec } from '../mesh/gateway-api-types';
 import { claimHost } from '../mesh/host-registry';
@@ -46,7 +46,7 @@ export interface InferenceRouteOptions {
    * route waits for it (the server streams, or declares requests longer than 30 s), else 30
    */
   readonly timeoutSeconds?: number;
-  /** The pool's options, resolved against the server (failure mode, scorers, objectives). */
+  /** The pool's options, resolved against the server once (resolveInferencePool: failure mode, scorers, objectives). */
   readonly pool: ResolvedInferencePool;
   /** @default ENDPOINT_PICKER_DEFAULTS.image */
   readonly endpointPickerImage?: string;
@@ -123,13 +123,9 @@ export class InferenceRoute extends Construct {
     p.check(hosts.length <= MAX_HOSTNAMES, 'hosts', hosts, `has more than the ${MAX_HOSTNAMES} hostnames an HTTPRoute may have`,
       "cover them with a '*.domain' wildcard, or split them over several servers");
     gateway.checkUse(p, this, hosts, server);
-    p.check((FAILURE_MODES as readonly string[]).includes(pool.failureMode), 'pool.failureMode', pool.failureMode,
-      'is not a failure mode of the InferencePool API', `use one of ${show(FAILURE_MODES)}`);
-    for (const { name } of pool.objectives) {
-      // The rule of the fleet schema's objective names, and of InferencePoolOptions.objectives: one rule for both paths.
-      p.check(DNS_LABEL.test(name), 'pool.objectives', name, 'is not a valid InferenceObjective name: an RFC 1123 label (it names the object)',
-        'use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit');
-    }
+    // The pool is resolved input (resolveInferencePool checked it); only whose it is is checked here.
+    p.check(pool.server === server.name, 'pool', pool.server, `is the InferencePool resolved for another server than '${server.name}'`,
+      'pass the pool resolveInferencePool resolved for this server');
     // The HTTPRoute writes no retries: the timeout is checked alone, as TritonRoute checks it.
     const route = resolveRoute([server], { timeoutSeconds: props.timeoutSeconds });
     if (openAi) checkRoute(p, route, { timeoutSeconds: props.timeoutSeconds, retries: { attempts: 0 } });

@@ -180,19 +180,17 @@ describe('InferenceRoute: refusals', () => {
       `test/chat/Route-chat-vs: 'hosts' ('${HOST}') is already the host of the HTTPRoute of test/chat/Route-chat; a VirtualService and an HTTPRoute`);
   });
 
-  test('a host outside the gateway, an unknown failure mode, bad objective names, a timeout below the longest request', () => {
+  test('a host outside the gateway, a pool resolved for another server, a timeout below the longest request', () => {
     const built = servingChart();
     const { gateway } = built;
-    // 'batch.low', a DNS subdomain, is refused under the label rule the fleet schema applies to objective names too.
+    // The pool's own options were checked by resolveInferencePool (test/triton/inference-routing.test.ts).
     expect(messageOf(() => built.server.inferenceRoute({
-      gateway, pool: { ...POOL, failureMode: 'FailSometimes' as any, objectives: [{ name: 'Batch', priority: 0 }, { name: 'batch.low', priority: 0 }] },
-      hosts: ['other.example.org'], timeoutSeconds: 60,
-    }))).toBe(['5 problems:',
+      gateway, pool: { ...POOL, server: 'other' }, hosts: ['other.example.org'], timeoutSeconds: 60,
+    }))).toBe(['3 problems:',
       "test/chat/Route-chat: 'hosts' ('other.example.org') is not within the hosts of Gateway API gateway 'istio-system/inference' ([\"chat.example.com\"]), "
         + "so no listener accepts it; use a host within the gateway's hosts, or add it to them",
-      "test/chat/Route-chat: 'pool.failureMode' ('FailSometimes') is not a failure mode of the InferencePool API; use one of [\"FailOpen\",\"FailClose\"]",
-      ...['Batch', 'batch.low'].map((name) => `test/chat/Route-chat: 'pool.objectives' ('${name}') is not a valid InferenceObjective name: an RFC `
-        + '1123 label (it names the object); use at most 63 lowercase letters, digits and -, starting and ending with a letter or digit'),
+      "test/chat/Route-chat: 'pool' ('other') is the InferencePool resolved for another server than 'chat'; pass the pool resolveInferencePool "
+        + 'resolved for this server',
       "test/chat/Route-chat: 'timeoutSeconds' (60) is below the longest request of server 'chat' (longestRequestSeconds 600), so the route "
         + 'would cut the longest streams; raise it to at least 600, or leave it unset for 610',
     ].join('\n- '));
@@ -221,7 +219,7 @@ describe('InferenceRoute: refusals', () => {
     const built = servingChart({}, ['*.example.com']);
     built.server.inferenceRoute({ gateway: built.gateway, pool: POOL, hosts: [HOST] });
     const second = openAiServer(built.chart, 'chat2');
-    second.inferenceRoute({ gateway: built.gateway, pool: POOL, hosts: ['chat2.example.com'] });
+    second.inferenceRoute({ gateway: built.gateway, pool: { ...POOL, server: 'chat2' }, hosts: ['chat2.example.com'] });
     expect(messageOf(() => Testing.synth(built.chart))).toBe(synthError('test/chat2/Route-chat2',
       "test/chat2/Route-chat2: 'pool.objectives' ('batch') is already an InferenceObjective of test/chat/Route-chat in namespace "
       + "'inference', and objects of one name replace each other; give each objective a name of its own")

@@ -14,6 +14,7 @@ export const GATEWAY_NAMESPACE = 'istio-system';
 
 /** A TensorRT-LLM pool with every scorer and two objectives, as the fleet resolves one. */
 export const POOL: ResolvedInferencePool = {
+  server: 'chat',
   failureMode: 'FailClose', backend: 'tensorrtllm', scorers: { queue: 2, kvCache: 2, prefixCache: 3 },
   objectives: [{ name: 'batch', priority: -1 }, { name: 'interactive', priority: 10 }], flowControl: true, pickerReplicas: 2,
 };
