@@ -24,6 +24,7 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-cap
 import { checkGpuInstanceTypes } from '../triton/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import { intentPlace, serverPlace } from './description-words';
+import { AlertLabelMap, mergeAlertLabels } from '../triton/alert-labels';
 import { ResolvedAutoscaler, resolveAutoscaler } from '../triton/resolve-autoscaler';
 import { llmBackendsOf } from '../triton/llm-backends';
 import { FleetDescription, GatewayDescription, NodePoolDescription, ServerDescription, withServerDefaults } from './fleet-description';
@@ -107,6 +108,8 @@ export interface ServerPlan {
   readonly inferencePool?: ResolvedInferencePool;
   /** Callers its AuthorizationPolicy admits: its own namespace, the fleet's and its own callers. */
   readonly callers: MeshCallers;
+  /** Labels of its alerts: the fleet's `monitoring.alertLabels`, then its own `alertLabels` over them. */
+  readonly alertLabels: AlertLabelMap;
 }
 
 export interface GatewayPlan extends GatewayDescription, GatewayHosts {
@@ -425,6 +428,7 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
       namespaces: sorted([fleet.namespace, ...callerNamespaces]),
       ...(serviceAccounts.length > 0 ? { serviceAccounts } : {}),
     },
+    alertLabels: mergeAlertLabels(fleet.monitoring?.alertLabels, s.alertLabels),
     s3: serverS3(inputs, name, s),
     ...(lustre ? { lustre } : {}),
     ...(inferencePool ? { inferencePool } : {}),

@@ -18,7 +18,6 @@ import { TritonDashboard } from '../k8s/monitoring/triton-dashboard';
 import { NvidiaDevicePlugin } from '../k8s/nvidia-device-plugin';
 import { ServingNamespace } from '../k8s/serving-namespace';
 import { TritonServer } from '../k8s/triton-server';
-import { mergeAlertLabels } from '../triton/alert-labels';
 import type { FleetDescription, ServerDescription } from '../fleet/fleet-description';
 import { karpenterNodePools } from './fleet-karpenter';
 import { FleetPlan, planOf, ServerPlan } from '../fleet/fleet-plan';
@@ -185,7 +184,7 @@ export class FleetChart extends Chart {
     // A server the plan refused is left out: its problems are in the plan's.
     const settings = plan.settings;
     if (settings === undefined) return undefined;
-    const { autoscale, repositoryClaim, route, alerts, alertLabels, loadTest } = description;
+    const { autoscale, repositoryClaim, route, alerts, loadTest } = description;
     const { monitoring } = this.plan;
     const server = p.attempt(() => new TritonServer(this, plan.name, {
       ...plan.props,
@@ -198,7 +197,7 @@ export class FleetChart extends Chart {
     if (monitoring.alerts) {
       p.attempt(() => server.alertOn({
         prometheusLabels: monitoring.prometheusLabels, thresholds: alerts,
-        alertLabels: mergeAlertLabels(this.plan.fleet.monitoring?.alertLabels, alertLabels),
+        alertLabels: plan.alertLabels,
       }));
     }
     // Resolved by the plan; an autoscaler it refused is in its problems.
