@@ -346,7 +346,7 @@ async function obtainTools(names, log = (line) => process.stderr.write(`${line}\
 }
 
 /**
- * `verify`: what `triton-ops verify` runs, at the default cluster version (lib/triton/eks-versions.ts); `verify-<release>`
+ * `verify`: what `triton-ops verify` runs, at the default cluster version (lib/triton/releases/eks-versions.ts); `verify-<release>`
  * at another. Their folders are what TRITON_OPS_VERIFY_BIN takes (verify reads the CRDs from there too).
  */
 const VERIFY_COMMON = ['etcd', 'kwok', 'prometheus', 'prometheus-adapter', 'keda', 'verify-crds'];

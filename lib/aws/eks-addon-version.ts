@@ -8,9 +8,9 @@
  */
 import { DataAwsEksAddonVersion } from '@cdktf/provider-aws/lib/data-aws-eks-addon-version';
 import { Construct } from 'constructs';
-import { EKS_ADDON_VERSION_DEFAULTS } from '../triton/eks-addon-versions';
+import { EKS_ADDON_VERSION_DEFAULTS } from '../triton/releases/eks-addon-versions';
 
-export { EKS_ADDON_VERSION_DEFAULTS, eksAddonPin } from '../triton/eks-addon-versions';
+export { EKS_ADDON_VERSION_DEFAULTS, eksAddonPin } from '../triton/releases/eks-addon-versions';
 
 /**
  * Adds the data source `aws_eks_addon_version.<id>` to `scope` and returns its version, for `aws_eks_addon.addon_version`.

@@ -10,7 +10,7 @@ import { Fn } from 'cdktf';
 import { Construct } from 'constructs';
 import { EKS_CLUSTER_NAME } from '../private/aws-names';
 import { Problems } from '../private/errors';
-import { EKS_DEFAULT_KUBERNETES_VERSION, eksVersionProblem } from '../triton/eks-versions';
+import { EKS_DEFAULT_KUBERNETES_VERSION, eksVersionProblem } from '../triton/releases/eks-versions';
 import { IEksCluster } from './eks-cluster-ref';
 import { placeOf } from '../private/construct-place';
 

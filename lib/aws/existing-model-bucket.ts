@@ -1,7 +1,7 @@
 import { DataAwsS3Bucket } from '@cdktf/provider-aws/lib/data-aws-s3-bucket';
 import type { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Construct } from 'constructs';
-import type { ModelConfig } from '../triton/model-config';
+import type { ModelConfig } from '../triton/model-config/model-config';
 import { checkBucketRegion } from '../private/aws-names';
 import { Problems } from '../private/errors';
 import type { IModelBucket } from './model-bucket-ref';

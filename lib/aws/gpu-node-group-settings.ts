@@ -2,12 +2,12 @@
 import { Token } from 'cdktf';
 import { isReference, isWhole } from '../private/checks';
 import { ProblemPlace, Problems, Shown } from '../private/errors';
-import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/gpu-instances';
-import { checkInstanceStore, InstanceStorePolicy } from '../triton/instance-store';
-import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/gpu-scheduling';
+import { checkGpuInstanceTypes, GpuInstanceType } from '../triton/capacity/gpu-instances';
+import { checkInstanceStore, InstanceStorePolicy } from '../triton/capacity/instance-store';
+import { EKS_NODE_GROUP_LABEL, EKS_NODE_GROUP_NAME, GPU_NODE_LABEL } from '../triton/capacity/gpu-scheduling';
 import type { GpuNodeGroupProps } from './gpu-node-group';
-import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
-import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB } from '../triton/gpu-node-types';
+import type { GpuAmiType, GpuCapacityType } from '../triton/capacity/gpu-node-types';
+import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB } from '../triton/capacity/gpu-node-types';
 import { LABEL_KEY, LABEL_VALUE } from '../private/kubernetes-names';
 
 /** Every prop of a node group with its default applied, after all checks passed. */

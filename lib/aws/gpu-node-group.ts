@@ -4,17 +4,17 @@ import { EksNodeGroup } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { LaunchTemplate, LaunchTemplateBlockDeviceMappings } from '@cdktf/provider-aws/lib/launch-template';
-import type { InstanceStorePolicy } from '../triton/instance-store';
+import type { InstanceStorePolicy } from '../triton/capacity/instance-store';
 import { RAID0_USER_DATA } from './node-local-storage';
 import { Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
-import { GpuInstanceType } from '../triton/gpu-instances';
-import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { GpuInstanceType } from '../triton/capacity/gpu-instances';
+import { EKS_NODE_GROUP_LABEL, GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/capacity/gpu-scheduling';
 import { IEksCluster } from './eks-cluster-ref';
-import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
-import { DEFAULT_ROOT_VOLUME_GIB, GPU_NODE_IMDS_HOP_LIMIT, MIN_ROOT_VOLUME_GIB } from '../triton/gpu-node-types';
+import type { GpuAmiType, GpuCapacityType } from '../triton/capacity/gpu-node-types';
+import { DEFAULT_ROOT_VOLUME_GIB, GPU_NODE_IMDS_HOP_LIMIT, MIN_ROOT_VOLUME_GIB } from '../triton/capacity/gpu-node-types';
 import {
   AUTOSCALER_LABEL_TAG_PREFIX, GpuNodeGroupDefaults, GpuNodeGroupSettings, labelTagId, resolveSettings,
 } from './gpu-node-group-settings';
@@ -24,7 +24,7 @@ export type { GpuNodeGroupDefaults } from './gpu-node-group-settings';
 
 // In a module without cdktf, so that the fleet description and the Karpenter node pool ('triton-ops', 'triton-ops/fleet')
 // can name them without their declarations importing provider types.
-export type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
+export type { GpuAmiType, GpuCapacityType } from '../triton/capacity/gpu-node-types';
 
 /** Defaults of GpuNodeGroupProps, one named constant each (asserted by the tests). */
 export const GPU_NODE_GROUP_DEFAULTS: GpuNodeGroupDefaults = Object.freeze({
@@ -40,7 +40,7 @@ export const GPU_NODE_GROUP_DEFAULTS: GpuNodeGroupDefaults = Object.freeze({
 export const GPU_NODE_MIN_ROOT_VOLUME_GIB = MIN_ROOT_VOLUME_GIB;
 
 // IMDS hop limit 1, shared with KarpenterGpuNodePool: declared beside the AMI types, where the k8s side can import it.
-export { GPU_NODE_IMDS_HOP_LIMIT } from '../triton/gpu-node-types';
+export { GPU_NODE_IMDS_HOP_LIMIT } from '../triton/capacity/gpu-node-types';
 
 /**
  * AWS managed policies of the node role, the ones every EKS node needs: join the cluster and describe itself

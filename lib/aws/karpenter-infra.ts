@@ -12,7 +12,7 @@ import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy
 import { SqsQueue } from '@cdktf/provider-aws/lib/sqs-queue';
 import { SqsQueuePolicy } from '@cdktf/provider-aws/lib/sqs-queue-policy';
 import { Construct } from 'constructs';
-import { KARPENTER_PLAN_DEFAULTS } from '../triton/karpenter-defaults';
+import { KARPENTER_PLAN_DEFAULTS } from '../triton/capacity/karpenter-defaults';
 import { checkIamRoleName } from '../private/aws-names';
 import { isReference } from '../private/checks';
 import { Problems } from '../private/errors';

@@ -9,7 +9,7 @@ import { S3BucketServerSideEncryptionConfigurationA } from '@cdktf/provider-aws/
 import { S3BucketVersioningA } from '@cdktf/provider-aws/lib/s3-bucket-versioning';
 import type { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Construct } from 'constructs';
-import type { ModelConfig } from '../triton/model-config';
+import type { ModelConfig } from '../triton/model-config/model-config';
 import { isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { ExistingModelBucket, ExistingModelBucketProps } from './existing-model-bucket';
@@ -18,7 +18,7 @@ import { addModelConfigObjects, checkBucket, KMS_SSE_ALGORITHM, ModelConfigUploa
 import { placeOf } from '../private/construct-place';
 
 export { KMS_SSE_ALGORITHM, MODEL_CONFIG_CONTENT_TYPE, ModelConfigUploadOptions } from './model-config-objects';
-export { MODEL_CONFIG_FILE } from '../triton/shared-repository';
+export { MODEL_CONFIG_FILE } from '../triton/model-config/shared-repository';
 
 /** Defaults of ModelBucketProps, one named constant each (asserted by the tests). */
 export const MODEL_BUCKET_DEFAULTS = {

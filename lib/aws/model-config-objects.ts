@@ -4,10 +4,10 @@
  */
 import { S3Object, S3ObjectConfig } from '@cdktf/provider-aws/lib/s3-object';
 import { Construct } from 'constructs';
-import type { ModelConfig } from '../triton/model-config';
-import { renderModelConfig } from '../triton/render-model-config';
-import { checkModelConfigName, modelConfigPath } from '../triton/shared-repository';
-import { ModelConfigError, validateModelSet } from '../triton/validate-model-config';
+import type { ModelConfig } from '../triton/model-config/model-config';
+import { renderModelConfig } from '../triton/model-config/render-model-config';
+import { checkModelConfigName, modelConfigPath } from '../triton/model-config/shared-repository';
+import { ModelConfigError, validateModelSet } from '../triton/model-config/validate-model-config';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { isReference } from '../private/checks';
 import { placeLabel, ProblemPlace, Problems } from '../private/errors';

@@ -5,13 +5,13 @@ import { EksPodIdentityAssociation } from '@cdktf/provider-aws/lib/eks-pod-ident
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicy } from '@cdktf/provider-aws/lib/iam-role-policy';
 import { Construct } from 'constructs';
-import type { S3RepositoryOptions } from '../triton/s3-repository-options';
+import type { S3RepositoryOptions } from '../triton/serving/s3-repository-options';
 import { IAM_ROLE_NAME_MAX_LENGTH, checkIamRoleName, checkS3Prefix } from '../private/aws-names';
 import { nameFromPath } from '../private/construct-names';
 import { isReference } from '../private/checks';
 import { ProblemPlace, Problems } from '../private/errors';
 import type { IEksCluster } from './eks-cluster-ref';
-import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/model-access';
+import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/serving/model-access';
 import type { IModelBucket } from './model-bucket-ref';
 import { irsaTrustStatement, podIdentityTrustStatement } from './service-account-trust';
 import { checkNamespaceName, DNS_SUBDOMAIN, RESERVED_NAMESPACES } from '../private/kubernetes-names';

@@ -6,7 +6,7 @@ import type { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider
 import { Construct } from 'constructs';
 import { problem, Problems, TritonOpsError } from '../private/errors';
 import { ChartManifest } from './chart-manifest';
-import { describeObject, KubeObject, kubeObjectProblems, manifestResourceId } from '../triton/kube-object';
+import { describeObject, KubeObject, kubeObjectProblems, manifestResourceId } from '../triton/serving/kube-object';
 import { DependencyIndex, manifestTier } from './manifest-order';
 import { withQuietCreationStacks } from './quiet-creation-stacks';
 import { escapeTemplates, JsonValue, TokenScan } from '../private/terraform-escape';

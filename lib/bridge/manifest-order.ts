@@ -6,7 +6,7 @@
  * Objects fall into three tiers, and an object depends only on objects of earlier tiers that it needs:
  * its Namespace, the CustomResourceDefinition of its kind, and for workloads what their pods reference.
  */
-import { groupKind, KubeObject } from '../triton/kube-object';
+import { groupKind, KubeObject } from '../triton/serving/kube-object';
 import { podReferences, podSpecOf } from './pod-references';
 
 export enum ManifestTier {

@@ -4,7 +4,7 @@
  * workload waits only for what it uses: depending on everything in its namespace would make the dependency
  * graph quadratic in the fleet size (1000 servers: a million edges) for no ordering gain.
  */
-import { KubeObject } from '../triton/kube-object';
+import { KubeObject } from '../triton/serving/kube-object';
 
 /** A reference from a pod spec: `groupKind` as in {@link groupKind}, name in the workload's namespace. */
 export interface PodReference {

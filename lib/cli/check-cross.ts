@@ -13,7 +13,7 @@
 import { dirname } from 'path';
 import { INFERENCE_POOL_GROUP } from '../k8s/inference/inference-types';
 import { GATEWAY_API_GROUP } from '../k8s/mesh/gateway-api-types';
-import { classifyServiceHost, serviceHost } from '../triton/mesh-hosts';
+import { classifyServiceHost, serviceHost } from '../triton/routing/mesh-hosts';
 import { FoundObject, objectId, CheckCase } from './check-types';
 import { Labels, podTemplates } from './pod-templates';
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, sep } from 'path';
 import { isRecord } from '../testing/objects';
-import { isModelConfigFile } from '../triton/shared-repository';
+import { isModelConfigFile } from '../triton/model-config/shared-repository';
 import type { FoundObject } from './check-types';
 
 type YamlModule = typeof import('yaml');

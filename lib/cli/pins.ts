@@ -5,9 +5,9 @@
  * "Refreshing the pins"). Reads no files and loads no cdktf.
  */
 import { pins } from '../fleet/pins';
-import { eksVersionProblem } from '../triton/eks-versions';
-import { END_OF_LIFE_WARNING_DAYS, endOfLifeWarning, endOfLifeWords, isCalendarDay, lifecycleStatus, utcDay } from '../triton/lifecycle';
-import type { Pin } from '../triton/pin';
+import { eksVersionProblem } from '../triton/releases/eks-versions';
+import { END_OF_LIFE_WARNING_DAYS, endOfLifeWarning, endOfLifeWords, isCalendarDay, lifecycleStatus, utcDay } from '../triton/releases/lifecycle';
+import type { Pin } from '../triton/releases/pin';
 import { ArgsError, argTokens } from './args';
 
 export const PINS_USAGE = `usage: triton-ops pins [--format text|json] [--kubernetes-version 1.<minor>] [--check [--date YYYY-MM-DD]]

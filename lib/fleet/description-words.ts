@@ -5,7 +5,7 @@
  * construct asks for its place when it raises a problem (placeOf), so no problem is rewritten afterwards. Pure.
  */
 import type { DescribedPlace } from '../private/errors';
-import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../triton/server-ids';
+import { ROUTE_ID_PREFIX, SERVER_INTENT_IDS } from '../triton/serving/server-ids';
 import type { FleetDescription } from './fleet-description';
 
 /** The description key of each intent a FleetChart gives a server, by the intent's construct id. */

@@ -3,28 +3,28 @@
  * Kubernetes chart (FleetChart), the AWS stack (FleetInfraStack) and the Terraform serving stack
  * (FleetServingStack). Types only: this file is read by the cdk8s and the cdktf side alike, so it imports types.
  */
-import type { GpuAmiType, GpuCapacityType } from '../triton/gpu-node-types';
-import type { ModelAccess } from '../triton/model-access';
-import type { TritonAutoscalerOptions } from '../triton/autoscaler-options';
-import type { CanaryReleaseOptions } from '../triton/canary-options';
-import type { ServiceAccountRef } from '../triton/mesh-identity';
-import type { MeshCallers } from '../triton/mesh-identity';
-import type { MeshRouteOptions } from '../triton/route-options';
-import type { InferencePoolOptions } from '../triton/inference-pool-options';
-import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-import type { TritonServerOptions } from '../triton/server-props';
-import type { TritonLoadTestOptions } from '../triton/load-test-options';
-import type { TritonAlertRoutingOptions } from '../triton/alert-routing';
-import type { AlertLabelMap } from '../triton/alert-labels';
-import type { AlertThresholds } from '../triton/alert-thresholds';
-import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
-import type { InstanceStorePolicy } from '../triton/instance-store';
-import type { FsxLustreOptions } from '../triton/fsx-lustre-options';
+import type { GpuAmiType, GpuCapacityType } from '../triton/capacity/gpu-node-types';
+import type { ModelAccess } from '../triton/serving/model-access';
+import type { TritonAutoscalerOptions } from '../triton/capacity/autoscaler-options';
+import type { CanaryReleaseOptions } from '../triton/routing/canary-options';
+import type { ServiceAccountRef } from '../triton/routing/mesh-identity';
+import type { MeshCallers } from '../triton/routing/mesh-identity';
+import type { MeshRouteOptions } from '../triton/routing/route-options';
+import type { InferencePoolOptions } from '../triton/routing/inference-pool-options';
+import type { NvidiaDevicePluginProps } from '../triton/capacity/nvidia-device-plugin-options';
+import type { TritonServerOptions } from '../triton/serving/server-props';
+import type { TritonLoadTestOptions } from '../triton/serving/load-test-options';
+import type { TritonAlertRoutingOptions } from '../triton/observability/alert-routing';
+import type { AlertLabelMap } from '../triton/observability/alert-labels';
+import type { AlertThresholds } from '../triton/observability/alert-thresholds';
+import type { NodePoolProvisioner } from '../triton/capacity/gpu-scheduling';
+import type { InstanceStorePolicy } from '../triton/capacity/instance-store';
+import type { FsxLustreOptions } from '../triton/capacity/fsx-lustre-options';
 import type { AddonsDescription } from './addons-description';
 import type { WeightsSource } from './plan-lustre';
 
 /** How a GPU pool gets its nodes (defined beside the pool label a server selects on). */
-export type { NodePoolProvisioner } from '../triton/gpu-scheduling';
+export type { NodePoolProvisioner } from '../triton/capacity/gpu-scheduling';
 
 /** A pool of identical GPU instances; servers name it by its key in `FleetDescription.nodePools`. */
 export interface NodePoolDescription {

@@ -3,30 +3,30 @@
  * replica ranges, role names, S3 prefixes, who may call whom, how big each node pool is). The chart and both
  * Terraform stacks read the plan; none of them derives these facts again. Pure: no cdk8s, no cdktf at runtime.
  */
-import type { ResolvedInferencePool } from '../triton/inference-pool-options';
+import type { ResolvedInferencePool } from '../triton/routing/inference-pool-options';
 import {
   AutoscalingEngine, prometheusOperatedAddress, resolveAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS,
-} from '../triton/autoscaler-options';
-import { loadTestName } from '../triton/load-test-options';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/mesh-identity';
-import type { ServiceAccountRef } from '../triton/mesh-identity';
-import type { MeshCallers } from '../triton/mesh-identity';
-import type { NvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-import type { ReplicaRange } from '../triton/replica-range';
-import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
+} from '../triton/capacity/autoscaler-options';
+import { loadTestName } from '../triton/serving/load-test-options';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/routing/mesh-identity';
+import type { ServiceAccountRef } from '../triton/routing/mesh-identity';
+import type { MeshCallers } from '../triton/routing/mesh-identity';
+import type { NvidiaDevicePluginProps } from '../triton/capacity/nvidia-device-plugin-options';
+import type { ReplicaRange } from '../triton/serving/replica-range';
+import { TRITON_SERVER_DEFAULTS } from '../triton/serving/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { problem, Problems, show, TritonOpsError } from '../private/errors';
-import type { TritonServerOptions } from '../triton/server-props';
-import { resolveSettings, TritonServerSettings } from '../triton/server-settings';
+import type { TritonServerOptions } from '../triton/serving/server-props';
+import { resolveSettings, TritonServerSettings } from '../triton/serving/server-settings';
 import { checkNamespaceName, DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
-import { eksVersionProblem } from '../triton/eks-versions';
-import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/gpu-capacity';
-import { checkGpuInstanceTypes } from '../triton/gpu-instances';
+import { eksVersionProblem } from '../triton/releases/eks-versions';
+import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/capacity/gpu-capacity';
+import { checkGpuInstanceTypes } from '../triton/capacity/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import { intentPlace, serverPlace } from './description-words';
-import { AlertLabelMap, mergeAlertLabels } from '../triton/alert-labels';
-import { ResolvedAutoscaler, resolveAutoscaler } from '../triton/resolve-autoscaler';
-import { llmBackendsOf } from '../triton/llm-backends';
+import { AlertLabelMap, mergeAlertLabels } from '../triton/observability/alert-labels';
+import { ResolvedAutoscaler, resolveAutoscaler } from '../triton/capacity/resolve-autoscaler';
+import { llmBackendsOf } from '../triton/llm/llm-backends';
 import { FleetDescription, GatewayDescription, NodePoolDescription, ServerDescription, withServerDefaults } from './fleet-description';
 import { checkFleetShape } from './fleet-shape';
 import { ModelAccessPlan, planModelAccess } from './plan-model-access';

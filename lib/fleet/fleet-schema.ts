@@ -13,37 +13,37 @@
  * The semantic checks (capacity, probes, mesh, references between keys) stay in planFleet and the constructs.
  */
 import * as v from 'valibot';
-import { AutoscalingMetric } from '../triton/autoscaling-metric';
-import { HPA_LIMITS } from '../triton/autoscaler-options';
-import { LoadSweep } from '../triton/load-sweep';
-import { LoadTestResults } from '../triton/load-test-results';
-import { AlertReceiver } from '../triton/alert-routing';
-import { TRITON_ALERT_NAMES } from '../triton/alert-names';
-import { GPU_INSTANCE_TYPES } from '../triton/gpu-instances';
-import { VersionPolicy } from '../triton/model-config';
-import type { ModelConfig } from '../triton/model-config';
-import { MODEL_CONFIG_ENUMS } from '../triton/model-config-enums';
-import { ALERT_SEVERITIES, ALERT_TIERS } from '../triton/alert-labels';
-import { LLM_BACKENDS } from '../triton/llm-backends';
-import { OPENAI_LOG_LEVELS, TOOL_CALL_PARSERS } from '../triton/openai-frontend';
-import { ROUTE_PROTOCOLS } from '../triton/route-options';
-import { FAILURE_MODES } from '../triton/inference-pool-options';
-import { WEIGHT_BYTES } from '../triton/llm-engine';
-import type { WeightDtype } from '../triton/llm-engine';
-import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../triton/gpu-node-types';
-import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../triton/load-test-options';
-import { ModelControl } from '../triton/model-control';
-import { ResponseCache } from '../triton/response-cache';
-import { EKS_NODE_GROUP_NAME } from '../triton/gpu-scheduling';
+import { AutoscalingMetric } from '../triton/capacity/autoscaling-metric';
+import { HPA_LIMITS } from '../triton/capacity/autoscaler-options';
+import { LoadSweep } from '../triton/serving/load-sweep';
+import { LoadTestResults } from '../triton/serving/load-test-results';
+import { AlertReceiver } from '../triton/observability/alert-routing';
+import { TRITON_ALERT_NAMES } from '../triton/observability/alert-names';
+import { GPU_INSTANCE_TYPES } from '../triton/capacity/gpu-instances';
+import { VersionPolicy } from '../triton/model-config/model-config';
+import type { ModelConfig } from '../triton/model-config/model-config';
+import { MODEL_CONFIG_ENUMS } from '../triton/model-config/model-config-enums';
+import { ALERT_SEVERITIES, ALERT_TIERS } from '../triton/observability/alert-labels';
+import { LLM_BACKENDS } from '../triton/llm/llm-backends';
+import { OPENAI_LOG_LEVELS, TOOL_CALL_PARSERS } from '../triton/llm/openai-frontend';
+import { ROUTE_PROTOCOLS } from '../triton/routing/route-options';
+import { FAILURE_MODES } from '../triton/routing/inference-pool-options';
+import { WEIGHT_BYTES } from '../triton/llm/llm-engine';
+import type { WeightDtype } from '../triton/llm/llm-engine';
+import { GPU_AMI_TYPES, GPU_CAPACITY_TYPES } from '../triton/capacity/gpu-node-types';
+import { LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS } from '../triton/serving/load-test-options';
+import { ModelControl } from '../triton/model-config/model-control';
+import { ResponseCache } from '../triton/model-config/response-cache';
+import { EKS_NODE_GROUP_NAME } from '../triton/capacity/gpu-scheduling';
 import { AWS_REGION, EKS_CLUSTER_NAME, SECURITY_GROUP_ID, SUBNET_ID } from '../private/aws-names';
 import { isReference } from '../private/checks';
 import { DNS_1035_LABEL, DNS_LABEL } from '../private/kubernetes-names';
 import { problem, show, Shown } from '../private/errors';
-import type { ModelAccess } from '../triton/model-access';
+import type { ModelAccess } from '../triton/serving/model-access';
 import type {
   FsxLustreAutoImportPolicy, FsxLustreCompression, FsxLustreDeploymentType, FsxLustreThroughput,
-} from '../triton/fsx-lustre-options';
-import type { NodePoolProvisioner } from '../triton/gpu-scheduling';
+} from '../triton/capacity/fsx-lustre-options';
+import type { NodePoolProvisioner } from '../triton/capacity/gpu-scheduling';
 import { SERVER_OWN_KEYS } from './fleet-description';
 import type { FleetDescription, ServerDefaults } from './fleet-description';
 import type { WeightsSource } from './plan-lustre';
@@ -191,7 +191,7 @@ function falseOr<T>(what: string, schema: v.GenericSchema<unknown, T>): v.Generi
   return v.lazy((input) => (input !== null && typeof input === 'object' ? schema : notFalse)) as v.GenericSchema<unknown, false | T>;
 }
 
-// ---- model configuration (lib/triton/model-config.ts) ----
+// ---- model configuration (lib/triton/model-config/model-config.ts) ----
 const E = MODEL_CONFIG_ENUMS;
 const dataType = oneOf(E.dataTypes);
 /** Tensor dims are int64 in model_config.proto; -1 is a variable dimension. */
@@ -275,7 +275,7 @@ const serviceAccount = strict<S<'callers'> extends { serviceAccounts?: (infer A)
 });
 const callers = strict<S<'callers'>>('the callers', { namespaces: o(list(dnsLabel('a namespace'))), serviceAccounts: o(list(serviceAccount)) });
 const routeProtocol = oneOf(ROUTE_PROTOCOLS);
-/** RouteOptions (lib/triton/route-options.ts): what a server route and a release share. */
+/** RouteOptions (lib/triton/routing/route-options.ts): what a server route and a release share. */
 const routeOptions = {
   protocol: o(routeProtocol),
   timeoutSeconds: o(seconds(1)),

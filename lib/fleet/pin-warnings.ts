@@ -3,12 +3,12 @@
  * it), with the cost, each pinned part the fleet's output uses within 60 days of its end of life or past it, naming
  * the part, the date and the release to move to, and each server on prometheus-adapter, which is being deprecated. Pure: the day is an input (synthFleet's `date`).
  */
-import { NVIDIA_DEVICE_PLUGIN_PIN } from '../triton/nvidia-device-plugin-options';
+import { NVIDIA_DEVICE_PLUGIN_PIN } from '../triton/capacity/nvidia-device-plugin-options';
 import { warningAt } from '../private/errors';
-import { EKS_DEFAULT_KUBERNETES_VERSION, eksSupportWarning } from '../triton/eks-versions';
-import { ENDPOINT_PICKER_PIN } from '../triton/inference-routing';
-import { endOfLifeWarning, type Lifecycle } from '../triton/lifecycle';
-import type { Pin } from '../triton/pin';
+import { EKS_DEFAULT_KUBERNETES_VERSION, eksSupportWarning } from '../triton/releases/eks-versions';
+import { ENDPOINT_PICKER_PIN } from '../triton/routing/inference-routing';
+import { endOfLifeWarning, type Lifecycle } from '../triton/releases/lifecycle';
+import type { Pin } from '../triton/releases/pin';
 import { addonPins, crdPins, installedAddons, manifestPins } from './addons/addon-registry';
 import { pooledServers } from './addons/inference-crds-addon';
 import { PROMETHEUS_ADAPTER_DEPRECATION } from './addons/prometheus-adapter-addon';

@@ -4,9 +4,9 @@
  * the server's backend by resolveInferencePool. Pure.
  */
 import { Problems, show } from '../private/errors';
-import { hostWithin } from '../triton/mesh-hosts';
-import type { ResolvedInferencePool } from '../triton/inference-pool-options';
-import { resolveInferencePool } from '../triton/inference-routing';
+import { hostWithin } from '../triton/routing/mesh-hosts';
+import type { ResolvedInferencePool } from '../triton/routing/inference-pool-options';
+import { resolveInferencePool } from '../triton/routing/inference-routing';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { routePlace } from './description-words';
 

@@ -5,9 +5,9 @@
  */
 import type { Problems } from '../private/errors';
 import { DNS_LABEL } from '../private/kubernetes-names';
-import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
-import { NODE_POOL_LABEL } from '../triton/gpu-scheduling';
-import { KARPENTER_PLAN_DEFAULTS } from '../triton/karpenter-defaults';
+import { TRITON_SERVER_DEFAULTS } from '../triton/serving/server-defaults';
+import { NODE_POOL_LABEL } from '../triton/capacity/gpu-scheduling';
+import { KARPENTER_PLAN_DEFAULTS } from '../triton/capacity/karpenter-defaults';
 import { KARPENTER_CHART } from './addons/karpenter-addon';
 import type { FleetDescription, NodePoolDescription } from './fleet-description';
 

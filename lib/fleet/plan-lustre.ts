@@ -5,7 +5,7 @@
  */
 import {
   checkFsxLustreOptions, checkFsxLustreTags, FsxLustreOptions, fsxLustreName, fsxLustreStorageClassParameters, s3ImportPath,
-} from '../triton/fsx-lustre-options';
+} from '../triton/capacity/fsx-lustre-options';
 import type { Problems } from '../private/errors';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 import { fleetTags } from './fleet-tags';

@@ -2,8 +2,8 @@
  * How the fleet's model readers reach the bucket, derived once from the description (planFleet): IRSA or EKS Pod
  * Identity, and whose account owns the bucket. Pure: no cdk8s, no cdktf at runtime.
  */
-import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/model-access';
-import type { S3RepositoryOptions } from '../triton/s3-repository-options';
+import { MODEL_ACCESS_MODES, ModelAccess } from '../triton/serving/model-access';
+import type { S3RepositoryOptions } from '../triton/serving/s3-repository-options';
 import type { Problems } from '../private/errors';
 import type { FleetDescription } from './fleet-description';
 

@@ -34,10 +34,10 @@
  * chosen like a derived one (a server `ranker-epp` beside the pooled server `ranker`).
  */
 import { Problems } from '../private/errors';
-import { endpointPickerName } from '../triton/inference-pool-options';
-import { httpsRedirectRouteName, ISTIOD_EGRESS_POLICY_NAME, PROMETHEUS_ADAPTER_RULES_NAME } from '../triton/object-names';
-import { loadTestName } from '../triton/load-test-options';
-import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME } from '../triton/nvidia-device-plugin-options';
+import { endpointPickerName } from '../triton/routing/inference-pool-options';
+import { httpsRedirectRouteName, ISTIOD_EGRESS_POLICY_NAME, PROMETHEUS_ADAPTER_RULES_NAME } from '../triton/serving/object-names';
+import { loadTestName } from '../triton/serving/load-test-options';
+import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME } from '../triton/capacity/nvidia-device-plugin-options';
 import type { FleetDescription } from './fleet-description';
 import { isKarpenterPool } from './plan-karpenter';
 

@@ -1,12 +1,12 @@
 /**
  * CHECKLIST R08 for planFleet: a GPU server pod, its Istio sidecar and the DaemonSets of every GPU node must fit the
- * allocatable CPU and memory of the smallest instance type of the server's node pool (lib/triton/node-capacity.ts
+ * allocatable CPU and memory of the smallest instance type of the server's node pool (lib/triton/capacity/node-capacity.ts
  * has the arithmetic and its sources). Pure: no cdk8s, no cdktf.
  */
-import { resolveNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-import type { ServerRequests } from '../triton/server-requests';
+import { resolveNvidiaDevicePluginProps } from '../triton/capacity/nvidia-device-plugin-options';
+import type { ServerRequests } from '../triton/serving/server-requests';
 import type { Problems } from '../private/errors';
-import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS } from '../triton/node-capacity';
+import { checkPodFitsPool, gpuNodeDaemonSets, ISTIO_SIDECAR_REQUESTS } from '../triton/capacity/node-capacity';
 import type { FleetDescription, ServerDescription } from './fleet-description';
 
 /**

@@ -3,7 +3,7 @@
  * description (planFleet): which servers share which prefix, under which configuration name, and whether they agree on
  * what they share (checkSharedRepository). Pure: no cdk8s, no cdktf.
  */
-import { checkSharedRepository } from '../triton/shared-repository';
+import { checkSharedRepository } from '../triton/model-config/shared-repository';
 import type { Problems } from '../private/errors';
 import type { FleetDescription } from './fleet-description';
 

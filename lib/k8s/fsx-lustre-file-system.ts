@@ -13,7 +13,7 @@ import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import {
   checkFsxLustreOptions, checkFsxLustreTags, FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER, FsxLustreOptions, fsxLustreName,
   fsxLustreStorageClassParameters, s3ImportPath,
-} from '../triton/fsx-lustre-options';
+} from '../triton/capacity/fsx-lustre-options';
 import { ModelRepository } from './model-repository';
 import { placeOf } from '../private/construct-place';
 

@@ -10,13 +10,13 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
-import { AWS_CLI_IMAGE } from '../triton/aws-cli-image';
+import { AWS_CLI_IMAGE } from '../triton/serving/aws-cli-image';
 import { checkImage } from '../private/image-reference';
-import { ModelControl } from '../triton/model-control';
+import { ModelControl } from '../triton/model-config/model-control';
 import { MODEL_MOUNT_PATH, RepositoryBinding } from './model-repository';
 import { excludeOutbound } from './monitoring/istio-sidecar-bypass';
 import { literalEnvironment, RESTRICTED_CONTAINER } from './pod-security';
-import type { LocalRepositoryOptions } from '../triton/local-repository-options';
+import type { LocalRepositoryOptions } from '../triton/serving/local-repository-options';
 
 const HTTPS_PORT = 443;
 

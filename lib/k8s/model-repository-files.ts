@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { Construct } from 'constructs';
 import { TritonOpsError } from '../private/errors';
-import { modelConfigPath } from '../triton/shared-repository';
+import { modelConfigPath } from '../triton/model-config/shared-repository';
 import { TritonServer } from './triton-server';
 
 /**

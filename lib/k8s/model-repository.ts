@@ -5,8 +5,8 @@ import { isReference, isWhole } from '../private/checks';
 import { Problems } from '../private/errors';
 import { DNS_SUBDOMAIN } from '../private/kubernetes-names';
 import { checkBucketRegion, checkRoleArn } from '../private/aws-names';
-import type { S3RepositoryOptions } from '../triton/s3-repository-options';
-import { checkModelConfigName } from '../triton/shared-repository';
+import type { S3RepositoryOptions } from '../triton/serving/s3-repository-options';
+import { checkModelConfigName } from '../triton/model-config/shared-repository';
 import { placeOf } from '../private/construct-place';
 
 /** Where a mounted repository appears inside the Triton container. */

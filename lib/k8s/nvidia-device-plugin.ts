@@ -6,16 +6,16 @@ import { checkImage } from '../private/image-reference';
 import { Problems } from '../private/errors';
 import { removeNamespaceOfClusterScoped } from '../private/cluster-scoped';
 import { MANAGED_BY } from './labels';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/gpu-scheduling';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../triton/capacity/gpu-scheduling';
 import { checkNamespaceName, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { isWhole } from '../private/checks';
 import {
   MigStrategy, NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, NvidiaDevicePluginProps, resolveNvidiaDevicePluginProps, TimeSlicingOptions,
-} from '../triton/nvidia-device-plugin-options';
+} from '../triton/capacity/nvidia-device-plugin-options';
 import { placeOf } from '../private/construct-place';
 
-export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, MigStrategy, resolveNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
-export type { ResolvedNvidiaDevicePluginProps } from '../triton/nvidia-device-plugin-options';
+export { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_NAME, MigStrategy, resolveNvidiaDevicePluginProps } from '../triton/capacity/nvidia-device-plugin-options';
+export type { ResolvedNvidiaDevicePluginProps } from '../triton/capacity/nvidia-device-plugin-options';
 
 /** Priority class of the device plugin pods: without the plugin a GPU node offers no GPUs at all. */
 export const NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS = 'system-node-critical';

@@ -1,16 +1,16 @@
 /**
  * A TritonServer that runs through Triton's OpenAI-compatible frontend (TritonServerProps.openAi): its launch (command,
  * probes, ports) and the metrics relay beside it; what the server's props may ask of it is in
- * lib/triton/openai-server-checks.ts. The frontend's facts and
- * sources are in lib/triton/openai-frontend.ts and lib/triton/openai-metrics-relay.ts.
+ * lib/triton/llm/openai-server-checks.ts. The frontend's facts and
+ * sources are in lib/triton/llm/openai-frontend.ts and lib/triton/llm/openai-metrics-relay.ts.
  */
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { ProblemPlace, Problems } from '../private/errors';
-import { OpenAiFrontendOptions, renderOpenAiFrontend } from '../triton/openai-frontend';
-import type { ResourceRequests } from '../triton/node-capacity';
-import { METRICS_RELAY_COMMAND, METRICS_RELAY_DEFAULTS, METRICS_RELAY_HEALTH_PATH } from '../triton/openai-metrics-relay';
-import { HealthEndpoints, METRICS_PORT, OPENAI_HEALTH, OPENAI_PORT, TritonPort } from '../triton/server-ports';
+import { OpenAiFrontendOptions, renderOpenAiFrontend } from '../triton/llm/openai-frontend';
+import type { ResourceRequests } from '../triton/capacity/node-capacity';
+import { METRICS_RELAY_COMMAND, METRICS_RELAY_DEFAULTS, METRICS_RELAY_HEALTH_PATH } from '../triton/llm/openai-metrics-relay';
+import { HealthEndpoints, METRICS_PORT, OPENAI_HEALTH, OPENAI_PORT, TritonPort } from '../triton/serving/server-ports';
 import { MODEL_MOUNT_PATH } from './model-repository';
 import { RESTRICTED_CONTAINER } from './pod-security';
 
@@ -49,7 +49,7 @@ export function openAiLaunch(path: ProblemPlace, options: OpenAiFrontendOptions,
 }
 
 /**
- * Adds the metrics relay (lib/triton/openai-metrics-relay.ts) to the server's pod: a second container of the server's
+ * Adds the metrics relay (lib/triton/llm/openai-metrics-relay.ts) to the server's pod: a second container of the server's
  * own image serving the metrics port, with the restricted security context, Guaranteed resources (`requests`, from
  * resolveServerRequests, as requests and limits), and probes that it answers itself (its readiness gates the pod's, so it never depends on the frontend).
  */

@@ -5,7 +5,7 @@
  * environment a container with a read-only root needs.
  */
 import * as kplus from 'cdk8s-plus-28';
-import { TRITON_SERVER_DEFAULTS } from '../triton/server-defaults';
+import { TRITON_SERVER_DEFAULTS } from '../triton/serving/server-defaults';
 
 /** The uid and gid of every container (TRITON_SERVER_DEFAULTS.runAsUser). */
 const RUN_AS_USER = TRITON_SERVER_DEFAULTS.runAsUser;

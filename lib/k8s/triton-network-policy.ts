@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
-import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../triton/server-ports';
+import { GRPC_PORT, HTTP_PORT, METRICS_PORT, TritonPort } from '../triton/serving/server-ports';
 import { NAMESPACE_NAME_LABEL } from './labels';
 import type { EgressTarget } from './model-repository';
 

@@ -1,4 +1,4 @@
-import type { TritonServerOptions } from '../triton/server-props';
+import type { TritonServerOptions } from '../triton/serving/server-props';
 import { ModelRepository } from './model-repository';
 
 export interface TritonServerProps extends TritonServerOptions {

@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
-import type { LlmBackend } from '../triton/llm-backends';
-import { TritonPort } from '../triton/server-ports';
-import type { ReplicaRange } from '../triton/replica-range';
+import type { LlmBackend } from '../triton/llm/llm-backends';
+import { TritonPort } from '../triton/serving/server-ports';
+import type { ReplicaRange } from '../triton/serving/replica-range';
 
 /** The release a server runs in as one version (see CanaryRelease). */
 export interface ReleaseMembership {

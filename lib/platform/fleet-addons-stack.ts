@@ -31,7 +31,7 @@ import { clusterAccess, fleetAwsProvider, fleetBackend } from './providers';
 import { crdDowngradeGuard } from './crd-downgrade-guard';
 import { vendoredCrdManifest } from './vendored-crd';
 import { vendoredReleaseObjects } from './vendored-release';
-import { KubeObject, manifestResourceId } from '../triton/kube-object';
+import { KubeObject, manifestResourceId } from '../triton/serving/kube-object';
 
 export interface FleetAddonsStackProps {
   /** The fleet. */

@@ -9,7 +9,7 @@ import { Problems, TritonOpsError } from '../private/errors';
 import { missingPeersError } from '../private/optional-peers';
 import { FleetChart } from './fleet-chart';
 import { FleetDescription } from '../fleet/fleet-description';
-import { isCalendarDay, utcDay } from '../triton/lifecycle';
+import { isCalendarDay, utcDay } from '../triton/releases/lifecycle';
 import { DEBUG_ENV, failureReport, summarizeCharts, summarizeStacks, synthWarnings } from './synth-report';
 import { carryOverInit, filesUnder, replaceDir } from './synth-staging';
 import { synthYaml } from './synth-yaml';

@@ -8,7 +8,7 @@ import { App } from 'cdk8s';
 import { TritonAutoscaler } from '../k8s/autoscaling/triton-autoscaler';
 import { TritonServer } from '../k8s/triton-server';
 import { problemsOf } from '../private/errors';
-import { isModelConfigFile } from '../triton/shared-repository';
+import { isModelConfigFile } from '../triton/model-config/shared-repository';
 import { ClusterChart } from './cluster-chart';
 import { FleetChart } from './fleet-chart';
 import { fleetPinWarnings } from '../fleet/pin-warnings';

@@ -2,7 +2,7 @@ import './setup-cdktf';
 import { DataAwsEksAddonVersion } from '@cdktf/provider-aws/lib/data-aws-eks-addon-version';
 import { TerraformOutput, Testing } from 'cdktf';
 import { EKS_ADDON_VERSION_DEFAULTS, eksAddonDefaultVersion, eksAddonPin } from '../../lib/aws/eks-addon-version';
-import { eksVersionCalendar, eksVersionLifecycle } from '../../lib/triton/eks-versions';
+import { eksVersionCalendar, eksVersionLifecycle } from '../../lib/triton/releases/eks-versions';
 
 // hashicorp/terraform-provider-aws:website/docs/d/eks_addon_version.html.markdown@16a38e655493c96cc41e2178dbd58540f6c06722
 // line 47: `most_recent` "Determines if the most recent or default version of the addon should be returned"; false (its

@@ -11,8 +11,8 @@ import {
 import {
   DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT as SHARED_IMDS_HOP_LIMIT, MAX_GP3_GIB,
   MIN_ROOT_VOLUME_GIB,
-} from '../../lib/triton/gpu-node-types';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/gpu-scheduling';
+} from '../../lib/triton/capacity/gpu-node-types';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/capacity/gpu-scheduling';
 
 const CLUSTER: IEksCluster = {
   clusterName: 'prod',

@@ -9,7 +9,7 @@ import { GPU_NODE_MANAGED_POLICIES, nodeAssumeRolePolicy } from '../../lib/aws/g
 import {
   KARPENTER_INFRA_DEFAULTS, KARPENTER_INTERRUPTION_EVENTS, KarpenterInfra, KarpenterInfraProps,
 } from '../../lib/aws/karpenter-infra';
-import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/karpenter-defaults';
+import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/capacity/karpenter-defaults';
 
 const stackWith = (props: Partial<Omit<KarpenterInfraProps, 'cluster'>> = {}) => {
   const stack = new TerraformStack(Testing.app(), 'test');

@@ -17,7 +17,7 @@ import { clusterNodes, poolNode } from '../../lib/cli/verify/nodes';
 import { scaledBehavior } from '../../lib/cli/verify/scaled-behavior';
 import { scrapeLabels } from '../../lib/cli/verify/scrape-labels';
 import { TritonMetricsSimulator } from '../../lib/cli/verify/triton-metrics-simulator';
-import { eksNodeAllocatable } from '../../lib/triton/node-capacity';
+import { eksNodeAllocatable } from '../../lib/triton/capacity/node-capacity';
 import { runInProcess } from './check-helpers';
 
 let dir: string;

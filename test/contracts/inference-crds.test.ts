@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
 import { INFERENCE_CRDS } from '../../lib/fleet/addons/inference-crds-addon';
-import { INFERENCE_APIS } from '../../lib/triton/inference-pool-options';
+import { INFERENCE_APIS } from '../../lib/triton/routing/inference-pool-options';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { describeFacts, objectsOf } from './upstream';
 

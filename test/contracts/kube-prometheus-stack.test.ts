@@ -1,4 +1,4 @@
-import { GRAFANA_FOLDER_ANNOTATION } from '../../lib/triton/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../lib/triton/observability/monitoring-defaults';
 import {
   KUBE_PROMETHEUS_STACK_CHART, KUBE_PROMETHEUS_STACK_GRAFANA_CHART,
 } from '../../lib/fleet/addons/kube-prometheus-stack-addon';

@@ -5,7 +5,7 @@ import { Testing } from 'cdk8s';
 import { FleetChart } from 'triton-ops';
 import { FleetDescription } from 'triton-ops/fleet';
 import { routeMatches } from '../../lib/k8s/mesh/route-builders';
-import { RELEASE_LABEL } from '../../lib/triton/canary-plan';
+import { RELEASE_LABEL } from '../../lib/triton/routing/canary-plan';
 import { SEARCH_FLEET, synthSearch } from '../../examples/search-ranking';
 import { reviewable } from './digest';
 

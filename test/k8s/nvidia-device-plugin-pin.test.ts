@@ -1,8 +1,8 @@
 import { Testing } from 'cdk8s';
 import * as Yaml from 'yaml';
 import { KUBELET_DEVICE_PLUGINS_PATH, NVIDIA_DEVICE_PLUGIN_CONFIG_FILE, NvidiaDevicePlugin } from '../../lib/k8s/nvidia-device-plugin';
-import { NvidiaDevicePluginProps } from '../../lib/triton/nvidia-device-plugin-options';
-import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_PIN, NVIDIA_DEVICE_PLUGIN_VERSION } from '../../lib/triton/nvidia-device-plugin-options';
+import { NvidiaDevicePluginProps } from '../../lib/triton/capacity/nvidia-device-plugin-options';
+import { NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_PIN, NVIDIA_DEVICE_PLUGIN_VERSION } from '../../lib/triton/capacity/nvidia-device-plugin-options';
 
 // Facts of NVIDIA/k8s-device-plugin at the pinned tag (v0.20.0, commit 1b826acc6af3079d8923bac395c3124b8861a9a6, the
 // newest release tag of the repository when pinned; CHANGELOG.md@v0.20.0 line 3 opens its notes). Each is what the

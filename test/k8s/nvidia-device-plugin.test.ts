@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { KUBELET_DEVICE_PLUGINS_PATH, NVIDIA_DEVICE_PLUGIN_DEFAULTS, NVIDIA_DEVICE_PLUGIN_CONFIG_FILE, NVIDIA_DEVICE_PLUGIN_CONFIG_HASH_ANNOTATION, NVIDIA_DEVICE_PLUGIN_NAME, NVIDIA_DEVICE_PLUGIN_PRIORITY_CLASS, NvidiaDevicePlugin } from '../../lib/k8s/nvidia-device-plugin';
-import { NvidiaDevicePluginProps } from '../../lib/triton/nvidia-device-plugin-options';
+import { NvidiaDevicePluginProps } from '../../lib/triton/capacity/nvidia-device-plugin-options';
 import { TritonOpsError } from '../../lib/private/errors';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/gpu-scheduling';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../lib/triton/capacity/gpu-scheduling';
 
 // Synthesized manifests are untyped JSON; `any` keeps the assertions readable.
 type Manifest = any;

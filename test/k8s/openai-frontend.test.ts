@@ -1,8 +1,8 @@
 import { Testing } from 'cdk8s';
 import { ModelControl, ModelRepository, ResponseCache, TritonServerProps } from '../../lib';
-import { METRICS_RELAY_COMMAND } from '../../lib/triton/openai-metrics-relay';
-import { OPENAI_FRONTEND_DEFAULTS } from '../../lib/triton/openai-frontend';
-import type { ModelConfig } from '../../lib/triton/model-config';
+import { METRICS_RELAY_COMMAND } from '../../lib/triton/llm/openai-metrics-relay';
+import { OPENAI_FRONTEND_DEFAULTS } from '../../lib/triton/llm/openai-frontend';
+import type { ModelConfig } from '../../lib/triton/model-config/model-config';
 import { byKind, container, llmModel, Manifest, messageOf, MODEL, podSpec, serverChart, synthServer } from '../helpers';
 
 const IMAGE = 'nvcr.io/nvidia/tritonserver:25.08-vllm-python-py3';

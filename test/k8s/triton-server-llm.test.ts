@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Testing } from 'cdk8s';
-import type { ModelConfig } from '../../lib/triton/model-config';
-import { tensorrtLlmModels } from '../../lib/triton/tensorrt-llm-models';
+import type { ModelConfig } from '../../lib/triton/model-config/model-config';
+import { tensorrtLlmModels } from '../../lib/triton/llm/tensorrt-llm-models';
 import { writeModelRepositories } from '../../lib/k8s/model-repository-files';
 import { args, byKind, llmModel, messageOf, podSpec, serverChart } from '../helpers';
 

@@ -3,7 +3,7 @@ import { AutoscalingMetric, TRITON_SERVER_DEFAULTS, TritonServerProps, vllmModel
 import {
   GROUP_ROLE_LABEL, ISTIO_INCLUDE_INBOUND_PORTS, ISTIO_INCLUDE_OUTBOUND_IP_RANGES, ISTIO_INJECT_LABEL, LEADER_WORKER_SET,
 } from '../../lib/k8s/leader-worker-set';
-import { RAY_HEAD_ONLY_FLAGS, RAY_HEAD_PORT, rayLeaderCommand, rayWorkerCommand } from '../../lib/triton/ray-launcher';
+import { RAY_HEAD_ONLY_FLAGS, RAY_HEAD_PORT, rayLeaderCommand, rayWorkerCommand } from '../../lib/triton/llm/ray-launcher';
 import { byKind, llmModel, messageOf, MODEL, serverChart } from '../helpers';
 
 /** Llama 3.1 405B in bf16 over two nodes of eight GPUs: tensor parallel 8 within a node, pipeline parallel 2 across. */

@@ -1,5 +1,5 @@
 import { GPU_NODE_LABEL, TRITON_SERVER_DEFAULTS } from '../../lib';
-import { NODE_POOL_LABEL } from '../../lib/triton/gpu-scheduling';
+import { NODE_POOL_LABEL } from '../../lib/triton/capacity/gpu-scheduling';
 import { serverChart, synthServer } from '../helpers';
 
 const nodeTerms = (m: any[]) => m.find((o) => o.kind === 'Deployment').spec.template.spec.affinity.nodeAffinity

@@ -6,7 +6,7 @@ import { Testing } from 'cdktf';
 import { FleetChart } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { KARPENTER_CHART } from '../../lib/fleet/addons/karpenter-addon';
-import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/karpenter-defaults';
+import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/capacity/karpenter-defaults';
 import { FleetInfraStack } from '../../lib/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
 import { SHOP, withPool } from './fixtures';

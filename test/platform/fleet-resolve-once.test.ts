@@ -1,9 +1,9 @@
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
 import { FleetDescription, planFleet, withServerDefaults } from '../../lib/fleet/index';
-import { resolveServerRequests } from '../../lib/triton/server-requests';
-import { resolveAutoscalerOptions } from '../../lib/triton/autoscaler-options';
-import { METRICS_RELAY_DEFAULTS } from '../../lib/triton/openai-metrics-relay';
+import { resolveServerRequests } from '../../lib/triton/serving/server-requests';
+import { resolveAutoscalerOptions } from '../../lib/triton/capacity/autoscaler-options';
+import { METRICS_RELAY_DEFAULTS } from '../../lib/triton/llm/openai-metrics-relay';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { VISION_FLEET } from '../../examples/vision-fleet';

@@ -4,7 +4,7 @@
  * the value just beyond it.
  */
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
-import { HPA_LIMITS } from '../../lib/triton/autoscaler-options';
+import { HPA_LIMITS } from '../../lib/triton/capacity/autoscaler-options';
 import { EKS_CLUSTER_NAME } from '../../lib/private/aws-names';
 import * as v from 'valibot';
 import { Entries, fleetSchemaProblems, INT32_MAX, MAX_SECONDS } from '../../lib/fleet/fleet-schema';

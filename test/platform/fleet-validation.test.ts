@@ -6,7 +6,7 @@ import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { FleetAddonsStack, FleetServingStack } from '../../lib/bridge';
 import { closestKey, editDistance, INT32_MAX, MAX_GPUS_PER_POD } from '../../lib/fleet/fleet-schema';
-import { GPU_INSTANCE_TYPES } from '../../lib/triton/gpu-instances';
+import { GPU_INSTANCE_TYPES } from '../../lib/triton/capacity/gpu-instances';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { messageOf } from '../helpers';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';

@@ -5,13 +5,13 @@
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib/platform/fleet-chart';
 import { planFleet } from '../../lib/fleet/fleet-plan';
-import * as resolver from '../../lib/triton/resolve-autoscaler';
+import * as resolver from '../../lib/triton/capacity/resolve-autoscaler';
 import { AutoscalingMetric, TritonAutoscaler } from '../../lib/k8s/autoscaling';
 import { messageOf, serverChart } from '../helpers';
 import { SHOP, withServer } from './fixtures';
 
-jest.mock('../../lib/triton/resolve-autoscaler', () => {
-  const actual = jest.requireActual('../../lib/triton/resolve-autoscaler');
+jest.mock('../../lib/triton/capacity/resolve-autoscaler', () => {
+  const actual = jest.requireActual('../../lib/triton/capacity/resolve-autoscaler');
   return { ...actual, resolveAutoscaler: jest.fn(actual.resolveAutoscaler) };
 });
 const resolveAutoscaler = resolver.resolveAutoscaler as jest.MockedFunction<typeof resolver.resolveAutoscaler>;

@@ -8,7 +8,7 @@ import { planAddons } from '../../lib/fleet/addons/addon-plan';
 import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
 import { ISTIO_INFERENCE } from '../../lib/fleet/addons/istio-addon';
 import { planFleet } from '../../lib/fleet/fleet-plan';
-import { INFERENCE_APIS } from '../../lib/triton/inference-pool-options';
+import { INFERENCE_APIS } from '../../lib/triton/routing/inference-pool-options';
 import { EXPOSED } from '../platform/fixtures';
 import { pooledPlan, withAddons } from '../platform/inference-pool-fixtures';
 

@@ -2,7 +2,7 @@ import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetChart, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON_DASHBOARD_DEFAULTS } from 'triton-ops';
 import { FleetDescription } from 'triton-ops/fleet';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/triton/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/triton/observability/monitoring-defaults';
 import { ADDON_CHARTS, FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { planAddons } from '../../lib/fleet/addons/addon-plan';
 import { apiNeeds, covers, isBuiltIn } from '../../lib/fleet/addons/addon-catalog';

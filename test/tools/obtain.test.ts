@@ -69,7 +69,7 @@ test('an unknown tool is refused with the known ones', async () => {
 test("verify's components are the pinned releases: the adapter chart's appVersion, Istio's charts, KEDA's release manifest (KEDA's build; its CRDs come from the manifest), the supported cluster range", () => {
   const { PROMETHEUS_ADAPTER_VERSION, KEDA_VERSION, CRD_MODULES, KUBERNETES_RELEASES } = require('../../tools/obtain');
   const { pins } = require('../../lib/fleet/pins');
-  const { EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION } = require('../../lib/triton/eks-versions');
+  const { EKS_SUPPORTED_VERSIONS, EKS_DEFAULT_KUBERNETES_VERSION } = require('../../lib/triton/releases/eks-versions');
   const chart = (component: string) => pins().find((p: { component: string }) => p.component === component).version;
   // prometheus-community/helm-charts:charts/prometheus-adapter/Chart.yaml@prometheus-adapter-5.3.0 line 4: appVersion: v0.12.0
   expect(chart('prometheus-adapter')).toBe('5.3.0');

@@ -1,5 +1,5 @@
 /** The ResNet-50 classifier of the issue, shared by the rendering and validation tests. */
-import type { ModelConfig } from '../../lib/triton/model-config';
+import type { ModelConfig } from '../../lib/triton/model-config/model-config';
 
 export const resnet: ModelConfig = {
   name: 'resnet50',

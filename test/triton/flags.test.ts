@@ -6,7 +6,7 @@
  * starts writing without a row fails here.
  *
  * A citation is `owner/repo:path@ref line N`, read at the release the example runs (the release table of
- * lib/triton/triton-releases.ts maps an image's YY.MM to the server, TensorRT-LLM and vLLM versions). A fact that
+ * lib/triton/releases/triton-releases.ts maps an image's YY.MM to the server, TensorRT-LLM and vLLM versions). A fact that
  * could not be read at its release says so (`unchecked`) with the reason; `ours` marks a variable of triton-ops' own
  * (read by its own scripts or expanded by Kubernetes), with where.
  */
@@ -17,18 +17,18 @@ import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { VISION_FLEET } from '../../examples/vision-fleet';
 import { ModelRepository, TritonServer } from '../../lib';
-import { LoadTestResults } from '../../lib/triton/load-test-results';
+import { LoadTestResults } from '../../lib/triton/serving/load-test-results';
 import { TritonLoadTest } from '../../lib/k8s/load-test/triton-load-test';
 import type { FleetDescription } from '../../lib/fleet/fleet-description';
-import type { ModelConfig } from '../../lib/triton/model-config';
-import { OPENAI_FRONTEND_MAIN } from '../../lib/triton/openai-frontend';
-import { METRICS_RELAY_COMMAND } from '../../lib/triton/openai-metrics-relay';
-import { renderModelConfig } from '../../lib/triton/render-model-config';
-import { METRICS_PATH, METRICS_PORT, OPENAI_PORT } from '../../lib/triton/server-ports';
+import type { ModelConfig } from '../../lib/triton/model-config/model-config';
+import { OPENAI_FRONTEND_MAIN } from '../../lib/triton/llm/openai-frontend';
+import { METRICS_RELAY_COMMAND } from '../../lib/triton/llm/openai-metrics-relay';
+import { renderModelConfig } from '../../lib/triton/model-config/render-model-config';
+import { METRICS_PATH, METRICS_PORT, OPENAI_PORT } from '../../lib/triton/serving/server-ports';
 import {
   FLAG_RELEASES, flagInRelease, TENSORRT_LLM_PARAMETERS, tensorrtLlmParameters, TRITON_RELEASES, tritonImageRelease,
-} from '../../lib/triton/triton-releases';
-import { VLLM_ENGINE_ARGS_FILE } from '../../lib/triton/vllm-model';
+} from '../../lib/triton/releases/triton-releases';
+import { VLLM_ENGINE_ARGS_FILE } from '../../lib/triton/llm/vllm-model';
 import { Chart } from 'cdk8s';
 import { MODEL } from '../helpers';
 
@@ -152,7 +152,7 @@ const ROWS: readonly Row[] = [
   {
     // The pod's UID unless modelControl names a Secret (lib/k8s/triton-server.ts).
     program: 'triton-env', name: 'TRITON_ADMIN_KEY', form: /^<(metadata\.uid|secret)>$/,
-    at: Object.fromEntries(['25.05', '26.07'].map((r) => [r, { ours: 'expanded by Kubernetes in the $(TRITON_ADMIN_KEY) of the restricted-API flags (lib/triton/server-flags.ts ADMIN_KEY_ENV)' }])),
+    at: Object.fromEntries(['25.05', '26.07'].map((r) => [r, { ours: 'expanded by Kubernetes in the $(TRITON_ADMIN_KEY) of the restricted-API flags (lib/triton/serving/server-flags.ts ADMIN_KEY_ENV)' }])),
   },
 
   // Triton's OpenAI-compatible frontend.
@@ -167,7 +167,7 @@ const ROWS: readonly Row[] = [
   { program: 'openai-frontend', name: '--tokenizer', form: PATH, at: { '25.05': MAIN('v2.58.0', 99) } },
 
   // The metrics relay: triton-ops' own program, run by python3 of the server's image.
-  { program: 'metrics-relay', name: 'python3 -c', form: null, at: { '25.05': { ours: 'lib/triton/openai-metrics-relay.ts METRICS_RELAY_PROGRAM (Python 3 standard library only)' } } },
+  { program: 'metrics-relay', name: 'python3 -c', form: null, at: { '25.05': { ours: 'lib/triton/llm/openai-metrics-relay.ts METRICS_RELAY_PROGRAM (Python 3 standard library only)' } } },
 
   // ray (the leader's `ray start --head`, the worker's `ray start --address`, the worker's `ray health-check`: a hidden
   // subcommand, scripts.py@6b4214fc line 2435, whose `--address` is a string option too, line 2437, and which exits 0

@@ -1,12 +1,12 @@
 /**
  * The simulated nodes of `triton-ops verify`: one Node object per node of each pool of the infra stack, with what EKS
  * gives a managed node group's nodes (labels, taints, capacity and allocatable from the library's instance table and
- * EKS's reservation formula, lib/triton/node-capacity.ts), and the cluster's own untainted nodes, which every EKS
+ * EKS's reservation formula, lib/triton/capacity/node-capacity.ts), and the cluster's own untainted nodes, which every EKS
  * cluster has for its system pods. kwok (--manage-nodes-with-annotation-selector) keeps them Ready and runs the pods
  * the real scheduler binds to them.
  */
-import { gpuInstanceType } from '../../triton/gpu-instances';
-import { eksNodeAllocatable } from '../../triton/node-capacity';
+import { gpuInstanceType } from '../../triton/capacity/gpu-instances';
+import { eksNodeAllocatable } from '../../triton/capacity/node-capacity';
 import { KWOK_NODE_ANNOTATION } from './control-plane';
 import type { KubeObject } from './kube-api';
 import type { NodePoolSpec } from './manifests';

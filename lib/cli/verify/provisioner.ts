@@ -3,7 +3,7 @@
  * (both need a cloud): a pod the scheduler leaves Pending for want of capacity gets one more node of the pool it
  * selects, up to the pool's max size, as the node group's cluster-autoscaler tags announce it
  * (lib/aws/gpu-node-group.ts). The library sizes each pool's max for its servers at peak plus one surge pod
- * (lib/triton/gpu-capacity.ts), so this is the capacity it promises, and no more.
+ * (lib/triton/capacity/gpu-capacity.ts), so this is the capacity it promises, and no more.
  */
 import { KubeApi } from './kube-api';
 import type { NodePoolSpec } from './manifests';

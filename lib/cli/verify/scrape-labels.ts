@@ -2,7 +2,7 @@
  * The target labels a workload's metrics get from the scrape configs of the output: the static `replace` relabelings
  * (`targetLabel` with a `replacement`, no `sourceLabels`) of each ServiceMonitor that selects a Service of the
  * workload's pods, and of each PodMonitor that selects its pods, as the Prometheus operator turns them into
- * relabel_configs. triton-ops adds `triton_server` so (lib/triton/triton-metrics.ts SERVER_LABEL) and KEDA's queries
+ * relabel_configs. triton-ops adds `triton_server` so (lib/triton/observability/triton-metrics.ts SERVER_LABEL) and KEDA's queries
  * select a server with it; verify's simulator exports them with the pods' metrics.
  */
 import { monitorNamespaces, selects } from '../check-cross';

@@ -1,7 +1,7 @@
 /**
  * A stand-in for the metrics port (8002) of every Triton pod an autoscaler targets, for `triton-ops verify`'s
  * Prometheus to scrape. It exports the families of the library's catalog (Triton's own, TensorRT-LLM's and vLLM's,
- * lib/triton/triton-metrics.ts and llm-metrics.ts, each read from the pinned releases' sources) under the names,
+ * lib/triton/observability/triton-metrics.ts and llm-metrics.ts, each read from the pinned releases' sources) under the names,
  * types and labels Triton gives them, with the `namespace` and `pod` labels and the static ones (`triton_server`) the
  * ServiceMonitors' relabelling adds.
  * Under load every counter grows and every gauge is high (a KV cache full, requests queued for a second); idle, the
@@ -10,8 +10,8 @@
  * export reads nothing here too.
  */
 import { createServer, Server } from 'node:http';
-import { TRITON_METRICS, TritonMetric } from '../../triton/triton-metrics';
-import { TRTLLM_METRICS, VLLM_METRICS } from '../../triton/llm-metrics';
+import { TRITON_METRICS, TritonMetric } from '../../triton/observability/triton-metrics';
+import { TRTLLM_METRICS, VLLM_METRICS } from '../../triton/llm/llm-metrics';
 
 /** Requests per second per pod under load; each waits a second in the queue. */
 const LOAD_RPS = 50;

@@ -5,7 +5,7 @@
  * needs, so a test can prove that every object of a fleet is either built in, installed by an add-on of the same
  * description, or explicitly assumed. Pure: no cdk8s, no cdktf.
  */
-import { apiGroup, KubeObject } from '../../triton/kube-object';
+import { apiGroup, KubeObject } from '../../triton/serving/kube-object';
 import type { AddonsDescription } from '../addons-description';
 
 /** An add-on as the description names it (`addons.<name>: false` turns it off). */

@@ -5,7 +5,7 @@
  * cdk8s, no cdktf.
  */
 import type { Problems } from '../../private/errors';
-import type { Lifecycle } from '../../triton/lifecycle';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonName, AddonProvides } from './addon-catalog';
 import type { KubernetesSupport, SupportedChart } from './chart-support';

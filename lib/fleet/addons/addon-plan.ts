@@ -5,7 +5,7 @@
  * helm_release and aws_eks_addon resources, and the tests read it without synthesizing a stack.
  */
 import { Problems } from '../../private/errors';
-import { EKS_DEFAULT_KUBERNETES_VERSION } from '../../triton/eks-versions';
+import { EKS_DEFAULT_KUBERNETES_VERSION } from '../../triton/releases/eks-versions';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
 import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan } from './addon-module';

@@ -4,7 +4,7 @@
  * EFS and FSx for Lustre CSI drivers. planAddons loops over it; adding an add-on (e.g. the DCGM exporter) is one module
  * and one line here. Pure: no cdk8s, no cdktf.
  */
-import type { Pin } from '../../triton/pin';
+import type { Pin } from '../../triton/releases/pin';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
 import type { AddonModule } from './addon-module';

@@ -3,8 +3,8 @@
  * vendored under `crds/` and applied by the add-ons stack before istiod (issue 21; crds/README.md says which kinds and
  * why). Pure: no cdk8s, no cdktf.
  */
-import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
-import type { Lifecycle } from '../../triton/lifecycle';
+import { INFERENCE_GROUPS } from '../../triton/routing/inference-pool-options';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';

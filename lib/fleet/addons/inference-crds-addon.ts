@@ -3,9 +3,9 @@
  * router v0.10.0), vendored under `crds/` and applied by the add-ons stack, for a fleet whose servers route through an
  * InferencePool (issue 21; docs/design/inference-routing.md, section 6.6). Pure: no cdk8s, no cdktf.
  */
-import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
-import { LLM_D_ROUTER_LIFECYCLE } from '../../triton/inference-routing';
-import type { Lifecycle } from '../../triton/lifecycle';
+import { INFERENCE_GROUPS } from '../../triton/routing/inference-pool-options';
+import { LLM_D_ROUTER_LIFECYCLE } from '../../triton/routing/inference-routing';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredCrd } from './addon-module';

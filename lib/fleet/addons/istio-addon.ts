@@ -3,11 +3,11 @@
  * release. Pure: no cdk8s, no cdktf.
  * @see https://github.com/istio/istio/tree/1.30.3/manifests/charts
  */
-import { GATEWAY_NAME_LABEL } from '../../triton/inference-pool-options';
-import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/mesh-identity';
-import { ISTIO_TRUST_DOMAIN } from '../../triton/mesh-identity';
+import { GATEWAY_NAME_LABEL } from '../../triton/routing/inference-pool-options';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/routing/mesh-identity';
+import { ISTIO_TRUST_DOMAIN } from '../../triton/routing/mesh-identity';
 import type { Problems } from '../../private/errors';
-import type { Lifecycle } from '../../triton/lifecycle';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, HelmReleasePlan } from './addon-module';

@@ -4,7 +4,7 @@
  * @see https://github.com/aws/karpenter-provider-aws/tree/v1.15.2/charts/karpenter
  */
 import { Problems, problem } from '../../private/errors';
-import type { Lifecycle } from '../../triton/lifecycle';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';

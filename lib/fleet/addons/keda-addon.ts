@@ -7,7 +7,7 @@
  * would be refused. KEDA 2.21 is tested on 1.34 to 1.36 and its Go module can be read; the manifest is made from that
  * module as KEDA's release recipe makes the keda-<version>.yaml it attaches to each release (tools/keda/release-manifest.sh).
  */
-import type { Lifecycle } from '../../triton/lifecycle';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule, VendoredRelease } from './addon-module';

@@ -4,10 +4,10 @@
  * no cdktf.
  * @see https://github.com/prometheus-community/helm-charts/tree/kube-prometheus-stack-88.5.3/charts/kube-prometheus-stack
  */
-import { TRITON_DASHBOARD_DEFAULTS } from '../../triton/monitoring-defaults';
-import { GRAFANA_FOLDER_ANNOTATION } from '../../triton/monitoring-defaults';
-import { TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
-import type { Lifecycle } from '../../triton/lifecycle';
+import { TRITON_DASHBOARD_DEFAULTS } from '../../triton/observability/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../triton/observability/monitoring-defaults';
+import { TRITON_SCRAPE_DEFAULTS } from '../../triton/observability/monitoring-defaults';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import { FleetPlan, sorted } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';

@@ -4,8 +4,8 @@
  * @see https://github.com/kubernetes-sigs/lws/blob/v0.10.0/charts/lws/values.yaml
  * @see https://github.com/kubernetes-sigs/lws/blob/v0.10.0/config/manager/manager.yaml
  */
-import { TRITON_SERVER_DEFAULTS } from '../../triton/server-defaults';
-import type { Lifecycle } from '../../triton/lifecycle';
+import { TRITON_SERVER_DEFAULTS } from '../../triton/serving/server-defaults';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';

@@ -3,8 +3,8 @@
  * rules (the FleetChart's ConfigMap). Pure: no cdk8s, no cdktf.
  * @see https://github.com/prometheus-community/helm-charts/tree/prometheus-adapter-5.3.0/charts/prometheus-adapter
  */
-import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/monitoring-defaults';
-import type { Lifecycle } from '../../triton/lifecycle';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/observability/monitoring-defaults';
+import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonInstall, AddonModule } from './addon-module';
 import type { SupportedChart } from './chart-support';

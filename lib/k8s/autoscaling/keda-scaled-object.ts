@@ -7,7 +7,7 @@
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { KedaMetricType } from '../../triton/autoscaling-metric';
+import { KedaMetricType } from '../../triton/capacity/autoscaling-metric';
 
 export const KEDA_API_VERSION = 'keda.sh/v1alpha1';
 

@@ -3,9 +3,9 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { Problems, show, TritonOpsError } from '../../private/errors';
 import { MANAGED_BY } from '../labels';
-import { PrometheusAdapterRule } from '../../triton/autoscaling-metric';
+import { PrometheusAdapterRule } from '../../triton/capacity/autoscaling-metric';
 import { checkNamespaceName, DNS_LABEL } from '../../private/kubernetes-names';
-import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/monitoring-defaults';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../triton/observability/monitoring-defaults';
 import { placeOf } from '../../private/construct-place';
 
 /** Key the prometheus-adapter chart mounts (`/etc/adapter/config.yaml`) from the ConfigMap named by `rules.existing`. */

@@ -1,4 +1,4 @@
-import type { TritonAutoscalerOptions } from '../../triton/autoscaler-options';
+import type { TritonAutoscalerOptions } from '../../triton/capacity/autoscaler-options';
 import type { ITritonServer } from '../triton-server-ref';
 
 export interface TritonAutoscalerProps extends TritonAutoscalerOptions {

@@ -3,12 +3,12 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems, warningAt } from '../../private/errors';
 import type { ITritonServer } from '../triton-server-ref';
-import { AutoscalingMetric, serverRequestRateQuery } from '../../triton/autoscaling-metric';
+import { AutoscalingMetric, serverRequestRateQuery } from '../../triton/capacity/autoscaling-metric';
 import { KedaScaledObject, PrometheusTrigger, SCALE_TO_ZERO_TRIGGERS } from './keda-scaled-object';
 import { PrometheusAdapterRules } from './prometheus-adapter-rules';
 import { TritonAutoscalerProps } from './triton-autoscaler-props';
-import { ACTIVATION_ONLY_THRESHOLD, AutoscalingEngine, ResolvedAutoscalerOptions } from '../../triton/autoscaler-options';
-import { AutoscaledServer, ResolvedAutoscaler, resolveAutoscaler } from '../../triton/resolve-autoscaler';
+import { ACTIVATION_ONLY_THRESHOLD, AutoscalingEngine, ResolvedAutoscalerOptions } from '../../triton/capacity/autoscaler-options';
+import { AutoscaledServer, ResolvedAutoscaler, resolveAutoscaler } from '../../triton/capacity/resolve-autoscaler';
 import { placeOf } from '../../private/construct-place';
 
 /**

@@ -5,8 +5,8 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ENDPOINT_PICKER_PORTS } from '../../triton/inference-pool-options';
-import { METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
+import { ENDPOINT_PICKER_PORTS } from '../../triton/routing/inference-pool-options';
+import { METRICS_PATH, METRICS_PORT } from '../../triton/serving/server-ports';
 import { AuthorizationPolicySpec, SECURITY_API_VERSION } from '../mesh/istio-types';
 import { istiodEgress } from '../mesh/mesh-security';
 import { dnsEgress, inNamespace, tcp } from '../triton-network-policy';

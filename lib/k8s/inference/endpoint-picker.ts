@@ -11,13 +11,13 @@
 import { JsonPatch, Yaml } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/endpoint-picker-config';
+import { ENDPOINT_PICKER_CONFIG_FILE } from '../../triton/routing/endpoint-picker-config';
 import { Problems } from '../../private/errors';
 import {
   ENDPOINT_PICKER_PORTS, ENDPOINT_PICKER_REPLICAS, endpointPickerLeaseName, INFERENCE_GROUPS, LEADER_ELECTION_FLAG,
-} from '../../triton/inference-pool-options';
-import { checkPickerReplicas, ENDPOINT_PICKER_IMAGE } from '../../triton/inference-routing';
-import { principalOf } from '../../triton/mesh-identity';
+} from '../../triton/routing/inference-pool-options';
+import { checkPickerReplicas, ENDPOINT_PICKER_IMAGE } from '../../triton/routing/inference-routing';
+import { principalOf } from '../../triton/routing/mesh-identity';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import type { IScrapedEndpointPicker } from '../monitoring/endpoint-picker-monitoring';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../monitoring/istio-sidecar-bypass';

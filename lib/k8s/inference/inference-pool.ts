@@ -6,8 +6,8 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LWS_LEADER_WORKER_INDEX, LWS_POD_LABELS } from '../../private/leader-worker-set-labels';
-import { ENDPOINT_PICKER_PORTS, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/inference-pool-options';
-import { OPENAI_PORT } from '../../triton/server-ports';
+import { ENDPOINT_PICKER_PORTS, INFERENCE_APIS, ResolvedInferencePool } from '../../triton/routing/inference-pool-options';
+import { OPENAI_PORT } from '../../triton/serving/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { INFERENCE_POOL_GROUP, InferenceObjectiveSpec, InferencePoolSpec } from './inference-types';
 

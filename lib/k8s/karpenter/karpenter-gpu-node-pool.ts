@@ -1,16 +1,16 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { GpuAmiType, GpuCapacityType } from '../../triton/gpu-node-types';
+import type { GpuAmiType, GpuCapacityType } from '../../triton/capacity/gpu-node-types';
 import {
   DEFAULT_ROOT_VOLUME_GIB, GPU_AMI_TYPES, GPU_CAPACITY_TYPES, GPU_NODE_IMDS_HOP_LIMIT, MAX_GP3_GIB, MIN_ROOT_VOLUME_GIB,
-} from '../../triton/gpu-node-types';
+} from '../../triton/capacity/gpu-node-types';
 import { removeNamespaceOfClusterScoped } from '../../private/cluster-scoped';
 import { isWhole } from '../../private/checks';
 import { Problems } from '../../private/errors';
 import { DNS_LABEL } from '../../private/kubernetes-names';
-import { checkGpuInstanceTypes } from '../../triton/gpu-instances';
-import { checkInstanceStore, InstanceStorePolicy } from '../../triton/instance-store';
-import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../triton/gpu-scheduling';
+import { checkGpuInstanceTypes } from '../../triton/capacity/gpu-instances';
+import { checkInstanceStore, InstanceStorePolicy } from '../../triton/capacity/instance-store';
+import { GPU_NODE_LABEL, GPU_RESOURCE, GPU_TAINT } from '../../triton/capacity/gpu-scheduling';
 import {
   BlockDeviceMapping, EC2NodeClassSpec, KARPENTER_API_VERSION, KARPENTER_AWS_API_VERSION, KARPENTER_AWS_GROUP, NodePoolSpec,
 } from './karpenter-types';

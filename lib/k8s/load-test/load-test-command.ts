@@ -21,9 +21,9 @@
  *   need `--service-kind openai`, which later ones no longer accept (genai-perf infers the kind from the endpoint type
  *   since perf_analyzer b1f75db3, April 2025).
  */
-import type { LlmBackend } from '../../triton/llm-backends';
-import type { LoadSweep } from '../../triton/load-sweep';
-import type { LoadTestProtocol, LoadTestTool, TokenLengths } from '../../triton/load-test-options';
+import type { LlmBackend } from '../../triton/llm/llm-backends';
+import type { LoadSweep } from '../../triton/serving/load-sweep';
+import type { LoadTestProtocol, LoadTestTool, TokenLengths } from '../../triton/serving/load-test-options';
 
 /** Where results are written inside the pod: the PVC, or the emptyDir the uploader reads. */
 export const RESULTS_PATH = '/results';

@@ -1,24 +1,24 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { principalOf } from '../../triton/mesh-identity';
+import { principalOf } from '../../triton/routing/mesh-identity';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { checkImage } from '../../private/image-reference';
 import { DNS_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
-import { LlmBackend } from '../../triton/llm-backends';
-import { flagInRelease, tritonImageRelease } from '../../triton/triton-releases';
-import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT, TritonPort } from '../../triton/server-ports';
+import { LlmBackend } from '../../triton/llm/llm-backends';
+import { flagInRelease, tritonImageRelease } from '../../triton/releases/triton-releases';
+import { GRPC_PORT, hasPort, HTTP_PORT, OPENAI_PORT, TritonPort } from '../../triton/serving/server-ports';
 import { LOAD_TEST_APP_NAME, MANAGED_BY } from '../labels';
 import { IRSA_ANNOTATION } from '../model-repository';
 import { RESTRICTED_CONTAINER_SPEC, RESTRICTED_POD_SPEC } from '../pod-security';
 import { dnsEgress, tcp } from '../triton-network-policy';
-import { LoadSweep } from '../../triton/load-sweep';
+import { LoadSweep } from '../../triton/serving/load-sweep';
 import {
   HF_OFFLINE_ENV, LoadCommandSpec, loadScript, OWNED_FLAGS, POD_NAME_ENV, RESULTS_PATH, TOKENIZER_PATH, uploadScript,
 } from './load-test-command';
 import {
   LOAD_TEST_PROTOCOLS, LOAD_TEST_TOOLS, LoadTestProtocol, LoadTestTool, loadTestName, TokenLengths, TRITON_LOAD_TEST_DEFAULTS, TritonLoadTestOptions,
-} from '../../triton/load-test-options';
+} from '../../triton/serving/load-test-options';
 import type { ITritonServer } from '../triton-server-ref';
 import { placeOf } from '../../private/construct-place';
 

@@ -1,6 +1,6 @@
 import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
-import type { CanaryReleaseOptions } from '../../triton/canary-options';
+import type { CanaryReleaseOptions } from '../../triton/routing/canary-options';
 
 /** One version of a released service: a name and the server that runs it. */
 export interface CanaryVersion {

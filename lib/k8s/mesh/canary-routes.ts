@@ -3,14 +3,14 @@
  * on route-builders, so a release routes exactly the APIs a plain TritonRoute routes (never the repository,
  * model-config or metrics APIs) with the same retries.
  */
-import { CanaryFault } from '../../triton/canary-options';
-import { CanaryMirror } from '../../triton/canary-options';
-import { CanaryHeaderRoute } from '../../triton/canary-options';
-import { CanaryHeaderMatch } from '../../triton/canary-options';
-import { VersionWeight } from '../../triton/canary-plan';
+import { CanaryFault } from '../../triton/routing/canary-options';
+import { CanaryMirror } from '../../triton/routing/canary-options';
+import { CanaryHeaderRoute } from '../../triton/routing/canary-options';
+import { CanaryHeaderMatch } from '../../triton/routing/canary-options';
+import { VersionWeight } from '../../triton/routing/canary-plan';
 import { Destination, HttpFaultInjection, HttpMatchRequest, HttpRoute, StringMatch } from './istio-types';
 import { ResolvedRoute, retryPolicy, routeMatches, routePort, seconds } from './route-builders';
-import { RouteProtocol } from '../../triton/route-options';
+import { RouteProtocol } from '../../triton/routing/route-options';
 
 /** Name of the weighted route in the VirtualService. */
 export const WEIGHTED_ROUTE = 'weighted';

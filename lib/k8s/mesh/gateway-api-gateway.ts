@@ -2,14 +2,14 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Problems, show } from '../../private/errors';
 import { checkDedicatedNamespace, checkNamespaceName, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
-import { checkServiceAccount, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
-import { GATEWAY_NAME_LABEL, INFERENCE_APIS } from '../../triton/inference-pool-options';
-import { httpsRedirectRouteName } from '../../triton/object-names';
+import { checkServiceAccount, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, principalOf, ServiceAccountRef } from '../../triton/routing/mesh-identity';
+import { GATEWAY_NAME_LABEL, INFERENCE_APIS } from '../../triton/routing/inference-pool-options';
+import { httpsRedirectRouteName } from '../../triton/serving/object-names';
 import { MANAGED_BY, NAMESPACE_NAME_LABEL } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MESH_GATEWAY_DEFAULTS } from './gateway';
 import { AllowedRoutes, GATEWAY_API_GROUP, GatewayApiGatewaySpec, GatewayListener, HttpRouteRedirectSpec } from './gateway-api-types';
-import { checkHosts, hostWithin, serviceHost } from '../../triton/mesh-hosts';
+import { checkHosts, hostWithin, serviceHost } from '../../triton/routing/mesh-hosts';
 import { placeOf } from '../../private/construct-place';
 
 /** The GatewayClass of Istio's Gateway API controller (`istio.io/gateway-controller`). */

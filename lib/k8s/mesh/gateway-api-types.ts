@@ -3,7 +3,7 @@
  * writes, as small typed interfaces over cdk8s ApiObject, like istio-types.ts. Field names are the API's
  * (kubernetes-sigs/gateway-api:apis/v1/gateway_types.go and httproute_types.go@v1.7.0).
  */
-import { INFERENCE_GROUPS } from '../../triton/inference-pool-options';
+import { INFERENCE_GROUPS } from '../../triton/routing/inference-pool-options';
 
 /** The API group of Gateway and HTTPRoute. */
 export const GATEWAY_API_GROUP = INFERENCE_GROUPS.gateway;

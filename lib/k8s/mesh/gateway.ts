@@ -4,8 +4,8 @@ import { Problems, show } from '../../private/errors';
 import type { ITritonServer } from '../triton-server-ref';
 import { MANAGED_BY } from '../labels';
 import { GatewayServer, GatewaySpec, NETWORKING_API_VERSION } from './istio-types';
-import { checkHosts, hostWithin } from '../../triton/mesh-hosts';
-import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/mesh-identity';
+import { checkHosts, hostWithin } from '../../triton/routing/mesh-hosts';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../triton/routing/mesh-identity';
 import { checkDedicatedNamespace, DNS_1035_LABEL, DNS_SUBDOMAIN } from '../../private/kubernetes-names';
 import { placeOf } from '../../private/construct-place';
 

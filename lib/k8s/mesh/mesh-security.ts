@@ -5,7 +5,7 @@ import { k8s } from 'cdk8s-plus-28';
 import { LOAD_TEST_APP_NAME, MANAGED_BY, NAMESPACE_NAME_LABEL, TRITON_SERVER_APP_NAME } from '../labels';
 import { PeerAuthenticationSpec, SECURITY_API_VERSION } from './istio-types';
 import { checkDedicatedNamespace } from '../../private/kubernetes-names';
-import { ISTIOD_EGRESS_POLICY_NAME } from '../../triton/object-names';
+import { ISTIOD_EGRESS_POLICY_NAME } from '../../triton/serving/object-names';
 import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** Defaults of MeshSecurity, one named constant each (asserted by the tests). */

@@ -11,7 +11,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { problem, ProblemPlace, show } from '../../private/errors';
-import { classifyServiceHost, serviceHost } from '../../triton/mesh-hosts';
+import { classifyServiceHost, serviceHost } from '../../triton/routing/mesh-hosts';
 import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** A Service of the app a VirtualService host may name. */

@@ -11,13 +11,13 @@
  */
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
-import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/server-apis';
-import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PORT, OPENAI_PORT, TritonPort } from '../../triton/server-ports';
+import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../triton/serving/server-apis';
+import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PORT, OPENAI_PORT, TritonPort } from '../../triton/serving/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { Destination, HttpMatchRequest, HttpRetry, TrafficPolicy } from './istio-types';
 import {
   ConnectionPoolOptions, OutlierDetectionOptions, RetryOptions, ROUTE_PROTOCOLS, RouteOptions, RouteProtocol, TrafficPolicyOptions,
-} from '../../triton/route-options';
+} from '../../triton/routing/route-options';
 
 /** Defaults of RouteOptions, one named constant each (asserted by the tests). */
 export const TRITON_ROUTE_DEFAULTS = {

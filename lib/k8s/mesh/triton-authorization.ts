@@ -4,12 +4,12 @@ import { problem, Problems, show } from '../../private/errors';
 import {
   ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, HttpOperation, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS, OPENAI_ADMIN_OPERATIONS,
   OPENAI_CLIENT_OPERATIONS, PROFILER_GRPC_PATHS, PROFILER_HTTP_PATHS,
-} from '../../triton/server-apis';
-import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PATH, METRICS_PORT, OPENAI_PORT } from '../../triton/server-ports';
+} from '../../triton/serving/server-apis';
+import { GRPC_PORT, hasPort, HTTP_PORT, METRICS_PATH, METRICS_PORT, OPENAI_PORT } from '../../triton/serving/server-ports';
 import type { ITritonServer } from '../triton-server-ref';
 import { AuthorizationPolicySpec, AuthorizationRule, SECURITY_API_VERSION } from './istio-types';
 import { checkNamespaceName } from '../../private/kubernetes-names';
-import { checkServiceAccount, MeshCallers, principalOf, ServiceAccountRef } from '../../triton/mesh-identity';
+import { checkServiceAccount, MeshCallers, principalOf, ServiceAccountRef } from '../../triton/routing/mesh-identity';
 import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 export interface TritonAuthorizationOptions {

@@ -5,10 +5,10 @@ import type { ITritonServer } from '../triton-server-ref';
 import { MeshGateway } from './gateway';
 import { claimHost } from './host-registry';
 import { DestinationRuleSpec, NETWORKING_API_VERSION, TrafficPolicy, VirtualServiceSpec } from './istio-types';
-import { checkHosts } from '../../triton/mesh-hosts';
+import { checkHosts } from '../../triton/routing/mesh-hosts';
 import { checkMeshHosts, externalHostsProblems } from './mesh-services';
 import { checkRoute, destination, resolveRoute, retryPolicy, routeMatches, seconds, trafficPolicy } from './route-builders';
-import { MeshRouteOptions, RouteProtocol } from '../../triton/route-options';
+import { MeshRouteOptions, RouteProtocol } from '../../triton/routing/route-options';
 import { DNS_1035_LABEL } from '../../private/kubernetes-names';
 import { placeOf } from '../../private/construct-place';
 

@@ -2,22 +2,22 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { problem, Problems } from '../../private/errors';
 import { DNS_SUBDOMAIN } from '../../private/kubernetes-names';
-import { DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/alert-rules';
+import { DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/observability/alert-rules';
 import {
   buildEndpointPickerAlertRules, checkEndpointPickerAlertThresholds, DEFAULT_ENDPOINT_PICKER_ALERT_LABELS,
   ENDPOINT_PICKER_ALERT_DEFAULTS, EndpointPickerAlertLabelMap, EndpointPickerAlertThresholds, ResolvedEndpointPickerAlertThresholds,
   WatchedEndpointPicker,
-} from '../../triton/endpoint-picker-alerts';
-import { ENDPOINT_PICKER_LABEL } from '../../triton/endpoint-picker-metrics';
-import { ENDPOINT_PICKER_PORTS, endpointPickerName, ResolvedInferencePool } from '../../triton/inference-pool-options';
-import { METRICS_PATH } from '../../triton/server-ports';
+} from '../../triton/observability/endpoint-picker-alerts';
+import { ENDPOINT_PICKER_LABEL } from '../../triton/routing/endpoint-picker-metrics';
+import { ENDPOINT_PICKER_PORTS, endpointPickerName, ResolvedInferencePool } from '../../triton/routing/inference-pool-options';
+import { METRICS_PATH } from '../../triton/serving/server-ports';
 import { endpointPickerSelectorLabels, MANAGED_BY } from '../labels';
 import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
 import type { PrometheusRuleSpec } from './prometheus-monitor';
 import { checkLabels } from './triton-scrape';
-import { TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
+import { TRITON_SCRAPE_DEFAULTS } from '../../triton/observability/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/observability/monitoring-defaults';
 import { addProblemValidation, placeOf } from '../../private/construct-place';
 
 /** Defaults of EndpointPickerMonitoringOptions, one named constant each (asserted by the tests). */

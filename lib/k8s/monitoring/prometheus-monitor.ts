@@ -4,8 +4,8 @@
  * the synthesized objects against the full schemas of @kubernetes-models/prometheus-operator (`triton-ops check`, lib/cli/check-schema.ts).
  * @see https://prometheus-operator.dev/docs/api-reference/api/
  */
-import type { RuleGroup } from '../../triton/alert-rules';
-import type { MonitorKind } from '../../triton/monitoring-defaults';
+import type { RuleGroup } from '../../triton/observability/alert-rules';
+import type { MonitorKind } from '../../triton/observability/monitoring-defaults';
 
 /** The `spec` of a prometheus-operator PrometheusRule, typed by hand (no CRD import; CI validates the schema). */
 export interface PrometheusRuleSpec {

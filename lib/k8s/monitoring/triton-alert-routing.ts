@@ -3,11 +3,11 @@ import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
 import { checkDedicatedNamespace, DNS_LABEL } from '../../private/kubernetes-names';
-import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier, PROMETHEUS_LABEL_NAME } from '../../triton/alert-labels';
-import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TritonAlertRoutingOptions } from '../../triton/alert-routing';
-import { minutesToPromDuration } from '../../triton/alert-thresholds';
-import { SERVER_LABEL } from '../../triton/triton-metrics';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
+import { ALERT_TIER_LABEL, ALERT_TIERS, AlertTier, PROMETHEUS_LABEL_NAME } from '../../triton/observability/alert-labels';
+import { AlertmanagerConfigSpec, AlertmanagerReceiver, AlertReceiver, TritonAlertRoutingOptions } from '../../triton/observability/alert-routing';
+import { minutesToPromDuration } from '../../triton/observability/alert-thresholds';
+import { SERVER_LABEL } from '../../triton/observability/triton-metrics';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/observability/monitoring-defaults';
 import { placeOf } from '../../private/construct-place';
 
 /** API version of the AlertmanagerConfig (prometheus-operator). */

@@ -4,16 +4,16 @@ import { ApiObject, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { problem, TritonOpsError } from '../../private/errors';
 import { addProblemValidation, placeOf } from '../../private/construct-place';
-import { buildPromtoolTests, PromtoolTestFile, promtoolTestFiles } from '../../triton/alert-rule-tests';
-import { buildEndpointPickerPromtoolTests } from '../../triton/endpoint-picker-alert-tests';
-import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/alert-labels';
+import { buildPromtoolTests, PromtoolTestFile, promtoolTestFiles } from '../../triton/observability/alert-rule-tests';
+import { buildEndpointPickerPromtoolTests } from '../../triton/observability/endpoint-picker-alert-tests';
+import { AlertLabelMap, DEFAULT_ALERT_LABELS } from '../../triton/observability/alert-labels';
 import { PrometheusRuleSpec } from './prometheus-monitor';
-import { AlertedServer, buildAlertRules, DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/alert-rules';
-import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/alert-thresholds';
+import { AlertedServer, buildAlertRules, DEFAULT_RUNBOOK_BASE_URL, RuleGroup } from '../../triton/observability/alert-rules';
+import { ALERT_DEFAULTS, AlertThresholds, resolveAlertThresholds, ResolvedAlertThresholds } from '../../triton/observability/alert-thresholds';
 import type { ITritonServer } from '../triton-server-ref';
 import { EndpointPickerMonitoring } from './endpoint-picker-monitoring';
 import { MONITORING_API_VERSION } from './prometheus-monitor';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../triton/observability/monitoring-defaults';
 
 export { DEFAULT_RUNBOOK_BASE_URL };
 

@@ -2,13 +2,13 @@ import { Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Problems } from '../../private/errors';
-import { buildTritonDashboard } from '../../triton/dashboard-model';
-import { GrafanaDashboard } from '../../triton/grafana-model';
+import { buildTritonDashboard } from '../../triton/observability/dashboard-model';
+import { GrafanaDashboard } from '../../triton/observability/grafana-model';
 import { MANAGED_BY } from '../labels';
-import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../triton/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION, TRITON_DASHBOARD_DEFAULTS } from '../../triton/observability/monitoring-defaults';
 import type { ITritonServer } from '../triton-server-ref';
-import type { ResolvedInferencePool } from '../../triton/inference-pool-options';
-import { LLM_BACKENDS, LlmBackend } from '../../triton/llm-backends';
+import type { ResolvedInferencePool } from '../../triton/routing/inference-pool-options';
+import { LLM_BACKENDS, LlmBackend } from '../../triton/llm/llm-backends';
 import { checkNamespaceName, LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 import { placeOf } from '../../private/construct-place';
 

@@ -2,11 +2,11 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { isWhole } from '../../private/checks';
 import { Problems, show } from '../../private/errors';
-import { METRICS_PATH, METRICS_PORT } from '../../triton/server-ports';
-import { SERVER_LABEL } from '../../triton/triton-metrics';
+import { METRICS_PATH, METRICS_PORT } from '../../triton/serving/server-ports';
+import { SERVER_LABEL } from '../../triton/observability/triton-metrics';
 import type { ITritonServer } from '../triton-server-ref';
 import { MONITORING_API_VERSION, monitorSpec, promDuration } from './prometheus-monitor';
-import { MonitorKind, TRITON_SCRAPE_DEFAULTS } from '../../triton/monitoring-defaults';
+import { MonitorKind, TRITON_SCRAPE_DEFAULTS } from '../../triton/observability/monitoring-defaults';
 import { LABEL_KEY, LABEL_VALUE } from '../../private/kubernetes-names';
 import { placeOf } from '../../private/construct-place';
 

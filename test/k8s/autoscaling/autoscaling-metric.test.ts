@@ -2,7 +2,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { AUTOSCALING_CATALOG_METRICS, AUTOSCALING_RATE_WINDOW, AutoscalingMetric } from '../../../lib/k8s/autoscaling';
 import { ADAPTER_CONFIG_KEY, PrometheusAdapterRules } from '../../../lib/k8s/autoscaling/prometheus-adapter-rules';
-import { promql, serverMatchers } from '../../../lib/triton/promql';
+import { promql, serverMatchers } from '../../../lib/triton/observability/promql';
 
 const adapterScope = { matchers: '<<.LabelMatchers>>', by: '<<.GroupBy>>', window: '2m' };
 const serverScope = { matchers: serverMatchers('inference', 'ranker'), window: '2m' };

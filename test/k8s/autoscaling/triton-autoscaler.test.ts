@@ -5,7 +5,7 @@ import {
   ADAPTER_CONFIG_KEY, AutoscalingMetric, DEFAULT_PROMETHEUS_ADDRESS,
   PrometheusAdapterRules, TRITON_AUTOSCALER_DEFAULTS, TritonAutoscaler, TritonAutoscalerProps,
 } from '../../../lib/k8s/autoscaling';
-import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../../lib/triton/monitoring-defaults';
+import { PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../../lib/triton/observability/monitoring-defaults';
 import { byKind, IMAGE, Manifest, MODEL, serverChart } from '../../helpers';
 
 const QUEUE_50MS = AutoscalingMetric.queueTimePerRequest({ targetMs: 50 });

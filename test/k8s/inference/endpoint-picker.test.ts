@@ -1,9 +1,9 @@
 import { Testing, Yaml } from 'cdk8s';
 import { Chart, Testing as T } from 'cdk8s';
 import { EndpointPicker, ENDPOINT_PICKER_DEFAULTS, ENDPOINT_PICKER_STRATEGY } from '../../../lib/k8s/inference/endpoint-picker';
-import { ENDPOINT_PICKER_REPLICAS, endpointPickerLeaseName, LEADER_ELECTION_FLAG } from '../../../lib/triton/inference-pool-options';
+import { ENDPOINT_PICKER_REPLICAS, endpointPickerLeaseName, LEADER_ELECTION_FLAG } from '../../../lib/triton/routing/inference-pool-options';
 import { describeCitedFacts } from '../../triton/cited-facts';
-import { endpointPickerConfig } from '../../../lib/triton/endpoint-picker-config';
+import { endpointPickerConfig } from '../../../lib/triton/routing/endpoint-picker-config';
 import { named, POOL, routedChart } from './inference-test-helpers';
 
 // Sources (llm-d/llm-d-router @v0.10.0): config/charts/routerlib/templates/_deployment.yaml (DEP),

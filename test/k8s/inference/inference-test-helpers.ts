@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { GatewayApiGateway, GatewayApiGatewayProps } from '../../../lib/k8s/mesh/gateway-api-gateway';
 import { MeshGateway } from '../../../lib/k8s/mesh/gateway';
 import { InferenceRouteOptions } from '../../../lib/k8s/inference/inference-route';
-import { ResolvedInferencePool } from '../../../lib/triton/inference-pool-options';
+import { ResolvedInferencePool } from '../../../lib/triton/routing/inference-pool-options';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { llmModel, Manifest } from '../../helpers';
 

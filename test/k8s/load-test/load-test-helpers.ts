@@ -1,9 +1,9 @@
 /** Fixtures of the load-test tests: a CPU server, an LLM server, and a load test over either. */
 import { Testing } from 'cdk8s';
 import { ModelConfig, TritonServerProps } from '../../../lib';
-import { LoadTestResults } from '../../../lib/triton/load-test-results';
+import { LoadTestResults } from '../../../lib/triton/serving/load-test-results';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
-import { TritonLoadTestOptions } from '../../../lib/triton/load-test-options';
+import { TritonLoadTestOptions } from '../../../lib/triton/serving/load-test-options';
 import { byKind, llmModel, Manifest, serverChart } from '../../helpers';
 
 export const SDK_IMAGE = 'nvcr.io/nvidia/tritonserver:24.08-py3-sdk';

@@ -1,6 +1,6 @@
-import { LoadSweep } from '../../../lib/triton/load-sweep';
-import { TritonLoadTestOptions } from '../../../lib/triton/load-test-options';
-import { LoadTestResults } from '../../../lib/triton/load-test-results';
+import { LoadSweep } from '../../../lib/triton/serving/load-sweep';
+import { TritonLoadTestOptions } from '../../../lib/triton/serving/load-test-options';
+import { LoadTestResults } from '../../../lib/triton/serving/load-test-results';
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';

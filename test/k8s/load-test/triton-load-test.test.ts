@@ -1,8 +1,8 @@
 import { JsonPatch, Testing } from 'cdk8s';
-import { LOAD_SWEEP_DEFAULTS, LoadSweep } from '../../../lib/triton/load-sweep';
-import { TRITON_LOAD_TEST_DEFAULTS } from '../../../lib/triton/load-test-options';
-import { AWS_CLI_IMAGE } from '../../../lib/triton/aws-cli-image';
-import { LoadTestResults } from '../../../lib/triton/load-test-results';
+import { LOAD_SWEEP_DEFAULTS, LoadSweep } from '../../../lib/triton/serving/load-sweep';
+import { TRITON_LOAD_TEST_DEFAULTS } from '../../../lib/triton/serving/load-test-options';
+import { AWS_CLI_IMAGE } from '../../../lib/triton/serving/aws-cli-image';
+import { LoadTestResults } from '../../../lib/triton/serving/load-test-results';
 import { ISTIO_PROXY_CONFIG, TritonLoadTest } from '../../../lib/k8s/load-test/triton-load-test';
 import { byKind, MODEL, serverChart } from '../../helpers';
 import { CLAIM, LLM, LLM_SERVER, loadTest, S3, SDK_IMAGE, TOKENIZER, TRT } from './load-test-helpers';

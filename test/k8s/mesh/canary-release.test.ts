@@ -1,7 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { selectorLabels } from '../../../lib/k8s/labels';
-import { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL } from '../../../lib/triton/canary-plan';
+import { CANARY_RELEASE_DEFAULTS, RELEASE_LABEL, VERSION_LABEL } from '../../../lib/triton/routing/canary-plan';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
 import { CanaryReleaseProps } from '../../../lib/k8s/mesh/canary-release-props';
 import { WEIGHTED_ROUTE } from '../../../lib/k8s/mesh/canary-routes';

@@ -1,6 +1,6 @@
 import { Chart, ChartProps, JsonPatch, Testing } from 'cdk8s';
 import { MESH_GATEWAY_DEFAULTS, MeshGateway, MeshGatewayProps } from '../../../lib/k8s/mesh/gateway';
-import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../../lib/triton/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SELECTOR } from '../../../lib/triton/routing/mesh-identity';
 import { byKind } from '../../helpers';
 import { messageOf } from './mesh-test-helpers';
 

@@ -1,6 +1,6 @@
 import { Chart, JsonPatch, Testing } from 'cdk8s';
 import { MESH_SECURITY_DEFAULTS, MeshSecurity, MeshSecurityProps } from '../../../lib/k8s/mesh/mesh-security';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton/routing/mesh-identity';
 import { TritonAuthorization } from '../../../lib/k8s/mesh/triton-authorization';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../../../lib/k8s/monitoring/istio-sidecar-bypass';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';

@@ -1,12 +1,12 @@
 import { Chart, Testing } from 'cdk8s';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
 import { CanaryRelease } from '../../../lib/k8s/mesh/canary-release';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton/routing/mesh-identity';
 import { OPENAI_ROUTE_DEFAULTS, RETRY_ON, ROUTED_OPENAI_MATCHES, routeMatches, routePort } from '../../../lib/k8s/mesh/route-builders';
 import { TritonAuthorization } from '../../../lib/k8s/mesh/triton-authorization';
 import { TritonRoute, TritonRouteOptions } from '../../../lib/k8s/mesh/triton-route';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';
-import type { ModelConfig } from '../../../lib/triton/model-config';
+import type { ModelConfig } from '../../../lib/triton/model-config/model-config';
 import { byKind, IMAGE as KSERVE_IMAGE, llmModel, Manifest, MODEL, serverChart } from '../../helpers';
 import { messageOf, routed } from './mesh-test-helpers';
 

@@ -1,8 +1,8 @@
 import { GRPC_PORT, HTTP_PORT } from '../../../lib';
 import { destination, RETRY_ON, retryPolicy, routeMatches, TRITON_ROUTE_DEFAULTS, trafficPolicy } from '../../../lib/k8s/mesh/route-builders';
-import { RouteProtocol } from '../../../lib/triton/route-options';
-import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
-import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/triton/mesh-hosts';
+import { RouteProtocol } from '../../../lib/triton/routing/route-options';
+import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/serving/server-apis';
+import { CLUSTER_DOMAIN, hostWithin } from '../../../lib/triton/routing/mesh-hosts';
 import { serverChart } from '../../helpers';
 import { routed } from './mesh-test-helpers';
 

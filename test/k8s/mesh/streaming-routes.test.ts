@@ -9,7 +9,7 @@ import {
 } from '../../../lib/k8s/mesh/route-builders';
 import { TritonRoute, TritonRouteProps } from '../../../lib/k8s/mesh/triton-route';
 import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/fleet/fleet-description';
-import { INFERENCE_GRPC_METHODS } from '../../../lib/triton/server-apis';
+import { INFERENCE_GRPC_METHODS } from '../../../lib/triton/serving/server-apis';
 import { byKind, IMAGE, llmModel, Manifest, MODEL, serverChart } from '../../helpers';
 import { schemaProblems } from '../../cli/check-helpers';
 import { EXPOSED } from '../../platform/fixtures';

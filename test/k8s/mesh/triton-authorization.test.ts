@@ -1,11 +1,11 @@
 import { JsonPatch, Testing } from 'cdk8s';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, ISTIO_TRUST_DOMAIN, principalOf } from '../../../lib/triton/mesh-identity';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, ISTIO_TRUST_DOMAIN, principalOf } from '../../../lib/triton/routing/mesh-identity';
 import { TritonAuthorization, TritonAuthorizationProps } from '../../../lib/k8s/mesh/triton-authorization';
 import { TritonScrape } from '../../../lib/k8s/monitoring/triton-scrape';
 import { TritonServerProps } from '../../../lib';
 import {
   ADMIN_GRPC_PATHS, ADMIN_HTTP_PATHS, GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_PATHS, INFERENCE_HTTP_PATHS,
-} from '../../../lib/triton/server-apis';
+} from '../../../lib/triton/serving/server-apis';
 import { byKind, Manifest, serverChart, messageOf } from '../../helpers';
 
 const GATEWAY = ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT;

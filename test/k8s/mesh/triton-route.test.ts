@@ -3,7 +3,7 @@ import { TritonServerProps } from '../../../lib';
 import { MeshGateway } from '../../../lib/k8s/mesh/gateway';
 import { claimHost, hostClaimants } from '../../../lib/k8s/mesh/host-registry';
 import { RETRY_ON, ROUTED_HTTP_MATCHES, routeMatches } from '../../../lib/k8s/mesh/route-builders';
-import { RouteProtocol } from '../../../lib/triton/route-options';
+import { RouteProtocol } from '../../../lib/triton/routing/route-options';
 import { MESH_GATEWAY, TritonRoute, TritonRouteProps } from '../../../lib/k8s/mesh/triton-route';
 import { byKind, Manifest, serverChart } from '../../helpers';
 import { messageOf, synthError } from './mesh-test-helpers';

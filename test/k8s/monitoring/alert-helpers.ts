@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { Testing } from 'cdk8s';
 import { TritonServerProps } from '../../../lib';
 import { TritonAlerts, TritonAlertsProps } from '../../../lib/k8s/monitoring/triton-alerts';
-import { AlertingRule, isAlertingRule } from '../../../lib/triton/alert-rules';
+import { AlertingRule, isAlertingRule } from '../../../lib/triton/observability/alert-rules';
 import { byKind, serverChart } from '../../helpers';
 
 /** A chart with server `ranker` in namespace `inference` and one TritonAlerts `alerts` over it. */

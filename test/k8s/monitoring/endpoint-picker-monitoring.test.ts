@@ -7,12 +7,12 @@ import {
   ENDPOINT_PICKER_MONITORING_DEFAULTS, EndpointPickerMonitoring, EndpointPickerMonitoringProps, IScrapedEndpointPicker,
 } from '../../../lib/k8s/monitoring/endpoint-picker-monitoring';
 import { writePromtoolFiles } from '../../../lib/k8s/monitoring/triton-alerts';
-import { DEFAULT_RUNBOOK_BASE_URL } from '../../../lib/triton/alert-rules';
+import { DEFAULT_RUNBOOK_BASE_URL } from '../../../lib/triton/observability/alert-rules';
 import {
   DEFAULT_ENDPOINT_PICKER_ALERT_LABELS, ENDPOINT_PICKER_ALERT_DEFAULTS, ENDPOINT_PICKER_ALERT_NAMES,
-} from '../../../lib/triton/endpoint-picker-alerts';
-import { isAlertingRule } from '../../../lib/triton/alert-rules';
-import { ResolvedInferencePool } from '../../../lib/triton/inference-pool-options';
+} from '../../../lib/triton/observability/endpoint-picker-alerts';
+import { isAlertingRule } from '../../../lib/triton/observability/alert-rules';
+import { ResolvedInferencePool } from '../../../lib/triton/routing/inference-pool-options';
 import { byKind, IMAGE, llmModel, messageOf, MODEL, serverChart } from '../../helpers';
 import { named, POOL, routedChart } from '../inference/inference-test-helpers';
 import { promtool, tempDirs } from './alert-helpers';

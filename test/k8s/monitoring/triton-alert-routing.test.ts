@@ -2,8 +2,8 @@ import { Chart, JsonPatch, Testing, Yaml } from 'cdk8s';
 import {
   TRITON_ALERT_ROUTING_DEFAULTS, TritonAlertRouting, TritonAlertRoutingProps,
 } from '../../../lib/k8s/monitoring/triton-alert-routing';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/monitoring-defaults';
-import { AlertReceiver } from '../../../lib/triton/alert-routing';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/observability/monitoring-defaults';
+import { AlertReceiver } from '../../../lib/triton/observability/alert-routing';
 import { byKind } from '../../helpers';
 
 const PAGER = AlertReceiver.pagerDuty({ routingKey: { name: 'alerting', key: 'pagerduty-routing-key' } });

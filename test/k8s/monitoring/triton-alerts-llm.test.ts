@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { TritonServerProps } from '../../../lib';
 import { TritonAlerts, writePromtoolFiles } from '../../../lib/k8s/monitoring/triton-alerts';
-import { AlertThresholds } from '../../../lib/triton/alert-thresholds';
-import { TRITON_ALERT_NAMES } from '../../../lib/triton/alert-names';
-import { MODEL_GROUPING } from '../../../lib/triton/alert-rules';
-import { llmPromql, serverMatchers } from '../../../lib/triton/promql';
+import { AlertThresholds } from '../../../lib/triton/observability/alert-thresholds';
+import { TRITON_ALERT_NAMES } from '../../../lib/triton/observability/alert-names';
+import { MODEL_GROUPING } from '../../../lib/triton/observability/alert-rules';
+import { llmPromql, serverMatchers } from '../../../lib/triton/observability/promql';
 import { llmModel, messageOf, serverChart } from '../../helpers';
 import { alerted, alertNames, alertRule as rule, promtool, tempDirs } from './alert-helpers';
 

@@ -4,14 +4,14 @@ import { basename, join } from 'node:path';
 import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { ModelRepository, TritonServer, TritonServerProps } from '../../../lib';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/observability/monitoring-defaults';
 import {
   DEFAULT_RUNBOOK_BASE_URL, TRITON_ALERTS_DEFAULTS, TritonAlerts, TritonAlertsProps, writePromtoolFiles,
 } from '../../../lib/k8s/monitoring/triton-alerts';
-import { TRITON_ALERT_NAMES } from '../../../lib/triton/alert-names';
-import { isAlertingRule } from '../../../lib/triton/alert-rules';
-import { ALERT_DEFAULTS } from '../../../lib/triton/alert-thresholds';
-import { DEFAULT_ALERT_LABELS } from '../../../lib/triton/alert-labels';
+import { TRITON_ALERT_NAMES } from '../../../lib/triton/observability/alert-names';
+import { isAlertingRule } from '../../../lib/triton/observability/alert-rules';
+import { ALERT_DEFAULTS } from '../../../lib/triton/observability/alert-thresholds';
+import { DEFAULT_ALERT_LABELS } from '../../../lib/triton/observability/alert-labels';
 import { byKind, IMAGE, MODEL, serverChart } from '../../helpers';
 import { alerted, alertNames, tempDirs } from './alert-helpers';
 

@@ -1,7 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { TritonServerProps } from '../../../lib';
 import { TritonDashboard } from '../../../lib/k8s/monitoring/triton-dashboard';
-import { buildTritonDashboard, LLM_PANEL_QUANTILES } from '../../../lib/triton/dashboard-model';
+import { buildTritonDashboard, LLM_PANEL_QUANTILES } from '../../../lib/triton/observability/dashboard-model';
 import { byKind, llmModel, messageOf, serverChart } from '../../helpers';
 
 

@@ -1,7 +1,7 @@
 import { Testing } from 'cdk8s';
 import { ModelRepository, TritonServer } from '../../../lib';
 import { DashboardInferencePool, TritonDashboard } from '../../../lib/k8s/monitoring/triton-dashboard';
-import { buildTritonDashboard, POOL_PANEL_MATCHERS } from '../../../lib/triton/dashboard-model';
+import { buildTritonDashboard, POOL_PANEL_MATCHERS } from '../../../lib/triton/observability/dashboard-model';
 import { byKind, IMAGE, llmModel, messageOf, serverChart } from '../../helpers';
 
 const titles = (d: { panels: readonly { title: string }[] }) => d.panels.map((p) => p.title);

@@ -1,8 +1,8 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import { TritonDashboard, TritonDashboardProps } from '../../../lib/k8s/monitoring/triton-dashboard';
-import { TRITON_DASHBOARD_DEFAULTS } from '../../../lib/triton/monitoring-defaults';
-import { GRAFANA_FOLDER_ANNOTATION } from '../../../lib/triton/monitoring-defaults';
-import { QueryVariable } from '../../../lib/triton/grafana-model';
+import { TRITON_DASHBOARD_DEFAULTS } from '../../../lib/triton/observability/monitoring-defaults';
+import { GRAFANA_FOLDER_ANNOTATION } from '../../../lib/triton/observability/monitoring-defaults';
+import { QueryVariable } from '../../../lib/triton/observability/grafana-model';
 import { byKind, serverChart } from '../../helpers';
 
 /** A dashboard in a chart of `namespace`; null for a chart without one. */

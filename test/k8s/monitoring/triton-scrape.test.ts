@@ -2,8 +2,8 @@ import { JsonPatch, Testing } from 'cdk8s';
 import { METRICS_PORT, SERVER_LABEL } from '../../../lib';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../../../lib/k8s/monitoring/istio-sidecar-bypass';
 import { TritonScrape, TritonScrapeProps } from '../../../lib/k8s/monitoring/triton-scrape';
-import { TRITON_SCRAPE_DEFAULTS } from '../../../lib/triton/monitoring-defaults';
-import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/monitoring-defaults';
+import { TRITON_SCRAPE_DEFAULTS } from '../../../lib/triton/observability/monitoring-defaults';
+import { KUBE_PROMETHEUS_STACK_LABELS } from '../../../lib/triton/observability/monitoring-defaults';
 import { byKind, Manifest, serverChart, messageOf } from '../../helpers';
 
 /** A chart with server `ranker` in namespace `inference` and one TritonScrape `scrape` over it. */
