@@ -46,7 +46,7 @@ else
 fi
 listing=$(tar tzf "$tarball")
 for f in package/LICENSE package/package.json package/build/lib/index.js package/build/lib/index.d.ts \
-  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/fleet/index.d.ts \
+  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/fleet/index.d.ts package/build/lib/triton/index.d.ts \
   package/build/lib/cli/main.js package/proto/model_config.proto package/proto/LICENSE \
   package/schemas/leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json package/schemas/LICENSE \
   package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE \
@@ -145,7 +145,7 @@ echo "(a) YAML-only node_modules (cdk8s, cdk8s-plus-28, constructs, triton-ops a
 # The five largest (awk reads all of sort's output: no SIGPIPE under pipefail).
 du -sk "$a"/node_modules/* | sort -rn | awk -v a="$a/" 'NR <= 5 { sub(a, "", $2); printf "    %6d KB %s\n", $1, $2 }'
 [ "$size_mb" -le "$YAML_ONLY_MAX_MB" ] || fail "(a) node_modules is ${size_mb} MB, over ${YAML_ONLY_MAX_MB} MB"
-# The entry points that need cdktf fail with the packages to install; 'triton-ops' and 'triton-ops/fleet' load.
+# The entry points that need cdktf fail with the packages to install; 'triton-ops', 'triton-ops/fleet' and 'triton-ops/triton' load.
 for entry in aws bridge; do
   if out=$(cd "$a" && node -e "require('triton-ops/$entry')" 2>&1); then fail "(a) require('triton-ops/$entry') succeeded without cdktf"; fi
   grep -q "'triton-ops/$entry' needs packages that are not installed: cdktf@^0.21.0, @cdktf/provider-aws@" <<<"$out" \
@@ -153,7 +153,8 @@ for entry in aws bridge; do
   grep -q "npm install 'cdktf@" <<<"$out" || fail "(a) the message for triton-ops/$entry has no install command"
 done
 echo "(a) require('triton-ops/bridge') without cdktf:"; grep -e 'needs packages' -e "npm install '" <<<"$out" | sed 's/^/    /'
-(cd "$a" && node -e "require('triton-ops'); require('triton-ops/fleet')") || fail "(a) 'triton-ops' or 'triton-ops/fleet' does not load"
+(cd "$a" && node -e "require('triton-ops'); require('triton-ops/fleet'); require('triton-ops/triton')") \
+  || fail "(a) 'triton-ops', 'triton-ops/fleet' or 'triton-ops/triton' does not load"
 # From ES modules too: Node finds the named exports of the CommonJS build.
 esm_check() {
   (cd "$1" && node --input-type=module -e "$2

@@ -1,2 +1,2 @@
-/** The output folders of the apps (`outputDirs`, shared with `triton-ops check`). */
-export { OutputDirs, outputDirs } from 'triton-ops';
+/** The output folders of the apps (`outputDirs`, shared with `triton-ops check`): the project's own, not the package's API. */
+export { OutputDirs, outputDirs } from '../lib/platform/output-dirs';

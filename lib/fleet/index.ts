@@ -67,3 +67,6 @@ export type {
 } from '../triton/routing/inference-pool-options';
 export { ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../triton/routing/mesh-identity';
 export { TritonOpsError } from '../private/errors';
+// Every pin of a fleet's output with its calendar (`triton-ops pins`).
+export { pins } from './pins';
+export type { AddonPin, CrdPin, ReleaseManifestPin } from './addons/addon-registry';

@@ -5,7 +5,7 @@ import { ExistingModelBucket, ExistingModelBucketProps } from '../../lib/aws/exi
 import { ModelBucket } from '../../lib/aws/model-bucket';
 import { ModelReaderRole } from '../../lib/aws/model-reader-role';
 import { EksCluster } from '../../lib/aws/eks-cluster';
-import { renderModelConfig } from '../../lib';
+import { renderModelConfig } from '../../lib/triton';
 import { MODEL } from '../helpers';
 
 const KMS_KEY = 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';

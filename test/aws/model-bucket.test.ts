@@ -7,7 +7,8 @@ import {
   KMS_SSE_ALGORITHM, MODEL_BUCKET_DEFAULTS, MODEL_BUCKET_LIFECYCLE_RULES, MODEL_BUCKET_OBJECT_OWNERSHIP,
   MODEL_CONFIG_CONTENT_TYPE, MODEL_CONFIG_FILE, ModelBucket, ModelBucketProps,
 } from '../../lib/aws/model-bucket';
-import { ModelConfig, ModelConfigError, TritonOpsError, renderModelConfig } from '../../lib';
+import { ModelConfig, TritonOpsError } from '../../lib';
+import { ModelConfigError, renderModelConfig } from '../../lib/triton';
 import { MODEL } from '../helpers';
 
 const KMS_KEY = 'arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';

@@ -8,7 +8,7 @@
 import { execFileSync } from 'child_process';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { pins } from 'triton-ops';
+import { pins } from 'triton-ops/fleet';
 import { addonPins, crdPins, manifestPins } from 'triton-ops/bridge';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';

@@ -1,4 +1,4 @@
-import { pins } from 'triton-ops';
+import { pins } from 'triton-ops/fleet';
 import { run } from '../../lib/cli/pins';
 import { runInProcess } from './check-helpers';
 

@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { FSX_LUSTRE_DEFAULTS, FSX_LUSTRE_PROVISIONER, FsxLustreFileSystem, FsxLustreFileSystemProps } from '../../lib';
+import { FSX_LUSTRE_DEFAULTS, FsxLustreFileSystem, FsxLustreFileSystemProps } from '../../lib';
+import { FSX_LUSTRE_PROVISIONER } from '../../lib/triton';
 import { byKind, messageOf } from '../helpers';
 
 const PROPS: FsxLustreFileSystemProps = {

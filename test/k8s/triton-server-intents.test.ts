@@ -1,7 +1,6 @@
 import { Testing } from 'cdk8s';
-import {
-  AutoscalingMetric, CanaryRelease, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, MeshGateway, ModelRepository, TritonServer,
-} from '../../lib';
+import { AutoscalingMetric, CanaryRelease, MeshGateway, ModelRepository, TritonServer } from '../../lib';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib/triton';
 import { IMAGE, MODEL, serverChart } from '../helpers';
 
 // Synthesized manifests are untyped JSON; `any` keeps the assertions readable.

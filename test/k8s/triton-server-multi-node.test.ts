@@ -1,5 +1,6 @@
 import { JsonPatch, Testing } from 'cdk8s';
-import { AutoscalingMetric, TRITON_SERVER_DEFAULTS, TritonServerProps, vllmModel } from '../../lib';
+import { AutoscalingMetric, TRITON_SERVER_DEFAULTS, TritonServerProps } from '../../lib';
+import { vllmModel } from '../../lib/triton';
 import {
   GROUP_ROLE_LABEL, ISTIO_INCLUDE_INBOUND_PORTS, ISTIO_INCLUDE_OUTBOUND_IP_RANGES, ISTIO_INJECT_LABEL, LEADER_WORKER_SET,
 } from '../../lib/k8s/leader-worker-set';

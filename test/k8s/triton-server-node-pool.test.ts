@@ -1,4 +1,5 @@
-import { GPU_NODE_LABEL, TRITON_SERVER_DEFAULTS } from '../../lib';
+import { TRITON_SERVER_DEFAULTS } from '../../lib';
+import { GPU_NODE_LABEL } from '../../lib/triton';
 import { NODE_POOL_LABEL } from '../../lib/triton/capacity/gpu-scheduling';
 import { serverChart, synthServer } from '../helpers';
 

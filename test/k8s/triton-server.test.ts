@@ -2,10 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
-import {
-  GPU_NODE_LABEL, GPU_TAINT, ModelControl, ModelRepository, ResponseCache, TRITON_SERVER_DEFAULTS, TritonServer,
-  writeModelRepositories,
-} from '../../lib';
+import { ModelControl, ModelRepository, ResponseCache, TRITON_SERVER_DEFAULTS, TritonServer, writeModelRepositories } from '../../lib';
+import { GPU_NODE_LABEL, GPU_TAINT } from '../../lib/triton';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
 import { args, byKind, container, IMAGE, MODEL, podSpec, serverChart, synthServer } from '../helpers';
 

@@ -1,5 +1,5 @@
 /**
- * 'triton-ops' and 'triton-ops/fleet' must never need cdktf: not at run time (a YAML-only install has no cdktf) and
+ * 'triton-ops', 'triton-ops/fleet' and 'triton-ops/triton' must never need cdktf: not at run time (a YAML-only install has no cdktf) and
  * not in their declaration files either (a type import of a provider class would fail a type check under the
  * tsconfig `cdk8s init` writes, which has no skipLibCheck). Walks every import and export, type-only ones included,
  * from each entry point's source; .ci/fresh-apps.sh proves the same on the packed tarball.
@@ -34,10 +34,18 @@ function externalImports(entry: string): Map<string, string[]> {
   return found;
 }
 
-describe.each(['index.ts', 'fleet/index.ts'])('lib/%s', (entry) => {
+describe.each(['index.ts', 'fleet/index.ts', 'triton/index.ts'])('lib/%s', (entry) => {
   test('imports no cdktf package, not even a type', () => {
     const cdktf = [...externalImports(entry)].filter(([spec]) => /^(cdktf|@cdktf\/)/.test(spec));
     expect(cdktf.map(([spec, chain]) => `${chain.join(' -> ')} -> ${spec}`)).toEqual([]);
+  });
+});
+
+// The fleet language and the domain are plain data and functions: a description or a check loads no construct library.
+describe.each(['fleet/index.ts', 'triton/index.ts'])('lib/%s', (entry) => {
+  test('imports neither cdk8s nor constructs, not even a type', () => {
+    const frameworks = [...externalImports(entry)].filter(([spec]) => /^(cdk8s|cdk8s-plus-28|constructs)$/.test(spec));
+    expect(frameworks.map(([spec, chain]) => `${chain.join(' -> ')} -> ${spec}`)).toEqual([]);
   });
 });
 

@@ -34,7 +34,11 @@ function exportedNames(source: string): string[] {
 
 describe('the names of each entry point', () => {
   test('every entry of package.json exports is read', () => {
-    expect(ENTRIES.map((e) => e.entry)).toEqual(['.', './aws', './bridge', './fleet', './testing']);
+    expect(ENTRIES.map((e) => e.entry)).toEqual(['.', './aws', './bridge', './fleet', './triton', './testing']);
+  });
+
+  test("'triton-ops' exports fewer than 200 names: the constructs, their props and defaults, and the types those name", () => {
+    expect(exportedNames(ENTRIES.find((e) => e.entry === '.')!.source).length).toBeLessThan(200);
   });
 
   test.each(ENTRIES.map((e) => [e.entry, e] as const))('%s exports the names of its committed list', (_entry, { list, source }) => {

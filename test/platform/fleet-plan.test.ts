@@ -1,4 +1,4 @@
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib/triton';
 import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/fleet/index';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { vllmModel } from '../../lib';
+import { vllmModel } from '../../lib/triton';
 import { FleetDescription } from '../../lib/fleet/index';
 import { SHOP } from './fixtures';
 

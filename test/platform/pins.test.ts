@@ -1,4 +1,4 @@
-import { pins } from 'triton-ops';
+import { pins } from 'triton-ops/fleet';
 import { addonPins, crdPins, manifestPins } from 'triton-ops/bridge';
 
 describe('pins', () => {

@@ -11,7 +11,7 @@ import { App } from 'cdk8s';
 import { FleetChart } from '../../../lib/platform/fleet-chart';
 import { planFleet } from '../../../lib/fleet/fleet-plan';
 import { synthWarnings } from '../../../lib/platform/synth-report';
-import { vllmModel } from '../../../lib';
+import { vllmModel } from '../../../lib/triton';
 import { AutoscalingMetric, TritonAutoscaler, TritonAutoscalerProps } from '../../../lib/k8s/autoscaling';
 import { byKind, serverChart } from '../../helpers';
 import { EXPOSED, SHOP, withServer } from '../../platform/fixtures';

@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
-import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT, ITritonServer } from '../../../lib';
+import { ITritonServer } from '../../../lib';
+import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton';
 import { inferencePoolSelector } from '../../../lib/k8s/inference/inference-pool';
 import { ROUTED_OPENAI_MATCHES } from '../../../lib/k8s/mesh/route-builders';
 import { MODEL, messageOf } from '../../helpers';

@@ -1,7 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import {
-  GPU_NODE_LABEL, GPU_TAINT, KARPENTER_GPU_NODE_POOL_DEFAULTS, KarpenterGpuNodePool, KarpenterGpuNodePoolProps,
-} from '../../../lib';
+import { KARPENTER_GPU_NODE_POOL_DEFAULTS, KarpenterGpuNodePool, KarpenterGpuNodePoolProps } from '../../../lib';
+import { GPU_NODE_LABEL, GPU_TAINT } from '../../../lib/triton';
 import { karpenterSchemaProblems } from './karpenter-schemas';
 
 const PROPS: KarpenterGpuNodePoolProps = {

@@ -1,4 +1,4 @@
-import { GRPC_PORT, HTTP_PORT } from '../../../lib';
+import { GRPC_PORT, HTTP_PORT } from '../../../lib/triton';
 import { destination, RETRY_ON, retryPolicy, routeMatches, TRITON_ROUTE_DEFAULTS, trafficPolicy } from '../../../lib/k8s/mesh/route-builders';
 import { RouteProtocol } from '../../../lib/triton/routing/route-options';
 import { GRPC_INFERENCE_SERVICE, INFERENCE_GRPC_METHODS } from '../../../lib/triton/serving/server-apis';

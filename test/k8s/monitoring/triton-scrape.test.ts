@@ -1,5 +1,5 @@
 import { JsonPatch, Testing } from 'cdk8s';
-import { METRICS_PORT, SERVER_LABEL } from '../../../lib';
+import { METRICS_PORT, SERVER_LABEL } from '../../../lib/triton';
 import { ISTIO_EXCLUDE_INBOUND_PORTS } from '../../../lib/k8s/monitoring/istio-sidecar-bypass';
 import { TritonScrape, TritonScrapeProps } from '../../../lib/k8s/monitoring/triton-scrape';
 import { TRITON_SCRAPE_DEFAULTS } from '../../../lib/triton/observability/monitoring-defaults';
