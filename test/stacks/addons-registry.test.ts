@@ -2,8 +2,10 @@ import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetDescription } from 'triton-ops/fleet';
 import { addonPins, ADDON_CHARTS, crdPins, FleetAddonsStack } from 'triton-ops/bridge';
-import { ADDON_MODULES, ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
-import { planAddons } from '../../lib/fleet/addons/addon-plan';
+import { ADDON_MODULES, ADDON_PROVIDES, installOrder } from '../../lib/fleet/addons/addon-registry';
+import type { AddonModule } from '../../lib/fleet/addons/addon-module';
+import { planAddons, waitsFor } from '../../lib/fleet/addons/addon-plan';
+import { Problems } from '../../lib/private/errors';
 import { chartSupportProblem, supportProblem } from '../../lib/fleet/addons/chart-support';
 import { KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
 import { planFleet } from '../../lib/fleet/fleet-plan';
@@ -19,10 +21,34 @@ const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAdd
 const KEDA = withServer('gpu', { autoscale: { ...SHOP.servers.gpu.autoscale!, engine: 'keda' } });
 
 describe('the registry of add-on modules', () => {
+  const MODULES = Object.values(ADDON_MODULES);
+  const keys = (modules: readonly AddonModule[]) => modules.map((m) => m.key);
+
   test('install order: the routing CRDs, mesh, Prometheus, the metrics adapters, Pod Identity, Karpenter, LeaderWorkerSet, the CSI drivers', () => {
-    expect(Object.keys(ADDON_MODULES)).toEqual([
-      'gatewayApiCrds', 'inferenceCrds', 'istio', 'prometheus', 'metricsAdapter', 'metricsAdapterKeda', 'podIdentityAgent', 'karpenter', 'leaderWorkerSet', 'efsCsi', 'fsxLustreCsi',
+    expect(keys(installOrder(MODULES))).toEqual([
+      'gatewayApiCrds', 'inferenceCrds', 'istio', 'prometheus', 'metricsAdapter', 'metricsAdapter', 'podIdentityAgent', 'karpenter', 'leaderWorkerSet', 'efsCsi', 'fsxLustreCsi',
     ]);
+  });
+
+  test("the order follows what each add-on declares it comes after, not the registry's order", () => {
+    const reversed = installOrder([...MODULES].reverse());
+    for (const m of MODULES) {
+      for (const dep of m.after ?? []) expect([m.key, reversed.indexOf(dep) < reversed.indexOf(m)]).toEqual([m.key, true]);
+    }
+    expect(keys(MODULES.filter((m) => (m.after ?? []).length > 0))).toEqual(['istio', 'metricsAdapter', 'karpenter']);
+    // Two add-ons that each declare they come after the other.
+    const loop: AddonModule = { ...ADDON_MODULES.karpenter, get after() { return [other]; } };
+    const other: AddonModule = { ...ADDON_MODULES.podIdentityAgent, after: [loop] };
+    expect(() => installOrder([loop, other])).toThrow('the add-ons karpenter, podIdentityAgent declare that they come after each other');
+  });
+
+  test('a release may wait only for an add-on its module declares in after (else the order would not put it first)', () => {
+    const karpenter = ADDON_MODULES.karpenter;
+    const [release] = karpenter.install(planFleet(KARPENTER_SHOP), new Problems('test')).releases!;
+    const installed = new Map([[ADDON_MODULES.podIdentityAgent, ['pod-identity-agent']]]);
+    expect(waitsFor(karpenter, release, new Set(), installed)).toEqual(['pod-identity-agent']);
+    expect(() => waitsFor({ ...karpenter, after: [] }, release, new Set(), installed)).toThrow(
+      'add-on karpenter: release karpenter waits for podIdentityAgent, which it does not declare in after');
   });
 
   test('every module pins Helm charts, names an EKS add-on, vendors CRDs or vendors release manifests (one of the four), and declares what it provides', () => {

@@ -93,12 +93,20 @@ export interface FsxLustreDriverPlan {
   readonly bucketName: string;
 }
 
+/**
+ * A release as its module gives it: `after` names the releases of the same module it waits for, by id, and the add-ons
+ * (of the module's own `after`) whose every object it waits for; planAddons turns both into the ids of HelmReleasePlan.
+ */
+export interface AddonRelease extends Omit<HelmReleasePlan, 'after'> {
+  readonly after: readonly (string | AddonModule)[];
+}
+
 /** What one add-on installs for a plan. */
 export interface AddonInstall {
-  /** CRDs applied before any release that names them in `after`. @default - none */
+  /** CRDs applied before any release that waits for their add-on. @default - none */
   readonly crds?: readonly CrdManifestPlan[];
   /** @default - none */
-  readonly releases?: readonly HelmReleasePlan[];
+  readonly releases?: readonly AddonRelease[];
   /** Vendored release manifests, applied object by object. @default - none */
   readonly manifests?: readonly ReleaseManifestPlan[];
   /** @default - none */
@@ -138,6 +146,11 @@ export interface VendoredCrd {
 export interface AddonModule {
   /** The description key that turns it off (`addons.<key>: false`). */
   readonly key: AddonName;
+  /**
+   * The add-ons installed before it, whose objects its releases wait for (AddonRelease.after): the install order of
+   * planAddons follows these declarations. @default - none
+   */
+  readonly after?: readonly AddonModule[];
   /** What it is and what it brings into the Kubernetes API (CRD kinds, aggregated APIs). */
   readonly provides: AddonProvides;
   /** The charts it pins, each with its support range and source. @default - none: an EKS add-on */

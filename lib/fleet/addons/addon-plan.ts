@@ -8,7 +8,9 @@ import { Problems } from '../../private/errors';
 import { EKS_DEFAULT_KUBERNETES_VERSION } from '../../triton/releases/eks-versions';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonProvides } from './addon-catalog';
-import type { CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan } from './addon-module';
+import type {
+  AddonModule, AddonRelease, CrdManifestPlan, EfsStorageClassPlan, EksAddonPlan, FsxLustreDriverPlan, HelmReleasePlan, ReleaseManifestPlan,
+} from './addon-module';
 import { installedAddons, installedBy, neededAddons } from './addon-registry';
 import { chartSupportProblem, supportProblem } from './chart-support';
 import { EFS_CSI_ADDON_DEFAULTS, EFS_CSI_ADDON_NAME } from './efs-csi-addon';
@@ -63,6 +65,19 @@ export function assumedAddons(plan: FleetPlan): AddonProvides[] {
 }
 
 /**
+ * The ids release `r` of `module` waits for: the releases of its module it names that come before it, and every object
+ * of each add-on it names that the stack installs (an add-on the cluster already has is not waited for). An add-on the
+ * module does not declare in its `after` is a bug of the module: install order would not put it first.
+ */
+export function waitsFor(module: AddonModule, r: AddonRelease, ids: ReadonlySet<string>, idsOf: ReadonlyMap<AddonModule, string[]>): string[] {
+  return r.after.flatMap((a) => {
+    if (typeof a === 'string') return ids.has(a) ? [a] : [];
+    if (!(module.after ?? []).includes(a)) throw new Error(`add-on ${module.key}: release ${r.id} waits for ${a.key}, which it does not declare in after`);
+    return idsOf.get(a) ?? [];
+  });
+}
+
+/**
  * Derives the add-ons of a fleet from its plan: every needed add-on the description does not switch off, in the
  * registry's order, each release after the CRDs, releases and EKS add-ons it names that are installed before it. Refuses,
  * with every problem at once, a pinned chart or release manifest that does not support the cluster's Kubernetes version and the problems
@@ -80,21 +95,26 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
   let fsxLustreDriver: FsxLustreDriverPlan | undefined;
   const installed = installedAddons(plan);
   const ids = new Set<string>();
+  // The ids each installed add-on's objects have, for the releases that wait for it.
+  const idsOf = new Map<AddonModule, string[]>();
   for (const module of installed) {
     const done = module.install(plan, p);
+    const own: string[] = [];
     for (const c of done.crds ?? []) {
       crds.push(c);
-      ids.add(c.id);
+      own.push(c.id);
     }
     for (const a of done.eksAddons ?? []) {
       eksAddons.push(a);
-      ids.add(a.id);
+      own.push(a.id);
     }
+    own.forEach((id) => ids.add(id));
     for (const r of done.releases ?? []) {
       const refused = chartSupportProblem(fleet.name, r.addon, r.chart, kubernetesVersion);
       if (refused !== undefined) p.add(refused);
-      releases.push({ ...r, after: r.after.filter((id) => ids.has(id)) });
+      releases.push({ ...r, after: waitsFor(module, r, ids, idsOf) });
       ids.add(r.id);
+      own.push(r.id);
     }
     for (const m of done.manifests ?? []) {
       const { component, version, kubernetes } = m.release;
@@ -102,7 +122,9 @@ export function planAddons(plan: FleetPlan): AddonsPlan {
       if (refused !== undefined) p.add(refused);
       manifests.push(m);
       ids.add(m.id);
+      own.push(m.id);
     }
+    idsOf.set(module, own);
     efsStorageClass = done.efsStorageClass ?? efsStorageClass;
     fsxLustreDriver = done.fsxLustreDriver ?? fsxLustreDriver;
   }

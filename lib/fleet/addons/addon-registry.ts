@@ -1,8 +1,8 @@
 /**
- * The registry of cluster add-ons, in install order: the CRDs of LLM-aware routing (Gateway API, inference), the mesh,
- * Prometheus, the metrics adapter of each autoscaling engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the
- * EFS and FSx for Lustre CSI drivers. planAddons loops over it; adding an add-on (e.g. the DCGM exporter) is one module
- * and one line here. Pure: no cdk8s, no cdktf.
+ * The registry of cluster add-ons: the CRDs of LLM-aware routing (Gateway API, inference), the mesh, Prometheus, the
+ * metrics adapter of each autoscaling engine, the Pod Identity agent, Karpenter, LeaderWorkerSet, the EFS and FSx for
+ * Lustre CSI drivers. planAddons installs them in the order their declarations give (`AddonModule.after`, installOrder);
+ * adding an add-on (e.g. the DCGM exporter) is one module and one line here. Pure: no cdk8s, no cdktf.
  */
 import type { Pin } from '../../triton/releases/pin';
 import type { FleetPlan } from '../fleet-plan';
@@ -21,7 +21,7 @@ import { LEADER_WORKER_SET_ADDON, LEADER_WORKER_SET_CHART } from './leader-worke
 import { POD_IDENTITY_AGENT_ADDON } from './pod-identity-agent-addon';
 import { PROMETHEUS_ADAPTER_ADDON, PROMETHEUS_ADAPTER_CHART } from './prometheus-adapter-addon';
 
-/** Every add-on by name, in install order (a release is installed after the ones it names that come before it). */
+/** Every add-on by name; the install order follows what each declares it comes after (installOrder), not this list's. */
 export const ADDON_MODULES = Object.freeze({
   gatewayApiCrds: GATEWAY_API_CRDS_ADDON,
   inferenceCrds: INFERENCE_CRDS_ADDON,
@@ -36,9 +36,24 @@ export const ADDON_MODULES = Object.freeze({
   fsxLustreCsi: FSX_LUSTRE_CSI_ADDON,
 } satisfies Record<string, AddonModule>);
 
+/**
+ * `modules` in install order: each after the add-ons it declares it comes after (`AddonModule.after`, those of
+ * `modules`), otherwise in the order given. A cycle of declarations is a bug of the registry and throws.
+ */
+export function installOrder(modules: readonly AddonModule[]): AddonModule[] {
+  const ordered: AddonModule[] = [];
+  const waiting = [...modules];
+  while (waiting.length > 0) {
+    const next = waiting.findIndex((m) => (m.after ?? []).every((dep) => !waiting.includes(dep)));
+    if (next < 0) throw new Error(`the add-ons ${waiting.map((m) => m.key).join(', ')} declare that they come after each other`);
+    ordered.push(...waiting.splice(next, 1));
+  }
+  return ordered;
+}
+
 /** The add-ons the fleet of `plan` needs, in install order. */
 export function neededAddons(plan: FleetPlan): AddonModule[] {
-  return Object.values(ADDON_MODULES).filter((m: AddonModule) => m.needed(plan));
+  return installOrder(Object.values(ADDON_MODULES).filter((m: AddonModule) => m.needed(plan)));
 }
 
 /** Whether the description leaves the add-on to the add-ons stack (not `addons.<key>: false`). */

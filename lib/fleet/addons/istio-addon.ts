@@ -10,10 +10,10 @@ import type { Problems } from '../../private/errors';
 import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
-import type { AddonInstall, AddonModule, HelmReleasePlan } from './addon-module';
+import type { AddonInstall, AddonModule, AddonRelease } from './addon-module';
 import type { KubernetesSupport, SupportedChart } from './chart-support';
-import { GATEWAY_API_CRDS } from './gateway-api-crds-addon';
-import { INFERENCE_CRDS, pooledServers } from './inference-crds-addon';
+import { GATEWAY_API_CRDS_ADDON } from './gateway-api-crds-addon';
+import { INFERENCE_CRDS_ADDON, pooledServers } from './inference-crds-addon';
 
 const ISTIO_REPOSITORY = 'https://istio-release.storage.googleapis.com/charts';
 const ISTIO_VERSION = '1.30.3';
@@ -118,11 +118,13 @@ export const ISTIO_ADDON: AddonModule = {
     { component: 'istiod', chart: ISTIO_CHARTS.istiod, lifecycle: ISTIO_LIFECYCLE },
     { component: 'istio gateway', chart: ISTIO_CHARTS.gateway, lifecycle: ISTIO_LIFECYCLE },
   ],
+  // istiod's inference extension watches InferencePools and HTTPRoutes: their CRDs first.
+  after: [GATEWAY_API_CRDS_ADDON, INFERENCE_CRDS_ADDON],
   needed: (plan: FleetPlan) => plan.mesh !== undefined,
   install(plan: FleetPlan, p: Problems): AddonInstall {
     const istioNamespace = plan.mesh!.istiodNamespace;
     const pooled = pooledServers(plan).length > 0;
-    const releases: HelmReleasePlan[] = [
+    const releases: AddonRelease[] = [
       {
         id: 'istio-base', addon: 'istio', releaseName: 'istio-base', namespace: istioNamespace, chart: ISTIO_CHARTS.base,
         values: { global: { istioNamespace } } satisfies IstioBaseValues, after: [],
@@ -132,7 +134,7 @@ export const ISTIO_ADDON: AddonModule = {
         values: {
           global: { istioNamespace }, meshConfig: { trustDomain: ISTIO_TRUST_DOMAIN }, ...(pooled ? { env: ISTIO_INFERENCE.istiodEnv } : {}),
         } satisfies IstiodValues,
-        after: ['istio-base', ...(pooled ? [...GATEWAY_API_CRDS, ...INFERENCE_CRDS].map((c) => c.id) : [])],
+        after: ['istio-base', ...(pooled ? [GATEWAY_API_CRDS_ADDON, INFERENCE_CRDS_ADDON] : [])],
       },
     ];
     if (plan.gateway !== undefined) {

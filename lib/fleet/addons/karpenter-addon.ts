@@ -9,6 +9,7 @@ import type { FleetPlan } from '../fleet-plan';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
 import type { KubernetesSupport, PinnedChart, SupportedChart } from './chart-support';
+import { POD_IDENTITY_AGENT_ADDON } from './pod-identity-agent-addon';
 
 /**
  * The Karpenter controller chart, pinned: the v1 API (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass)
@@ -86,6 +87,8 @@ export const KARPENTER_ADDON: AddonModule = {
     provides: [...kinds('karpenter.sh', ['NodePool', 'NodeClaim']), ...kinds('karpenter.k8s.aws', ['EC2NodeClass'])],
   },
   charts: [{ component: 'karpenter', chart: karpenterChartSupport(KARPENTER_CHART)!, lifecycle: KARPENTER_LIFECYCLE }],
+  // The controller's role reaches its pods through EKS Pod Identity.
+  after: [POD_IDENTITY_AGENT_ADDON],
   needed: (plan: FleetPlan) => plan.karpenter !== undefined,
   install({ fleet, karpenter }: FleetPlan, p: Problems): AddonInstall {
     const k = karpenter!;
@@ -98,7 +101,7 @@ export const KARPENTER_ADDON: AddonModule = {
     }
     return {
       releases: [{
-        id: 'karpenter', addon: 'karpenter', releaseName: 'karpenter', namespace: k.namespace, chart, after: ['pod-identity-agent'],
+        id: 'karpenter', addon: 'karpenter', releaseName: 'karpenter', namespace: k.namespace, chart, after: [POD_IDENTITY_AGENT_ADDON],
         values: {
           serviceAccount: { create: true, name: k.serviceAccount },
           settings: { clusterName: fleet.cluster.name, interruptionQueue: k.interruptionQueueName },

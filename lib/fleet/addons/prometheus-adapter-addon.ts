@@ -8,6 +8,7 @@ import type { Lifecycle } from '../../triton/releases/lifecycle';
 import type { FleetPlan } from '../fleet-plan';
 import type { AddonInstall, AddonModule } from './addon-module';
 import type { SupportedChart } from './chart-support';
+import { KUBE_PROMETHEUS_STACK_ADDON } from './kube-prometheus-stack-addon';
 
 /**
  * The pinned chart (prometheus-adapter v0.12.0). The chart states no kubeVersion; it renders apiregistration.k8s.io/v1
@@ -70,13 +71,14 @@ export const PROMETHEUS_ADAPTER_ADDON: AddonModule = {
     provides: [{ group: 'custom.metrics.k8s.io', kind: '*' }],
   },
   charts: [{ component: 'prometheus-adapter', chart: PROMETHEUS_ADAPTER_CHART, lifecycle: PROMETHEUS_ADAPTER_LIFECYCLE }],
+  after: [KUBE_PROMETHEUS_STACK_ADDON],
   needed: (plan: FleetPlan) => Object.values(plan.servers).some((s) => s.autoscaleEngine === 'hpa'),
   install({ monitoring }: FleetPlan): AddonInstall {
     const address = new URL(monitoring.prometheusAddress);
     return {
       releases: [{
         id: 'prometheus-adapter', addon: 'metricsAdapter', releaseName: PROMETHEUS_ADAPTER_ADDON_DEFAULTS.prometheusAdapterReleaseName,
-        namespace: monitoring.namespace, chart: PROMETHEUS_ADAPTER_CHART, after: ['kube-prometheus-stack'], startsWithServing: true,
+        namespace: monitoring.namespace, chart: PROMETHEUS_ADAPTER_CHART, after: [KUBE_PROMETHEUS_STACK_ADDON], startsWithServing: true,
         values: {
           prometheus: { url: `${address.protocol}//${address.hostname}`, port: Number(address.port) },
           rules: { default: true, existing: PROMETHEUS_ADAPTER_RULES_DEFAULTS.name },
