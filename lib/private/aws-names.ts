@@ -10,7 +10,7 @@ export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
 
 /**
  * An EKS cluster name: 1-100 characters, a letter or digit first, then letters, digits, - and _ (the `ClusterName`
- * shape of the EKS API model; cited in test/platform/fleet-schema-limits.test.ts).
+ * shape of the EKS API model; cited in test/fleet/fleet-schema-limits.test.ts).
  * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateCluster.html
  */
 export const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;

@@ -16,7 +16,7 @@ import { EMBEDDED_SCHEMA_KEYWORD, VENDORED_SCHEMAS } from '../../lib/cli/check-v
 import { podTemplates } from '../../lib/cli/pod-templates';
 import { FoundObject } from '../../lib/cli/check-types';
 import { LWS_DEFAULT_SIZE, LWS_LEADER_WORKER_INDEX, LWS_POD_LABELS } from '../../lib/private/leader-worker-set-labels';
-import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
+import { MULTI_NODE_SHOP } from '../fleet/multi-node-fixtures';
 import { ROOT, runCheck, schemaProblems } from './check-helpers';
 
 const IMAGE = 'nvcr.io/nvidia/tritonserver:24.08-vllm-python-py3';

@@ -5,8 +5,8 @@ import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
 import { ADDON_DEFAULTS } from '../../lib/fleet/addons/addon-plan';
 import { EFS_CSI_DRIVER_RELEASE } from '../../lib/fleet/addons/efs-csi-addon';
 import { FSX_LUSTRE_CSI_DRIVER_RELEASE } from '../../lib/fleet/addons/fsx-lustre-csi-addon';
-import { withServer } from '../platform/fixtures';
-import { ON_LUSTRE } from '../platform/lustre-fixtures';
+import { withServer } from '../fleet/fixtures';
+import { ON_LUSTRE } from '../fleet/lustre-fixtures';
 import { describeFacts, objectsOf } from './upstream';
 
 const EFS = 'kubernetes-sigs/aws-efs-csi-driver';

@@ -1,6 +1,6 @@
 import { planAddons } from '../../lib/fleet/addons/addon-plan';
 import { ISTIO_CHARTS, ISTIO_INFERENCE, ISTIO_SUPPORT } from '../../lib/fleet/addons/istio-addon';
-import { pooledPlan } from '../platform/inference-pool-fixtures';
+import { pooledPlan } from '../fleet/inference-pool-fixtures';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
@@ -33,7 +33,7 @@ function gatewayPodLabels(releaseName: string, values: any): Record<string, stri
   };
 }
 
-/** The values of release `id` for the pooled plan (a server with an InferencePool; test/platform/inference-pool-fixtures.ts). */
+/** The values of release `id` for the pooled plan (a server with an InferencePool; test/fleet/inference-pool-fixtures.ts). */
 /** The Istio Gateways (networking.istio.io) among `objects`: a fleet with pools has a Gateway API Gateway too. */
 const istioGateways = (objects: any[]) => objects.filter((o) => o.kind === 'Gateway' && o.apiVersion.startsWith('networking.istio.io/'));
 const pooledValues = (id: string): any => JSON.parse(JSON.stringify(planAddons(pooledPlan()).releases.find((r) => r.id === id)!.values));

@@ -1,6 +1,6 @@
 import { KARPENTER_CHART, KARPENTER_SUPPORT } from '../../lib/fleet/addons/karpenter-addon';
 import { planFleet } from '../../lib/fleet/fleet-plan';
-import { KARPENTER_SHOP } from '../platform/karpenter-fixtures';
+import { KARPENTER_SHOP } from '../fleet/karpenter-fixtures';
 import { describeFacts, releaseOf, valuesOf } from './upstream';
 
 const REPO = 'aws/karpenter-provider-aws';

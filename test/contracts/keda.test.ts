@@ -9,7 +9,7 @@ import { planFleet } from '../../lib/fleet/fleet-plan';
 import { vendoredReleaseObjects } from '../../lib/platform/vendored-release';
 import { KEDA_API_VERSION } from '../../lib/k8s/autoscaling/keda-scaled-object';
 import { AutoscalingMetric } from '../../lib';
-import { SHOP, withServer } from '../platform/fixtures';
+import { SHOP, withServer } from '../fleet/fixtures';
 import { describeFacts, objectsOf } from './upstream';
 
 const KEDA = 'kedacore/keda';

@@ -1,6 +1,6 @@
 import { LEADER_WORKER_SET_CHART } from '../../lib/fleet/addons/leader-worker-set-addon';
 import { LLM_FLEET } from '../../examples/llm-fleet';
-import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
+import { MULTI_NODE_SHOP } from '../fleet/multi-node-fixtures';
 import { describeFacts, objectsOf, releaseOf, selects, valuesOf } from './upstream';
 
 const REPO = 'kubernetes-sigs/lws';

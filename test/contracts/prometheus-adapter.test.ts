@@ -3,7 +3,7 @@ import { planFleet } from '../../lib/fleet/fleet-plan';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { withHpa } from '../platform/fixtures';
+import { withHpa } from '../fleet/fixtures';
 import { describeFacts, objectsOf, releaseOf, valuesOf } from './upstream';
 
 const REPO = 'prometheus-community/helm-charts';

@@ -24,7 +24,7 @@ import { SEARCH_FLEET } from '../../examples/search-ranking';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { synthAll, synthOptions } from '../../stacks/synth';
 import { ROOT, runCheck, runInProcess } from '../cli/check-helpers';
-import { EXPOSED, withServer } from '../platform/fixtures';
+import { EXPOSED, withServer } from '../fleet/fixtures';
 import { howToUpdate, staleQuotes, unmarkedTextBlocks } from './quotes';
 
 /** The pages this test keeps true; docs/troubleshooting.md and docs/app.md have their own tests. */

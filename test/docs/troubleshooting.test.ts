@@ -10,8 +10,8 @@ import { AutoscalingMetric, FleetChart, ModelConfig, ResponseCache } from '../..
 import { problemsOf } from '../../lib/private/errors';
 import { checkFleetShape, FleetDescription } from '../../lib/fleet/index';
 import { MODEL } from '../helpers';
-import { EXPOSED, SHOP, withPool, withServer } from '../platform/fixtures';
-import { pooledFleet } from '../platform/inference-pool-fixtures';
+import { EXPOSED, SHOP, withPool, withServer } from '../fleet/fixtures';
+import { pooledFleet } from '../fleet/inference-pool-fixtures';
 import { howToUpdate, staleQuotes } from './quotes';
 
 const GUIDE = join(__dirname, '..', '..', 'docs', 'troubleshooting.md');

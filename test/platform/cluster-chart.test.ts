@@ -2,7 +2,7 @@ import { App, Testing } from 'cdk8s';
 import { CLUSTER_CHART_ID, ClusterChart, FleetChart, NVIDIA_DEVICE_PLUGIN_DEFAULTS } from '../../lib';
 import { problemsOf } from '../../lib/private/errors';
 import { FleetDescription } from '../../lib/fleet/index';
-import { SHOP as KEDA_SHOP, withHpa } from './fixtures';
+import { SHOP as KEDA_SHOP, withHpa } from '../fleet/fixtures';
 
 /**
  * The fixtures' SHOP with its GPU server on prometheus-adapter (engine 'hpa'): the adapter rules are what the ClusterChart

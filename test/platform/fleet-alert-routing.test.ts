@@ -1,7 +1,7 @@
 import { Testing } from 'cdk8s';
 import { AlertReceiver, FleetChart } from '../../lib';
 import { FleetDescription } from '../../lib/fleet/index';
-import { SHOP, withServer } from './fixtures';
+import { SHOP, withServer } from '../fleet/fixtures';
 
 const PAGER = AlertReceiver.pagerDuty({ routingKey: { name: 'shop-alerting', key: 'pagerduty' } });
 const CHAT = AlertReceiver.slack({ apiUrl: { name: 'shop-alerting', key: 'slack' }, channel: '#shop-alerts' });

@@ -6,7 +6,7 @@ import { FleetDescription, ServerPlan } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { TritonOpsError } from '../../lib';
 import { MODEL } from '../helpers';
-import { EXPOSED, SHOP, withHpa, withPool, withServer } from './fixtures';
+import { EXPOSED, SHOP, withHpa, withPool, withServer } from '../fleet/fixtures';
 
 const chartOf = (fleet: FleetDescription, roleArn?: (server: ServerPlan) => string) =>
   new FleetChart(Cdk8sTesting.app(), fleet.name, { fleet, roleArn });

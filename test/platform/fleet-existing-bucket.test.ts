@@ -3,7 +3,7 @@ import { Testing } from 'cdktf';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { ExistingModelBucket } from '../../lib/aws/existing-model-bucket';
-import { SHOP } from './fixtures';
+import { SHOP } from '../fleet/fixtures';
 
 const KMS_KEY = 'arn:aws:kms:eu-west-1:111122223333:key/0f1e2d3c-4b5a-6000-0000-000000000001';
 const EXISTING: FleetDescription = { ...SHOP, modelBucket: { name: 'shop-models', existing: true } };

@@ -4,7 +4,7 @@ import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
 import { runCheck } from '../cli/check-helpers';
-import { KARPENTER_SHOP } from './karpenter-fixtures';
+import { KARPENTER_SHOP } from '../fleet/karpenter-fixtures';
 
 test('`triton-ops check` validates a Karpenter fleet\'s chart, NodePool and EC2NodeClass included, and passes it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-karpenter-'));

@@ -9,8 +9,8 @@ import { KARPENTER_CHART } from '../../lib/fleet/addons/karpenter-addon';
 import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/capacity/karpenter-defaults';
 import { FleetInfraStack } from '../../lib/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
-import { SHOP, withPool } from './fixtures';
-import { KARPENTER_SHOP } from './karpenter-fixtures';
+import { SHOP, withPool } from '../fleet/fixtures';
+import { KARPENTER_SHOP } from '../fleet/karpenter-fixtures';
 
 const synth = (fleet: FleetDescription) => Cdk8sTesting.synth(new FleetChart(Cdk8sTesting.app(), fleet.name, { fleet }));
 const infra = (fleet: FleetDescription) => Testing.synth(new FleetInfraStack(Testing.app(), 'infra', { fleet }));

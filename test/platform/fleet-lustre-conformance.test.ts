@@ -4,7 +4,7 @@ import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { FleetChart } from '../../lib';
 import { runCheck } from '../cli/check-helpers';
-import { ON_LUSTRE } from './lustre-fixtures';
+import { ON_LUSTRE } from '../fleet/lustre-fixtures';
 
 test('`triton-ops check` validates a fleet on FSx for Lustre, StorageClass and claim included, and passes it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'triton-ops-lustre-'));

@@ -6,8 +6,8 @@ import { FleetDescription, LUSTRE_PLAN_DEFAULTS, planFleet } from '../../lib/fle
 import { FleetInfraStack } from 'triton-ops/aws';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { messageOf, MODEL } from '../helpers';
-import { SHOP, withServer } from './fixtures';
-import { LUSTRE, ON_LUSTRE } from './lustre-fixtures';
+import { SHOP, withServer } from '../fleet/fixtures';
+import { LUSTRE, ON_LUSTRE } from '../fleet/lustre-fixtures';
 
 /** ON_LUSTRE with changes to the GPU server. */
 const gpu = (changes: object): FleetDescription => withServer('gpu', changes, ON_LUSTRE);

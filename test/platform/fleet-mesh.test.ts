@@ -4,7 +4,7 @@ import { FleetChart } from '../../lib';
 import { FleetDescription } from '../../lib/fleet/index';
 import { routeMatches } from '../../lib/k8s/mesh/route-builders';
 import { messageOf } from '../helpers';
-import { EXPOSED } from './fixtures';
+import { EXPOSED } from '../fleet/fixtures';
 
 const synth = (fleet: FleetDescription) => Testing.synth(new FleetChart(Testing.app(), fleet.name, { fleet }));
 const find = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);

@@ -1,7 +1,7 @@
 import { ResponseCache } from '../../lib';
 import { planFleet } from '../../lib/fleet/index';
 import { llmModel, MODEL } from '../helpers';
-import { withPool, withServer } from './fixtures';
+import { withPool, withServer } from '../fleet/fixtures';
 
 // SHOP's GPU server runs on g5.xlarge nodes (4 vCPUs, 16 GiB, 58 pods) in the mesh, beside the default device plugin.
 // Allocatable: 3920m CPU, 14162 MiB. Daemonsets: nvidia-device-plugin 50m/128 MiB, aws-node 50m, kube-proxy 100m;

@@ -2,7 +2,7 @@ import { Testing as Cdk8sTesting } from 'cdk8s';
 import { FleetChart, TritonOpsError } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { messageOf } from '../helpers';
-import { SHOP, withServer } from './fixtures';
+import { SHOP, withServer } from '../fleet/fixtures';
 
 /** SHOP whose servers take `defaults` unless they set their own. */
 const withDefaults = (defaults: object, fleet: FleetDescription = SHOP): FleetDescription => ({ ...fleet, serverDefaults: defaults });

@@ -9,7 +9,7 @@ import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { SHARED_REPOSITORY_DEFAULTS } from '../../lib/fleet/plan-shared-repository';
 import { IMAGE, MODEL } from '../helpers';
-import { EXPOSED } from './fixtures';
+import { EXPOSED } from '../fleet/fixtures';
 
 const v = (version: number) => ({ ...MODEL, versionPolicy: VersionPolicy.specific(version) });
 /** EXPOSED's release `store` (cpu, cpu2) on one repository, serving model versions 1 and 2. */

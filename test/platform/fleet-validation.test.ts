@@ -9,7 +9,7 @@ import { closestKey, editDistance, INT32_MAX, MAX_GPUS_PER_POD } from '../../lib
 import { GPU_INSTANCE_TYPES } from '../../lib/triton/capacity/gpu-instances';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { messageOf } from '../helpers';
-import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
+import { EXPOSED, SHOP, withPool, withServer } from '../fleet/fixtures';
 
 const gpu = SHOP.servers.gpu;
 const LOAD_TEST = LLM_FLEET.servers['chat-8b'].loadTest!;

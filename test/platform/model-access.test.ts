@@ -8,7 +8,7 @@ import { MODEL_ACCESS_DEFAULTS } from '../../lib/fleet/plan-model-access';
 import { FleetInfraStack } from '../../lib/aws';
 import { FleetServingStack } from '../../lib/bridge';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
-import { SHOP } from './fixtures';
+import { SHOP } from '../fleet/fixtures';
 
 const POD_IDENTITY: FleetDescription = { ...SHOP, modelAccess: 'pod-identity' };
 const PARTNER = '444455556666';

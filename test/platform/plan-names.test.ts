@@ -10,7 +10,7 @@ import { FleetChart, TritonOpsError } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { FleetInfraStack } from '../../lib/aws';
 import { LLM_FLEET } from '../../examples/llm-fleet';
-import { EXPOSED, SHOP, withHpa, withServer } from './fixtures';
+import { EXPOSED, SHOP, withHpa, withServer } from '../fleet/fixtures';
 
 /** The problems planFleet reports for `fleet`. */
 function refused(fleet: FleetDescription): readonly string[] {

@@ -20,7 +20,7 @@ import { synthFleetStacks } from '../../lib/platform/synth-fleet-stacks';
 import type { FleetDescription } from '../../lib/fleet/fleet-description';
 import { FleetServingStack } from '../../lib/platform/fleet-serving-stack';
 import { messageOf } from '../helpers';
-import { SHOP } from './fixtures';
+import { SHOP } from '../fleet/fixtures';
 
 jest.mock('../../lib/fleet/fleet-description', () => {
   const actual = jest.requireActual('../../lib/fleet/fleet-description');

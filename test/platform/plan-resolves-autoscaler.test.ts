@@ -8,7 +8,7 @@ import { planFleet } from '../../lib/fleet/fleet-plan';
 import * as resolver from '../../lib/triton/capacity/resolve-autoscaler';
 import { AutoscalingMetric, TritonAutoscaler } from '../../lib/k8s/autoscaling';
 import { messageOf, serverChart } from '../helpers';
-import { SHOP, withServer } from './fixtures';
+import { SHOP, withServer } from '../fleet/fixtures';
 
 jest.mock('../../lib/triton/capacity/resolve-autoscaler', () => {
   const actual = jest.requireActual('../../lib/triton/capacity/resolve-autoscaler');

@@ -6,8 +6,8 @@ import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { ADDON_DEFAULTS, EKS_ADDON_NAMES, planAddons } from '../../lib/fleet/addons/addon-plan';
 import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
 import { messageOf } from '../helpers';
-import { SHOP } from '../platform/fixtures';
-import { ON_LUSTRE } from '../platform/lustre-fixtures';
+import { SHOP } from '../fleet/fixtures';
+import { ON_LUSTRE } from '../fleet/lustre-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 

@@ -1,7 +1,7 @@
 /**
  * FleetAddonsStack with an InferencePool: one `kubernetes_manifest` per vendored CRD, and istiod's release depends on
  * them. planFleet does not fill `inferencePool` yet, so it is wrapped here: a server whose description has
- * `route.inferencePool` gets a pool in the plan (test/platform/inference-pool-fixtures.ts).
+ * `route.inferencePool` gets a pool in the plan (test/fleet/inference-pool-fixtures.ts).
  */
 import '../aws/setup-cdktf';
 import { readFileSync } from 'fs';
@@ -10,8 +10,8 @@ import { Testing } from 'cdktf';
 import { parse } from 'yaml';
 import type { FleetDescription } from '../../lib/fleet/index';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
-import { EXPOSED } from '../platform/fixtures';
-import { pooledFleet } from '../platform/inference-pool-fixtures';
+import { EXPOSED } from '../fleet/fixtures';
+import { pooledFleet } from '../fleet/inference-pool-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 const POOLED = pooledFleet();

@@ -1,7 +1,7 @@
 /**
  * The add-ons of LLM-aware routing (issue 21): the Gateway API and inference CRDs, istiod's inference extension and the
  * gateway pods' Gateway API name, for plans with an InferencePool; none of it without one. Plans are built by hand
- * (test/platform/inference-pool-fixtures.ts): planFleet does not fill `inferencePool` yet.
+ * (test/fleet/inference-pool-fixtures.ts): planFleet does not fill `inferencePool` yet.
  */
 import { apiNeeds, covers } from '../../lib/fleet/addons/addon-catalog';
 import { planAddons } from '../../lib/fleet/addons/addon-plan';
@@ -9,8 +9,8 @@ import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
 import { ISTIO_INFERENCE } from '../../lib/fleet/addons/istio-addon';
 import { planFleet } from '../../lib/fleet/fleet-plan';
 import { INFERENCE_APIS } from '../../lib/triton/routing/inference-pool-options';
-import { EXPOSED } from '../platform/fixtures';
-import { pooledPlan, withAddons } from '../platform/inference-pool-fixtures';
+import { EXPOSED } from '../fleet/fixtures';
+import { pooledPlan, withAddons } from '../fleet/inference-pool-fixtures';
 
 const CRD_IDS = ['crd-gatewayclasses', 'crd-gateways', 'crd-httproutes', 'crd-referencegrants', 'crd-inferencepools', 'crd-inferenceobjectives'];
 const release = (plan: ReturnType<typeof planAddons>, id: string) => plan.releases.find((r) => r.id === id)!;

@@ -7,8 +7,8 @@ import { ADDON_PROVIDES } from '../../lib/fleet/addons/addon-registry';
 import { planAddons } from '../../lib/fleet/addons/addon-plan';
 import { chartSupportProblem } from '../../lib/fleet/addons/chart-support';
 import { planFleet } from 'triton-ops/fleet';
-import { SHOP } from '../platform/fixtures';
-import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
+import { SHOP } from '../fleet/fixtures';
+import { MULTI_NODE_SHOP } from '../fleet/multi-node-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 const servingAssumes = (fleet: FleetDescription) =>

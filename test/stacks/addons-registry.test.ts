@@ -11,10 +11,10 @@ import { KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
 import { planFleet } from '../../lib/fleet/fleet-plan';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
-import { SHOP, withHpa, withServer } from '../platform/fixtures';
-import { KARPENTER_SHOP } from '../platform/karpenter-fixtures';
-import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
-import { ON_LUSTRE } from '../platform/lustre-fixtures';
+import { SHOP, withHpa, withServer } from '../fleet/fixtures';
+import { KARPENTER_SHOP } from '../fleet/karpenter-fixtures';
+import { MULTI_NODE_SHOP } from '../fleet/multi-node-fixtures';
+import { ON_LUSTRE } from '../fleet/lustre-fixtures';
 
 const on = (fleet: FleetDescription, kubernetesVersion: string): FleetDescription => ({ ...fleet, cluster: { ...fleet.cluster, kubernetesVersion } });
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));

@@ -12,8 +12,8 @@ import { AutoscalingMetric } from '../../lib';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { EKS_CLUSTER_DEFAULTS } from '../../lib/aws/eks-cluster';
 import { KEDA_ADDON_DEFAULTS, KEDA_RELEASE } from '../../lib/fleet/addons/keda-addon';
-import { SHOP, withHpa, withServer } from '../platform/fixtures';
-import { MULTI_NODE_SHOP } from '../platform/multi-node-fixtures';
+import { SHOP, withHpa, withServer } from '../fleet/fixtures';
+import { MULTI_NODE_SHOP } from '../fleet/multi-node-fixtures';
 
 const synth = (fleet: FleetDescription) => JSON.parse(Testing.synth(new FleetAddonsStack(Testing.app(), 'addons', { fleet })));
 const releasesOf = (fleet: FleetDescription): Record<string, any> => synth(fleet).resource?.helm_release ?? {};

@@ -8,7 +8,7 @@ import { FleetChart, PROMETHEUS_ADAPTER_RULES_DEFAULTS } from '../../lib';
 import { ADAPTER_CONFIG_KEY } from '../../lib/k8s/autoscaling';
 import { synthKubernetes } from '../../stacks/k8s';
 import { VISION_FLEET } from '../../examples/vision-fleet';
-import { withHpa } from '../platform/fixtures';
+import { withHpa } from '../fleet/fixtures';
 
 /**
  * Every YAML text the YAML side writes must load, and load to the same data, under YAML 1.2 (the `yaml` package, as

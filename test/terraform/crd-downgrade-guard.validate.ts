@@ -10,7 +10,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { Testing } from 'cdktf';
 import { FleetAddonsStack } from '../../lib/platform/fleet-addons-stack';
-import { pooledFleet } from '../platform/inference-pool-fixtures';
+import { pooledFleet } from '../fleet/inference-pool-fixtures';
 
 const STAMP = 'gateway.networking.k8s.io/bundle-version';
 const OBJECTS = 'data.kubernetes_resources.crd-gateways-installed.objects';

@@ -9,7 +9,7 @@ import { planAddons } from '../../lib/fleet/addons/addon-plan';
 import { fsxLustreDriverRole } from '../../lib/platform/addons/fsx-lustre-driver-role';
 import { planFleet } from '../../lib/fleet/fleet-plan';
 import { fleetAwsProvider } from '../../lib/platform/providers';
-import { ON_LUSTRE } from '../platform/lustre-fixtures';
+import { ON_LUSTRE } from '../fleet/lustre-fixtures';
 import { MIRROR_ENV, terraformValidate } from './terraform-validate';
 
 /** The mirror is required: a run without it must fail, never pass without validating. */

@@ -14,7 +14,7 @@ import { synthWarnings } from '../../../lib/platform/synth-report';
 import { vllmModel } from '../../../lib/triton';
 import { AutoscalingMetric, TritonAutoscaler, TritonAutoscalerProps } from '../../../lib/k8s/autoscaling';
 import { byKind, serverChart } from '../../helpers';
-import { EXPOSED, SHOP, withServer } from '../../platform/fixtures';
+import { EXPOSED, SHOP, withServer } from '../../fleet/fixtures';
 
 const QUEUE_50MS = AutoscalingMetric.queueTimePerRequest({ targetMs: 50 });
 const WAKE = 'sum(aws_sqs_approximate_number_of_messages_visible_average{queue_name="ranker-jobs"})';

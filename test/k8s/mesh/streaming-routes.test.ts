@@ -12,7 +12,7 @@ import type { ReleaseDescription, ServerRouteDescription } from '../../../lib/fl
 import { INFERENCE_GRPC_METHODS } from '../../../lib/triton/serving/server-apis';
 import { byKind, IMAGE, llmModel, Manifest, MODEL, serverChart } from '../../helpers';
 import { schemaProblems } from '../../cli/check-helpers';
-import { EXPOSED } from '../../platform/fixtures';
+import { EXPOSED } from '../../fleet/fixtures';
 import { messageOf, routed } from './mesh-test-helpers';
 
 /** A decoupled vLLM model: it streams its tokens, zero or many responses per request. */

@@ -1,4 +1,4 @@
-import { FleetDescription, planFleet } from '../../lib/fleet/index';
+import { FleetDescription, planFleet } from '../../lib/fleet';
 import { llmModel, messageOf } from '../helpers';
 
 const VLLM_IMAGE = 'nvcr.io/nvidia/tritonserver:26.07-vllm-python-py3';

@@ -1,5 +1,5 @@
 import { AutoscalingMetric } from '../../lib';
-import { FleetDescription, ServerDescription } from '../../lib/fleet/index';
+import { FleetDescription, ServerDescription } from '../../lib/fleet';
 import { IMAGE, MODEL } from '../helpers';
 
 /** A small fleet: one GPU pool, a GPU server autoscaled 2-3, a CPU server with 2 fixed replicas, a bucket, callers. */

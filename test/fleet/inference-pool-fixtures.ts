@@ -1,6 +1,6 @@
 /** Fleets with InferencePools, for the add-ons of LLM-aware routing: SHOP's servers made OpenAI LLM servers behind a pool. */
 import { FleetPlan, planFleet } from '../../lib/fleet/fleet-plan';
-import type { FleetDescription, ServerDescription } from '../../lib/fleet/index';
+import type { FleetDescription, ServerDescription } from '../../lib/fleet';
 import { llmModel } from '../helpers';
 import { EXPOSED } from './fixtures';
 

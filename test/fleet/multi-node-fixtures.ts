@@ -1,5 +1,5 @@
 import { vllmModel } from '../../lib/triton';
-import { FleetDescription } from '../../lib/fleet/index';
+import { FleetDescription } from '../../lib/fleet';
 import { SHOP } from './fixtures';
 
 /** Llama 3.1 405B in bf16 over two p5.48xlarge: tensor parallel 8 within a node, pipeline parallel 2 across (Ray). */

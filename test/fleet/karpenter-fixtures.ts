@@ -1,4 +1,4 @@
-import { FleetDescription } from '../../lib/fleet/index';
+import { FleetDescription } from '../../lib/fleet';
 import { SHOP, withPool } from './fixtures';
 
 /** SHOP with its GPU pool provisioned by Karpenter: the Karpenter variant of the test fleet. */

@@ -3,7 +3,7 @@
  * release; each test states the fact with its citation and fails if the schema stops accepting the edge or refusing
  * the value just beyond it.
  */
-import { FleetDescription, planFleet } from '../../lib/fleet/index';
+import { FleetDescription, planFleet } from '../../lib/fleet';
 import { HPA_LIMITS } from '../../lib/triton/capacity/autoscaler-options';
 import { EKS_CLUSTER_NAME } from '../../lib/private/aws-names';
 import * as v from 'valibot';

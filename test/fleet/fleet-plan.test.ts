@@ -1,5 +1,5 @@
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../lib/triton';
-import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/fleet/index';
+import { FLEET_DEFAULTS, FleetDescription, planFleet } from '../../lib/fleet';
 import { EXPOSED, SHOP, withPool, withServer } from './fixtures';
 
 describe('planFleet derives every fact once', () => {

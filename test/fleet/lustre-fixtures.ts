@@ -1,4 +1,4 @@
-import { FleetDescription } from '../../lib/fleet/index';
+import { FleetDescription } from '../../lib/fleet';
 import { SHOP, withServer } from './fixtures';
 
 /** The bucket's FSx for Lustre file system, as a description writes it. */
