@@ -2,7 +2,7 @@
  * The cdktf app (cdktf.json): the `infra`, `addons` and `serving` stacks of each fleet, in cdktf.out/. The default
  * fleet's stacks keep the short ids; the others' ids start with the fleet name (`llm-infra`, ...).
  */
-import { FleetDescription } from 'triton-ops/aws';
+import { FleetDescription } from 'triton-ops/fleet';
 import { synthFleetStacks } from 'triton-ops/bridge';
 import { LLM_FLEET } from '../examples/llm-fleet';
 import { DEFAULT_FLEET } from './fleet';

@@ -1,7 +1,8 @@
 import '../aws/setup-cdktf';
 import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cluster';
 import { Testing } from 'cdktf';
-import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
+import { FleetInfraStack } from 'triton-ops/aws';
+import { FleetDescription } from 'triton-ops/fleet';
 import { FleetAddonsStack, FleetServingStack } from 'triton-ops/bridge';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 

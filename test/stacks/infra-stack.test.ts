@@ -4,7 +4,8 @@ import { EksNodeGroup } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { S3Object } from '@cdktf/provider-aws/lib/s3-object';
 import { Testing } from 'cdktf';
-import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
+import { FleetInfraStack } from 'triton-ops/aws';
+import { FleetDescription } from 'triton-ops/fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 
 const synthInfra = (fleet: FleetDescription = DEFAULT_FLEET) => Testing.synth(new FleetInfraStack(Testing.app(), 'infra', { fleet }));

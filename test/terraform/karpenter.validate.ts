@@ -2,7 +2,8 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { App } from 'cdktf';
-import { FleetDescription, FleetInfraStack } from 'triton-ops/aws';
+import { FleetInfraStack } from 'triton-ops/aws';
+import { FleetDescription } from 'triton-ops/fleet';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { MIRROR_ENV, terraformValidate } from './terraform-validate';
 
