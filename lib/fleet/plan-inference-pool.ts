@@ -28,9 +28,6 @@ export function planInferencePool(p: Problems, described: FleetDescription, name
   if (route === undefined || options === undefined) return undefined;
   const at = `servers.${name}.route`;
   const before = p.problems.length;
-  p.check(s.openAi !== undefined, `${at}.inferencePool`, options.failureMode,
-    'routes through an endpoint picker, which parses OpenAI request bodies (the prefix scorer reads the prompt), but the server does not run the OpenAI frontend',
-    `set servers.${name}.openAi, or remove route.inferencePool to keep a VirtualService`);
   p.check(route.exposed === true, `${at}.exposed`, route.exposed ?? false,
     'is not true, but an inference pool is reached only through the fleet gateway (an HTTPRoute on its pods); callers inside the mesh have no route to it',
     'set route.exposed: true and describe the fleet gateway');
@@ -39,7 +36,7 @@ export function planInferencePool(p: Problems, described: FleetDescription, name
       'configures a VirtualService, and a route with inferencePool has none: the endpoint picker chooses the pod and the gateway routes by an HTTPRoute to the OpenAI port',
       `remove ${key}, or remove inferencePool to keep a VirtualService`);
   }
-  const pool = p.attempt(() => resolveInferencePool(routePlace(described, name), { name, image, models: s.models }, options));
+  const pool = p.attempt(() => resolveInferencePool(routePlace(described, name), { name, openAi: s.openAi !== undefined, image, models: s.models }, options));
   return p.problems.length === before ? pool : undefined;
 }
 

@@ -36,9 +36,9 @@ describe('planFleet: route.inferencePool', () => {
   });
 
   test('refuses a pool on a server without the OpenAI frontend', () => {
-    expect(refused(fleetWith({}, { openAi: undefined }))).toContain("chat: 'servers.llama.route.inferencePool' ('FailClose') routes through an endpoint picker, "
-      + 'which parses OpenAI request bodies (the prefix scorer reads the prompt), but the server does not run the OpenAI frontend; '
-      + 'set servers.llama.openAi, or remove route.inferencePool to keep a VirtualService');
+    expect(refused(fleetWith({}, { openAi: undefined }))).toContain("chat: 'servers.llama.openAi' (undefined) is not set, but the pool's "
+      + 'endpoint picker parses OpenAI request bodies (the prefix scorer reads the prompt) and the pool routes to the OpenAI port 9000; '
+      + 'the server serves the KServe v2 API only (ports 8000/8001); set openAi on the server, or route it without an InferencePool');
   });
 
   test('refuses a pool that is not exposed: only the gateway routes to it', () => {

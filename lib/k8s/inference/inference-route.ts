@@ -112,11 +112,8 @@ export class InferenceRoute extends Construct {
     this.objectiveNames = Object.freeze(pool.objectives.map((o) => o.name).sort());
 
     const p = new Problems(placeOf(this));
+    // Whether the server runs the OpenAI frontend was checked with the pool (resolveInferencePool).
     const openAi = servesOpenAi(server);
-    p.check(openAi, 'server', server.name,
-      "serves the KServe v2 API (ports 8000/8001), but the endpoint picker's parsers read OpenAI request bodies "
-      + '(prefix scoring needs the prompt) and the pool routes to the OpenAI port 9000',
-      `set openAi on server '${server.name}', or route it with server.route()`);
     p.check(DNS_1035_LABEL.test(this.name), 'name', this.name, 'is not a valid HTTPRoute name',
       'use at most 63 lowercase letters, digits and -, starting with a letter');
     checkHosts(p, 'hosts', hosts);

@@ -98,6 +98,8 @@ const SIGNAL_NAMES: Readonly<Record<PickerSignal, string>> = { waitingRequests: 
 /** The server's facts that its pool is checked against. */
 export interface PooledServer {
   readonly name: string;
+  /** It runs Triton's OpenAI-compatible frontend (TritonServerOptions.openAi), whose port 9000 the pool routes to. */
+  readonly openAi: boolean;
   readonly image: string;
   readonly models: readonly ModelConfig[];
 }
@@ -108,7 +110,8 @@ export interface PooledServer {
  * path, or `servers.chat-8b.route` of a fleet), the pool's props as `inferencePool.<prop>` and the server's as
  * `server.<prop>`; every problem is thrown at once.
  *
- * Refused: a failure mode the API does not have; an objective name that is no RFC 1123 label (it names the object).
+ * Refused: a server without the OpenAI frontend; a failure mode the API does not have; an objective name that is no
+ * RFC 1123 label (it names the object).
  * Refused: a server without an LLM model, or with both backends (the picker reads one engine's metrics); a scorer
  * whose signal the backend does not export (vLLM: queue, kvCache); on a backend without signals, a negative priority
  * or flow control (the picker sees every pod's metrics stale and counts it saturated); a TensorRT-LLM image older
@@ -120,6 +123,10 @@ export function resolveInferencePool(place: ProblemPlace, server: PooledServer, 
   const p = new Problems(place);
   const pool = 'inferencePool';
   const serverProp = (prop: string) => `server.${prop}`;
+  p.check(server.openAi, serverProp('openAi'), undefined,
+    "is not set, but the pool's endpoint picker parses OpenAI request bodies (the prefix scorer reads the prompt) and the pool "
+    + 'routes to the OpenAI port 9000; the server serves the KServe v2 API only (ports 8000/8001)',
+    'set openAi on the server, or route it without an InferencePool');
   p.check((FAILURE_MODES as readonly string[]).includes(options.failureMode), `${pool}.failureMode`, options.failureMode,
     'is not a failure mode of the InferencePool API', `use one of ${show(FAILURE_MODES)}`);
   for (const name of Object.keys(options.objectives ?? {})) {

@@ -3,7 +3,7 @@ import { ITritonServer } from '../../../lib';
 import { ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT } from '../../../lib/triton';
 import { inferencePoolSelector } from '../../../lib/k8s/inference/inference-pool';
 import { ROUTED_OPENAI_MATCHES } from '../../../lib/k8s/mesh/route-builders';
-import { MODEL, messageOf } from '../../helpers';
+import { messageOf } from '../../helpers';
 import { synthError } from '../mesh/mesh-test-helpers';
 import { GatewayApiGateway } from '../../../lib/k8s/mesh/gateway-api-gateway';
 import { GATEWAY_NAMESPACE, HOST, named, openAiServer, POOL, routedChart, servingChart, TLS } from './inference-test-helpers';
@@ -159,13 +159,6 @@ describe('InferenceRoute: policies', () => {
 });
 
 describe('InferenceRoute: refusals', () => {
-  test('R1: a server without the OpenAI frontend', () => {
-    const { server, gateway } = servingChart({ openAi: undefined, models: [MODEL], gpus: 0 });
-    expect(messageOf(() => server.inferenceRoute({ gateway, pool: POOL }))).toBe(
-      "test/chat/Route-chat: 'server' ('chat') serves the KServe v2 API (ports 8000/8001), but the endpoint picker's parsers read OpenAI "
-      + 'request bodies (prefix scoring needs the prompt) and the pool routes to the OpenAI port 9000; set openAi on server \'chat\', or route it with server.route()');
-  });
-
   test('R11: a TritonRoute and an InferenceRoute cannot share a host, whichever comes first', () => {
     const vsFirst = servingChart();
     vsFirst.server.route({ name: 'chat-vs', gateway: vsFirst.meshGateway });

@@ -13,8 +13,8 @@ import { llmModel, MODEL } from '../../helpers';
 import { describeCitedFacts } from '../cited-facts';
 
 const image = (tag: string) => `nvcr.io/nvidia/tritonserver:${tag}`;
-const TRTLLM: PooledServer = { name: 'chat', image: image('25.05-trtllm-python-py3'), models: [llmModel('tensorrtllm', 'llama')] };
-const VLLM: PooledServer = { name: 'chat', image: image('26.07-vllm-python-py3'), models: [llmModel('vllm', 'mistral')] };
+const TRTLLM: PooledServer = { name: 'chat', openAi: true, image: image('25.05-trtllm-python-py3'), models: [llmModel('tensorrtllm', 'llama')] };
+const VLLM: PooledServer = { name: 'chat', openAi: true, image: image('26.07-vllm-python-py3'), models: [llmModel('vllm', 'mistral')] };
 /** The route of server `chat` of fleet `fleet`, as a FleetChart describes it: the server's props are its own. */
 const ROUTE: DescribedPlace = {
   owner: 'fleet', at: 'servers.chat.route',
@@ -84,8 +84,16 @@ describe('resolveInferencePool: accepted', () => {
 });
 
 describe('resolveInferencePool: refused, with path, value and fix', () => {
+  test('R1: a server without the OpenAI frontend (the one check of it: InferenceRoute trusts its pool)', () => {
+    expect(refused({ ...VLLM, openAi: false }, { failureMode: 'FailClose' })).toEqual([
+      "fleet: 'servers.chat.openAi' (undefined) is not set, but the pool's endpoint picker parses OpenAI request bodies (the prefix "
+      + 'scorer reads the prompt) and the pool routes to the OpenAI port 9000; the server serves the KServe v2 API only (ports 8000/8001); '
+      + 'set openAi on the server, or route it without an InferencePool',
+    ]);
+  });
+
   test('R3: a server without an LLM model', () => {
-    expect(refused({ name: 'chat', image: image('25.05-py3'), models: [MODEL] }, { failureMode: 'FailClose' })).toEqual([
+    expect(refused({ name: 'chat', openAi: true, image: image('25.05-py3'), models: [MODEL] }, { failureMode: 'FailClose' })).toEqual([
       "fleet: 'servers.chat.route.inferencePool' ({\"failureMode\":\"FailClose\"}) scores the server's pods on their LLM engine, "
       + "but the server has no vLLM or TensorRT-LLM model ([\"resnet50\"]); serve a vllmModel() or tensorrtLlmModels(), or remove route.inferencePool",
     ]);
