@@ -10,7 +10,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^triton-ops$': '<rootDir>/lib/index.ts',
-    '^triton-ops/(aws|bridge)$': '<rootDir>/lib/$1/index.ts',
+    '^triton-ops/(aws|bridge)$': '<rootDir>/lib/entries/$1.ts',
     '^triton-ops/(fleet|triton)$': '<rootDir>/lib/$1/index.ts',
     '^triton-ops/testing$': '<rootDir>/lib/testing/index.ts',
     // No creation stacks for cdktf's tokens in tests (test/no-creation-stacks.js): the requests of cdktf's and

@@ -46,7 +46,7 @@ else
 fi
 listing=$(tar tzf "$tarball")
 for f in package/LICENSE package/package.json package/build/lib/index.js package/build/lib/index.d.ts \
-  package/build/lib/aws/index.d.ts package/build/lib/bridge/index.d.ts package/build/lib/fleet/index.d.ts package/build/lib/triton/index.d.ts \
+  package/build/lib/entries/aws.d.ts package/build/lib/entries/bridge.d.ts package/build/lib/fleet/index.d.ts package/build/lib/triton/index.d.ts \
   package/build/lib/cli/main.js package/proto/model_config.proto package/proto/LICENSE \
   package/schemas/leaderworkerset.x-k8s.io_v1_LeaderWorkerSet.json package/schemas/LICENSE \
   package/crds/json/inference.networking.k8s.io_inferencepools.json package/crds/LICENSE \

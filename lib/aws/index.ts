@@ -1,8 +1,6 @@
 /**
- * 'triton-ops/aws': the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use, and the
- * fleet's infra stack. Imports provider submodules only, and no cdk8s.
- *
- * @module triton-ops/aws
+ * lib/aws's face: the AWS constructs (cdktf), with the pure GPU catalog and capacity arithmetic they use. Imports
+ * provider submodules only, and no cdk8s. The 'triton-ops/aws' entry (lib/entries/aws.ts) adds the fleet's infra stack.
  */
 import './require-peers'; // first: a clear error when cdktf or the AWS provider is missing
 export { EksCluster, EksClusterProps, EKS_CLUSTER_DEFAULTS, IEksCluster } from './eks-cluster';
@@ -19,4 +17,3 @@ export { ModelReaderRole, ModelReaderRoleProps, MODEL_READER_ROLE_DEFAULTS } fro
 export { planGpuCapacity, GpuPool, GpuDemand, PoolSize, CapacityPlan } from '../triton/capacity/gpu-capacity';
 export { GPU_INSTANCE_TYPES, gpuInstanceType, GpuInstanceType } from '../triton/capacity/gpu-instances';
 export { TritonOpsError } from '../private/errors';
-export * from '../platform/aws';

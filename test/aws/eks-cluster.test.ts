@@ -6,7 +6,7 @@ import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cl
 import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
 import { KmsKey } from '@cdktf/provider-aws/lib/kms-key';
 import { TerraformOutput, Testing } from 'cdktf';
-import { EKS_CLUSTER_DEFAULTS, EksCluster, EksClusterProps } from '../../lib/aws';
+import { EKS_CLUSTER_DEFAULTS, EksCluster, EksClusterProps } from '../../lib/entries/aws';
 
 const clusterOf = (synth: string) => Object.values(JSON.parse(synth).resource.aws_eks_cluster)[0];
 const props: EksClusterProps = { clusterName: 'ml-serving', subnetIds: ['subnet-a', 'subnet-b'] };

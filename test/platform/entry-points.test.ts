@@ -40,7 +40,7 @@ describe('entry points load only their side', () => {
     jest.isolateModules(() => {
       forbid(['cdk8s', 'cdk8s-plus-28']);
       const { App } = require('cdktf');
-      const { FleetInfraStack } = require('../../lib/aws');
+      const { FleetInfraStack } = require('../../lib/entries/aws');
       const { DEFAULT_FLEET } = require('../../stacks/fleet');
       expect(() => new FleetInfraStack(new App(), 'infra', { fleet: DEFAULT_FLEET })).not.toThrow();
     });

@@ -3,7 +3,7 @@ import { Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { AutoscalingMetric, FleetChart, ISTIO_INJECTION_LABEL } from '../../lib';
 import { FleetDescription, ServerPlan } from '../../lib/fleet/index';
-import { FleetInfraStack } from '../../lib/aws';
+import { FleetInfraStack } from '../../lib/entries/aws';
 import { TritonOpsError } from '../../lib';
 import { MODEL } from '../helpers';
 import { EXPOSED, SHOP, withHpa, withPool, withServer } from '../fleet/fixtures';

@@ -1,7 +1,7 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
-import { FleetInfraStack } from '../../lib/aws';
+import { FleetInfraStack } from '../../lib/entries/aws';
 import { ExistingModelBucket } from '../../lib/aws/existing-model-bucket';
 import { SHOP } from '../fleet/fixtures';
 

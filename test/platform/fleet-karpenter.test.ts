@@ -7,7 +7,7 @@ import { FleetChart } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { KARPENTER_CHART } from '../../lib/fleet/addons/karpenter-addon';
 import { KARPENTER_PLAN_DEFAULTS } from '../../lib/triton/capacity/karpenter-defaults';
-import { FleetInfraStack } from '../../lib/aws';
+import { FleetInfraStack } from '../../lib/entries/aws';
 import { karpenterSchemaProblems } from '../k8s/karpenter/karpenter-schemas';
 import { SHOP, withPool } from '../fleet/fixtures';
 import { KARPENTER_SHOP } from '../fleet/karpenter-fixtures';

@@ -6,7 +6,7 @@ import { Chart, Testing as Cdk8sTesting } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart, ModelControl, ModelRepository, TritonServer, VersionPolicy, writeModelRepositories } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
-import { FleetInfraStack } from '../../lib/aws';
+import { FleetInfraStack } from '../../lib/entries/aws';
 import { SHARED_REPOSITORY_DEFAULTS } from '../../lib/fleet/plan-shared-repository';
 import { IMAGE, MODEL } from '../helpers';
 import { EXPOSED } from '../fleet/fixtures';

@@ -5,8 +5,8 @@ import { Testing } from 'cdktf';
 import { FleetChart } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
 import { MODEL_ACCESS_DEFAULTS } from '../../lib/fleet/plan-model-access';
-import { FleetInfraStack } from '../../lib/aws';
-import { FleetServingStack } from '../../lib/bridge';
+import { FleetInfraStack } from '../../lib/entries/aws';
+import { FleetServingStack } from '../../lib/entries/bridge';
 import { IRSA_ANNOTATION } from '../../lib/k8s/model-repository';
 import { SHOP } from '../fleet/fixtures';
 

@@ -8,7 +8,7 @@ import { App } from 'cdk8s';
 import { Testing } from 'cdktf';
 import { FleetChart, TritonOpsError } from '../../lib';
 import { FleetDescription, planFleet } from '../../lib/fleet/index';
-import { FleetInfraStack } from '../../lib/aws';
+import { FleetInfraStack } from '../../lib/entries/aws';
 import { LLM_FLEET } from '../../examples/llm-fleet';
 import { EXPOSED, SHOP, withHpa, withServer } from '../fleet/fixtures';
 

@@ -412,7 +412,7 @@ describe('entry points', () => {
       jest.doMock('@cdktf/provider-helm/lib/provider', () => { throw new Error('helm loaded'); });
       expect(() => require('../../lib')).not.toThrow();
       expect(() => require('../../lib/fleet/index')).not.toThrow();
-      expect(() => require('../../lib/bridge')).toThrow('helm loaded');
+      expect(() => require('../../lib/entries/bridge')).toThrow('helm loaded');
       jest.dontMock('@cdktf/provider-helm/lib/release');
       jest.dontMock('@cdktf/provider-helm/lib/provider');
     });
