@@ -24,6 +24,9 @@ import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/capacit
 import { checkGpuInstanceTypes } from '../triton/capacity/gpu-instances';
 import { checkServerPodFits } from './plan-pod-fit';
 import { intentPlace, serverPlace } from './description-words';
+import { sorted } from '../private/sorted';
+import { planAddons } from './addons/addon-plan';
+import type { AddonsPlan } from './addons/addon-plan';
 import { AlertLabelMap, mergeAlertLabels } from '../triton/observability/alert-labels';
 import { ResolvedAutoscaler, resolveAutoscaler } from '../triton/capacity/resolve-autoscaler';
 import { llmBackendsOf } from '../triton/llm/llm-backends';
@@ -156,10 +159,17 @@ export interface FleetPlan extends ModelAccessPlan {
    * them, for a caller that reports them together with the problems of the constructs it builds.
    */
   readonly problems: readonly string[];
+  /**
+   * The cluster add-ons the fleet needs (planAddons), derived with the rest; the add-ons stack installs them.
+   * @default - none: they are refused, for the reasons in `addonProblems`
+   */
+  readonly addons?: AddonsPlan;
+  /**
+   * Why the add-ons are refused (a pinned chart or release that does not support the cluster's Kubernetes version, a
+   * description the add-ons cannot serve): the add-ons stack's problems, which the YAML does not depend on.
+   */
+  readonly addonProblems: readonly string[];
 }
-
-/** Each value once, sorted: lists the plan derives stay byte-stable whatever the description's order. */
-export const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /**
  * Checks the whole description and derives the plan. Every problem is reported in one TritonOpsError, each naming
@@ -244,7 +254,7 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     return [d.name, pool === undefined ? d : { ...d, pool: sizedPools[pool], gpuMemoryGiB: pools.gpuMemory.get(pool) }];
   }));
 
-  return {
+  const plan: FleetPlan = {
     ...modelAccess,
     described,
     fleet,
@@ -266,7 +276,16 @@ export function planFleetCollecting(described: FleetDescription): FleetPlan {
     karpenter,
     lustre,
     problems: [...new Set(inputs.refused.problems), ...capacity.problems],
+    addonProblems: [],
   };
+  return withAddons(plan);
+}
+
+/** `plan` with its add-ons, or the problems that refuse them. */
+function withAddons(plan: FleetPlan): FleetPlan {
+  const p = new Problems(plan.fleet.name);
+  const addons = p.attempt(() => planAddons(plan));
+  return { ...plan, ...(addons ? { addons } : {}), addonProblems: p.problems };
 }
 
 /** The fleet's own names, its cluster version and bucket: what every stack reads, refused here once for all. */

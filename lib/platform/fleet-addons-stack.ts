@@ -19,7 +19,7 @@ import { ChartManifest } from '../bridge/chart-manifest';
 import { EksCluster } from '../aws/eks-cluster';
 import type { IEksCluster } from '../aws/eks-cluster-ref';
 import { irsaTrustStatement } from '../aws/service-account-trust';
-import { ADDON_DEFAULTS, AddonsPlan, planAddons } from '../fleet/addons/addon-plan';
+import { ADDON_DEFAULTS, AddonsPlan } from '../fleet/addons/addon-plan';
 import { assumesOutput } from './assumes-output';
 import type { AddonProvides } from '../fleet/addons/addon-catalog';
 import { EFS_CSI_PROVISIONER } from '../fleet/addons/efs-csi-addon';
@@ -85,7 +85,9 @@ export class FleetAddonsStack extends TerraformStack {
     if (this.plan.problems.length > 0) throw new TritonOpsError(this.plan.problems);
     fleetBackend(this, fleet, id);
     if (props.infra) this.addDependency(props.infra);
-    const addons = planAddons(this.plan);
+    // Planned with the fleet (FleetPlan.addons); a refusal is this stack's, not the YAML's.
+    if (this.plan.addonProblems.length > 0) throw new TritonOpsError(this.plan.addonProblems);
+    const addons = this.plan.addons!;
     this.addons = addons;
     this.assumes = addons.assumes;
 

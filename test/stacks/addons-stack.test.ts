@@ -1,5 +1,6 @@
 import '../aws/setup-cdktf';
 import { Testing } from 'cdktf';
+import { App } from 'cdk8s';
 import { FleetChart, PROMETHEUS_ADAPTER_RULES_DEFAULTS, TRITON_DASHBOARD_DEFAULTS } from 'triton-ops';
 import { FleetDescription } from 'triton-ops/fleet';
 import { KUBE_PROMETHEUS_STACK_LABELS } from '../../lib/triton/observability/monitoring-defaults';
@@ -171,6 +172,18 @@ describe('add-ons follow the description', () => {
     const fleet = { ...DEFAULT_FLEET, gateway: { ...DEFAULT_FLEET.gateway!, serviceAccount: { namespace: 'other', name: 'gw' } } };
     expect(() => synth(fleet)).toThrow("vision: 'gateway.serviceAccount.namespace' ('other') is not the gateway's namespace ('istio-system')");
     expect(() => synth({ ...fleet, addons: { istio: false } })).not.toThrow();
+  });
+
+  test('the add-ons are planned with the fleet: the stack installs the plan\'s, and their refusal is the stack\'s, not the YAML\'s', () => {
+    const plan = planFleet(DEFAULT_FLEET);
+    const stack = new FleetAddonsStack(Testing.app(), 'addons', { fleet: DEFAULT_FLEET, plan });
+    expect(stack.addons).toBe(plan.addons);
+    expect(plan.addonProblems).toEqual([]);
+    const fleet = { ...DEFAULT_FLEET, gateway: { ...DEFAULT_FLEET.gateway!, serviceAccount: { namespace: 'other', name: 'gw' } } };
+    const refused = planFleet(fleet);
+    expect(refused.addons).toBeUndefined();
+    expect(refused.addonProblems).toEqual([expect.stringContaining("vision: 'gateway.serviceAccount.namespace' ('other')")]);
+    expect(() => new FleetChart(new App(), 'vision', { fleet, plan: refused })).not.toThrow();
   });
 
   test('istiod goes to mesh.istiodNamespace', () => {

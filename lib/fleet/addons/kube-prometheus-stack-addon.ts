@@ -8,7 +8,8 @@ import { TRITON_DASHBOARD_DEFAULTS } from '../../triton/observability/monitoring
 import { GRAFANA_FOLDER_ANNOTATION } from '../../triton/observability/monitoring-defaults';
 import { TRITON_SCRAPE_DEFAULTS } from '../../triton/observability/monitoring-defaults';
 import type { Lifecycle } from '../../triton/releases/lifecycle';
-import { FleetPlan, sorted } from '../fleet-plan';
+import type { FleetPlan } from '../fleet-plan';
+import { sorted } from '../../private/sorted';
 import { kinds } from './addon-catalog';
 import type { AddonInstall, AddonModule } from './addon-module';
 import type { SupportedChart } from './chart-support';
