@@ -28,8 +28,8 @@ export function runNode(script: string, args: string[], env: NodeJS.ProcessEnv =
   return { stdout: child.stdout, outerMs };
 }
 
-/** Runs a timed entry and parses the RunReport it prints on its last line. */
-export function runTimed(script: string, args: string[]): RunReport {
+/** Runs a timed entry and parses the report (a RunReport unless said otherwise) it prints on its last line. */
+export function runTimed<Report = RunReport>(script: string, args: string[]): Report {
   const lines = runNode(script, args).stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]!) as RunReport;
+  return JSON.parse(lines[lines.length - 1]!) as Report;
 }

@@ -2,7 +2,8 @@
  * `npm run bench`: how synth time and memory grow with the number of TritonServers, against the floor
  * (the same documents written as YAML without any construct work), plus the default `stacks/k8s` synth.
  * Beside each cdk8s figure, the full cdktf serving app (the same chart as Terraform JSON through
- * ChartManifests), and at BRIDGE_TARGET.servers the same app through the cdktf-cdk8s package.
+ * ChartManifests), and at BRIDGE_TARGET.servers the same app through the cdktf-cdk8s package; then the phases of a
+ * 1000-server synth, so that what the time above the floor is spent on is measured each run, not recalled.
  * It reports and never gates: a missed target prints MISSED and the exit code stays 0, because timings
  * vary by machine and must not fail a build. A child that crashes is a broken benchmark and exits 1.
  */
@@ -13,6 +14,8 @@ import { runNode, runTimed } from './child';
 import { OBJECTS_PER_SERVER } from './fleet';
 import { RunReport } from './report-line';
 import { fmt, markdownRow, median } from './stats';
+import { profileSynth, TRITON_OPS } from './profile-owners';
+import type { PhaseReport } from './synth-phases';
 
 const FLEET_SIZES = [1, 10, 100, 1000];
 const RUNS = 5;
@@ -83,6 +86,11 @@ function measureDefaultSynth(): number[] {
     { ...process.env, CDK8S_OUTDIR: join(dir, 'dist'), TRITON_OPS_ARTIFACTS: join(dir, 'artifacts'), CDKTF_OUTDIR: join(dir, 'cdktf.out') }).outerMs));
 }
 
+/** The phases of a 1000-server synth (synth-phases.js), to show where the time above the floor goes. */
+function measurePhases(): PhaseReport[] {
+  return withTempDir('phases', (dir) => Array.from({ length: RUNS }, () => runTimed<PhaseReport>('bench/synth-phases.js', ['1000', dir])));
+}
+
 /** The default fleet's infra stack alone (AWS only), as `cdktf synth infra` runs it. */
 function measureInfraSynth(): RunReport[] {
   return withTempDir('infra', (dir) => Array.from({ length: RUNS }, () => runTimed('bench/synth-infra.js', [dir])));
@@ -100,6 +108,8 @@ function main(): void {
   const rows = FLEET_SIZES.map(measureFleet);
   const defaultRuns = measureDefaultSynth();
   const infraRuns = measureInfraSynth();
+  const phaseRuns = measurePhases();
+  const owners = profileSynth(1000);
 
   const startup = msOf(rows[0]!.synth);
   // Marginal cost per server: the 1-server run is the fixed cost (Node, cdk8s, cdk8s-plus loading).
@@ -131,6 +141,32 @@ function main(): void {
       fmt(rssOf(row.synth)), fmt(rssOf(row.serving)), row.n > 1 ? fmt((ms - servingStartup) / (row.n - 1), 2) : '(start-up)']));
   }
 
+  const row1000 = rows.find((r) => r.n === 1000)!;
+  const phase = (key: keyof PhaseReport) => median(phaseRuns.map((r) => r[key]));
+  console.log(`\n## Where the time goes at 1000 servers (node build/bench/synth-phases.js, App.synth()'s steps one by one; medians of ${RUNS})\n`);
+  console.log(markdownRow(['phase', 'ms (median)']));
+  console.log(markdownRow(['---', '---:']));
+  const phases: [string, keyof PhaseReport][] = [
+    ['Node start-up', 'nodeStart'],
+    ['loading cdk8s, cdk8s-plus-28 and triton-ops', 'load'],
+    ['constructing the servers (TritonServer and the cdk8s-plus constructs it makes)', 'construct'],
+    ['Chart.toJson (validation, dependency order; each object resolved, sanitized, patched; cdk8s-plus specs built)', 'toJson'],
+    ['YAML writer and file (what the floor does)', 'yaml'],
+  ];
+  for (const [label, key] of phases) console.log(markdownRow([label, fmt(phase(key))]));
+  console.log(markdownRow(['the floor, whole process (start-up, reading the JSON, YAML writer, file)', fmt(msOf(row1000.floor))]));
+
+  const profiled = owners.reduce((sum, [, ms]) => sum + ms, 0);
+  console.log(`\nSelf time by owner, one profiled run of 1000 servers (node --cpu-prof; ${fmt(profiled)} ms under the profiler):\n`);
+  console.log(markdownRow(['owner', 'ms', 'share']));
+  console.log(markdownRow(['---', '---:', '---:']));
+  for (const [owner, ms] of owners.filter(([, ms]) => ms >= 1)) console.log(markdownRow([owner, fmt(ms), `${fmt((100 * ms) / profiled, 1)}%`]));
+  // The bound the 1000-server target is up against: what the run would cost if triton-ops' own code cost nothing.
+  const ownShare = (owners.find(([owner]) => owner === TRITON_OPS)?.[1] ?? 0) / profiled;
+  const withoutOwn = msOf(row1000.synth) * (1 - ownShare);
+  console.log(`\nWere triton-ops' own code free, 1000 servers would take about ${fmt(withoutOwn)} ms, `
+    + `${fmt(withoutOwn / msOf(row1000.floor), 2)}x the floor: the rest is Node, cdk8s, cdk8s-plus-28, constructs and the YAML writer.`);
+
   const defaultMs = median(defaultRuns);
   console.log(`\nDefault synth (node build/stacks/synth.js: the YAML and both Terraform stacks, spawn included): `
     + `median ${fmt(defaultMs)} ms (runs: ${defaultRuns.map((ms) => fmt(ms)).join(', ')})`);
@@ -139,7 +175,6 @@ function main(): void {
     + `(runs: ${infraRuns.map((r) => fmt(r.ms)).join(', ')})`);
 
   const row100 = rows.find((r) => r.n === 100)!;
-  const row1000 = rows.find((r) => r.n === 1000)!;
   const ratio1000 = msOf(row1000.synth) / msOf(row1000.floor);
   const growth = perServer(row1000)! / perServer(row100)!;
   console.log('\n## Targets\n');
