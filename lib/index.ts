@@ -95,7 +95,6 @@ export { TritonAutoscalerProps } from './k8s/autoscaling/triton-autoscaler-props
 export {
   TritonAutoscalerOptions, TRITON_AUTOSCALER_DEFAULTS, AutoscalingEngine,
 } from './triton/capacity/autoscaler-options';
-export { ResolvedAutoscaler } from './triton/capacity/resolve-autoscaler';
 export { PrometheusAdapterRules, PrometheusAdapterRulesProps } from './k8s/autoscaling/prometheus-adapter-rules';
 
 // Traffic management and security with Istio.

@@ -17,7 +17,7 @@ import { TRITON_SERVER_DEFAULTS } from '../triton/serving/server-defaults';
 import { checkBucketName, checkS3Prefix } from '../private/aws-names';
 import { problem, Problems, show, TritonOpsError } from '../private/errors';
 import type { TritonServerOptions } from '../triton/serving/server-props';
-import { resolveSettings, TritonServerSettings } from '../triton/serving/server-settings';
+import { resolveServerSettings, TritonServerSettings } from '../triton/serving/server-settings';
 import { checkNamespaceName, DNS_LABEL, RESERVED_NAMESPACES } from '../private/kubernetes-names';
 import { eksVersionProblem } from '../triton/releases/eks-versions';
 import { GpuDemand, GpuPool, planGpuCapacity, PoolSize } from '../triton/capacity/gpu-capacity';
@@ -79,7 +79,7 @@ export interface ServerPlan {
   /** The server's props as the FleetChart gives them to TritonServer, all but the repository: its description's and the plan's. */
   readonly props: TritonServerOptions;
   /**
-   * Every setting of the server, resolved once (resolveSettings) with its problems named in the description's words;
+   * Every setting of the server, resolved once (resolveServerSettings) with its problems named in the description's words;
    * the FleetChart's TritonServer reads them instead of resolving again.
    * @default - none: the server is refused, its problems are in the plan's `problems`
    */
@@ -154,7 +154,7 @@ export interface FleetPlan extends ModelAccessPlan {
   /** The FSx for Lustre file system of the fleet bucket. @default - none: no `modelBucket.lustre` */
   readonly lustre?: LustrePlan;
   /**
-   * The problems of a description whose shape and references are sound: servers whose settings resolveSettings refuses,
+   * The problems of a description whose shape and references are sound: servers whose settings resolveServerSettings refuses,
    * node pools too small for their servers at peak (planGpuCapacity). planFleet throws them; planFleetCollecting returns
    * them, for a caller that reports them together with the problems of the constructs it builds.
    */
@@ -426,7 +426,7 @@ function planServer(p: Problems, inputs: ServerInputs, name: string, s: ServerDe
   ]).filter((ns) => ns !== fleet.namespace);
   const lustre = planServerWeights(fleet, name, s, inputs.prefix, p);
   const props = serverProps(inputs, name, s, pool, clientNamespaces);
-  const settings = inputs.refused.attempt(() => resolveSettings(serverPlace(inputs.described, name), name, fleet.namespace, props));
+  const settings = inputs.refused.attempt(() => resolveServerSettings(serverPlace(inputs.described, name), name, fleet.namespace, props));
   const autoscaler = settings && planAutoscaler(inputs, name, s, settings);
   // An autoscaler refused (its problems are the plan's) still scales between its numbers, which size the pool.
   const autoscale = autoscaler ?? (s.autoscale && resolveAutoscalerOptions(s.autoscale));

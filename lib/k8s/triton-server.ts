@@ -36,7 +36,7 @@ import { TritonServerProps } from './triton-server-props';
 import { TRITON_SERVER_DEFAULTS } from '../triton/serving/server-defaults';
 import { ITritonServer, ReleaseMembership } from './triton-server-ref';
 import { ReplicaRange } from '../triton/serving/replica-range';
-import { resolveSettings, TritonServerSettings } from '../triton/serving/server-settings';
+import { resolveServerSettings, TritonServerSettings } from '../triton/serving/server-settings';
 import { RELEASE_LABEL, VERSION_LABEL } from '../triton/routing/canary-plan';
 import { addProblemValidation, placeOf } from '../private/construct-place';
 
@@ -113,15 +113,15 @@ export class TritonServer extends Construct implements ITritonServer {
   private scaler?: { readonly autoscaler: IConstruct; readonly range: ReplicaRange };
 
   /**
-   * @param settings every prop with its default, checked (resolveSettings) from exactly these props for this server:
-   *   a fleet's plan resolves each server once, in the description's words (`ServerPlan.settings` of planFleet), and
-   *   its FleetChart passes them here, so that nothing is resolved or checked twice. Their name and namespace must be
-   *   this server's.
+   * @param settings every prop with its default, checked (resolveServerSettings, in 'triton-ops/triton') from exactly
+   *   these props for this server: a fleet's plan resolves each server once, in the description's words
+   *   (`ServerPlan.settings` of planFleet), and its FleetChart passes them here, so that nothing is resolved or checked
+   *   twice. Their name and namespace must be this server's.
    *   Default: resolved here, problems named by this construct's path.
    */
   public constructor(scope: Construct, id: string, props: TritonServerProps, settings?: TritonServerSettings) {
     super(scope, id);
-    const s = settings === undefined ? resolveSettings(placeOf(this), id, Chart.of(this).namespace, props) : this.own(settings, id);
+    const s = settings === undefined ? resolveServerSettings(placeOf(this), id, Chart.of(this).namespace, props) : this.own(settings, id);
     const binding = props.repository.bind(this);
     this.warnings = s.warnings;
     for (const w of s.warnings) this.node.addMetadata('triton-ops:warning', w);

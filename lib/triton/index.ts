@@ -3,7 +3,8 @@
  * functions. Model configuration (its types, Triton's rules, its rendering), the LLM engines' model factories, a
  * server's options and defaults, GPU capacity and autoscaling, Triton's metric catalog with PromQL builders and the
  * alerts' options, routing options, and the pinned releases with their calendars; with the resolvers of the constructs
- * that take resolved input (resolveAutoscaler, resolveInferencePool). It loads neither cdk8s nor cdktf.
+ * that take resolved input (resolveServerSettings, resolveAutoscaler, resolveInferencePool). It loads neither cdk8s nor
+ * cdktf.
  * Its sub-domains are lib/triton's folders, each with its own index.
  *
  * @module triton-ops/triton
@@ -102,6 +103,8 @@ export { MeshCallers, ServiceAccountRef, ISTIO_INGRESS_GATEWAY_SERVICE_ACCOUNT }
 export {
   FailureMode, InferenceObjectiveOptions, InferencePoolOptions, InferencePoolScorers, ResolvedInferencePool, GATEWAY_NAME_LABEL,
 } from './routing/inference-pool-options';
+export { resolveServerSettings, TritonServerSettings } from './serving/server-settings';
+export { ServerRequests } from './serving/server-requests';
 export { resolveAutoscaler, ResolvedAutoscaler, AutoscaledServer } from './capacity/resolve-autoscaler';
 export { resolveInferencePool, PooledServer } from './routing/inference-routing';
 export { TritonOpsError, ProblemPlace, DescribedPlace } from '../private/errors';

@@ -1,5 +1,5 @@
 /**
- * What a Triton server behind the OpenAI-compatible frontend (`openAi`) may ask of it: checked by resolveSettings for
+ * What a Triton server behind the OpenAI-compatible frontend (`openAi`) may ask of it: checked by resolveServerSettings for
  * TritonServer and the fleet plan alike. The frontend's facts and sources are in openai-frontend.ts. Pure: no cdk8s.
  */
 import { Problems, show } from '../../private/errors';

@@ -1,6 +1,6 @@
 /**
  * A Triton server's settings: its props and defaults (server-props, server-defaults), their one resolution
- * (resolveSettings), its command line, ports, APIs, requests and memory, its ids and object names, the repository
+ * (resolveServerSettings), its command line, ports, APIs, requests and memory, its ids and object names, the repository
  * options, and the load test's options, sweep and results.
  * Pure: no cdk8s, no cdktf. Inside the package, import the module itself; this index is the sub-domain's face.
  */

@@ -1,6 +1,6 @@
 /**
  * The props of a Triton server that decide its settings: every prop of TritonServerProps but where its models come from
- * (a ModelRepository, a construct of the Kubernetes side). resolveSettings reads them; the fleet plan builds them from
+ * (a ModelRepository, a construct of the Kubernetes side). resolveServerSettings reads them; the fleet plan builds them from
  * a server's description. Pure: no cdk8s.
  */
 import { ModelConfig } from '../model-config/model-config';

@@ -1,5 +1,5 @@
 /**
- * resolveSettings: every prop of a Triton server with its default applied and checked together, one resolution for
+ * resolveServerSettings: every prop of a Triton server with its default applied and checked together, one resolution for
  * TritonServer (what it renders) and the fleet plan (what it plans and refuses in the description's words). Pure: no cdk8s.
  */
 import { placeLabel, ProblemPlace, Problems, problemsAt, show, warningAt } from '../../private/errors';
@@ -11,7 +11,7 @@ import { unusedGpus } from '../model-config/model-instances';
 import { formatProblem, ModelConfigError, validateModelSet } from '../model-config/validate-model-config';
 import { LogFormat, managedFlagOwner } from './server-flags';
 import { checkResponseCache, checkSecretKeyReference, ResponseCache } from '../model-config/response-cache';
-import type { ServerSettingsProps } from './server-props';
+import type { ServerSettingsProps, TritonServerOptions } from './server-props';
 import { TRITON_SERVER_DEFAULTS as D } from './server-defaults';
 import { minimumShm } from './server-memory';
 import { resolveServerRequests, ServerRequests } from './server-requests';
@@ -68,9 +68,13 @@ export interface TritonServerSettings {
 
 const SECRET_LIKE = /SECRET|PASSWORD|TOKEN|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
 
-/** Applies the defaults of TritonServerProps and checks them together; throws every problem at once. */
-export function resolveSettings(place: ProblemPlace, name: string, namespace: string | undefined,
-  props: ServerSettingsProps): TritonServerSettings {
+/**
+ * Applies the defaults of a server's options and checks them together; throws every problem at once, each named at
+ * `place`. The one resolution of a TritonServer's props: the construct calls it unless it is given the settings, and a
+ * fleet's plan calls it for each server (ServerPlan.settings) with the description path as the place.
+ */
+export function resolveServerSettings(place: ProblemPlace, name: string, namespace: string | undefined,
+  props: TritonServerOptions): TritonServerSettings {
   const p = problemsAt(place);
   checkIdentity(p, name, namespace, props);
   const { replicas, gpus, nodesPerReplica } = resolveShape(p, props);
