@@ -1,7 +1,7 @@
 /**
  * The EndpointPickerConfig a pooled server's endpoint picker reads from `--config-file` (llm-d/llm-d-router v0.10.0):
  * the pool's scorers with their weights in one scheduling profile, and where and how the picker reads the pods'
- * metrics. Pure: no cdk8s. Each fact is cited in test/triton/endpoint-picker-config.test.ts.
+ * metrics. Pure: no cdk8s. Each fact is cited in test/triton/routing/endpoint-picker-config.test.ts.
  */
 import { INFERENCE_APIS } from './inference-pool-options';
 import type { ResolvedInferencePool } from './inference-pool-options';

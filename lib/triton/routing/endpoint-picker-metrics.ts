@@ -3,7 +3,7 @@
  * them: the EPP alerts (endpoint-picker-alerts.ts) and the dashboard's pool panels read the same queries. Pure: no cdk8s.
  * Names, types and labels were read in llm-d/llm-d-router:pkg/epp/metrics/llm_d_router_metrics.go@v0.10.0 (the
  * `llm_d_epp_` subsystem, line 28); their `inference_pool_*` / `inference_extension_*` twins in metrics.go are deprecated
- * at that tag, so triton-ops reads none of them. Every citation is asserted in test/triton/endpoint-picker-metrics.test.ts.
+ * at that tag, so triton-ops reads none of them. Every citation is asserted in test/triton/routing/endpoint-picker-metrics.test.ts.
  */
 import { BACKEND_SIGNALS } from './inference-routing';
 import { LLM_BACKENDS, LlmBackend } from '../llm/llm-backends';

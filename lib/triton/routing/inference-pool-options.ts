@@ -112,7 +112,7 @@ export const INFERENCE_GROUPS = {
   gateway: 'gateway.networking.k8s.io',
 } as const;
 
-/** API versions of the objects the routing writes (each cited where it is checked: test/triton/inference-routing.test.ts). */
+/** API versions of the objects the routing writes (each cited where it is checked: test/triton/routing/inference-routing.test.ts). */
 export const INFERENCE_APIS = {
   inferencePool: `${INFERENCE_GROUPS.inferencePool}/v1`,
   inferenceObjective: `${INFERENCE_GROUPS.llmD}/v1alpha2`,

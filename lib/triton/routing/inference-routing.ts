@@ -2,7 +2,7 @@
  * LLM-aware routing of one server (issue 21): the pins and facts of the endpoint picker (EPP, llm-d/llm-d-router
  * v0.10.0) that depend on the server's LLM backend, and resolveInferencePool, which checks a server's InferencePool
  * options against its models and image and applies the backend's defaults. Pure: no cdk8s. The research is in
- * docs/design/inference-routing.md; each fact below is cited with its line in test/triton/inference-routing.test.ts.
+ * docs/design/inference-routing.md; each fact below is cited with its line in test/triton/routing/inference-routing.test.ts.
  */
 import { ProblemPlace, Problems, show } from '../../private/errors';
 import { DNS_LABEL } from '../../private/kubernetes-names';
