@@ -193,7 +193,7 @@ describe('TritonServer with openAi refuses what the frontend cannot do', () => {
       + 'the pod has no /models; set localRepository to copy the repository to the pod, or remove tokenizer');
   });
 
-  test('the image and the options are checked (see test/triton/openai-frontend.test.ts)', () => {
+  test('the image and the options are checked (see test/triton/llm/openai-frontend.test.ts)', () => {
     expect(refusal({ image: 'nvcr.io/nvidia/tritonserver:25.08-py3' })).toMatch(/^'image' \('nvcr.io\/nvidia\/tritonserver:25.08-py3'\) is the 'py3' flavor/);
   });
 

@@ -177,7 +177,7 @@ describe('InferenceRoute: refusals', () => {
   test('a host outside the gateway, a pool resolved for another server, a timeout below the longest request', () => {
     const built = servingChart();
     const { gateway } = built;
-    // The pool's own options were checked by resolveInferencePool (test/triton/inference-routing.test.ts).
+    // The pool's own options were checked by resolveInferencePool (test/triton/routing/inference-routing.test.ts).
     expect(messageOf(() => built.server.inferenceRoute({
       gateway, pool: { ...POOL, server: 'other' }, hosts: ['other.example.org'], timeoutSeconds: 60,
     }))).toBe(['3 problems:',
