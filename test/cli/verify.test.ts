@@ -10,7 +10,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { run } from '../../lib/cli/verify';
 import { findBinaries } from '../../lib/cli/verify/binaries';
-import { freePort } from '../../lib/cli/verify/control-plane';
+import { freePort } from '../../lib/cli/verify/free-port';
 import { kedaHpaName, scaledObjectPatch } from '../../lib/cli/verify/keda';
 import { applyOrder, readInputs } from '../../lib/cli/verify/manifests';
 import { clusterNodes, poolNode } from '../../lib/cli/verify/nodes';

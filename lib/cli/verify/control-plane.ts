@@ -10,8 +10,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { makeCertificates } from './certificates';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { KubeApi } from './kube-api';
 
 /** The annotation kwok manages nodes by (its --manage-nodes-with-annotation-selector). */
@@ -40,19 +40,6 @@ export interface ControlPlane {
   /** Starts one more component (a metrics adapter, KEDA), with `env` added to verify's; it is stopped with the rest. */
   start(name: string, file: string, args: readonly string[], env?: Readonly<Record<string, string>>): ChildProcess;
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

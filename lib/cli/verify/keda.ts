@@ -18,7 +18,7 @@ import { SCALE_TO_ZERO_TRIGGERS } from '../../k8s/autoscaling/keda-scaled-object
 import { serveAggregatedApi } from './aggregated-api';
 import { makeCertificates } from './certificates';
 import type { ControlPlane } from './control-plane';
-import { freePort } from './control-plane';
+import { freePort } from './free-port';
 import { scaledBehavior } from './scaled-behavior';
 
 /** The HPA KEDA makes for a ScaledObject (kedacore/keda:controllers/keda/hpa.go@v2.21.1 getHPAName). */

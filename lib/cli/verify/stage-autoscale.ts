@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlPlane } from './control-plane';
-import { freePort } from './control-plane';
+import { freePort } from './free-port';
 import { serveAggregatedApi } from './aggregated-api';
 import { SCALE_TO_ZERO_TRIGGERS } from '../../k8s/autoscaling/keda-scaled-object';
 import { emptyQueries, kedaHpaName, scaledObjectPatch, startKeda } from './keda';

@@ -1,17 +1,8 @@
 import { ChildProcess, spawn } from 'child_process';
 import { createServer, get, Server } from 'http';
-import { AddressInfo } from 'net';
+import { freePort } from '../../../lib/cli/verify/free-port';
 import { METRICS_RELAY_PROGRAM } from '../../../lib/triton/llm/openai-metrics-relay';
 import { METRICS_PORT, OPENAI_PORT } from '../../../lib/triton/serving/server-ports';
-
-/** A free TCP port of the loopback interface. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** GET `path` of the relay: the status and the body. */
 function fetchRelay(port: number, path: string): Promise<{ status: number; body: string }> {
