@@ -4,7 +4,7 @@ import { Testing as TfTesting } from 'cdktf';
 import { FleetChart } from 'triton-ops';
 import { FleetServingStack } from 'triton-ops/bridge';
 import { LLM_FLEET } from '../../examples/llm-fleet';
-import { reviewable } from './digest';
+import { inventory } from './inventory';
 import { messageOf } from '../helpers';
 
 const objects = Testing.synth(new FleetChart(Testing.app(), 'llm', { fleet: LLM_FLEET }));
@@ -14,8 +14,8 @@ const tritonArgs = (server: string): string[] => (find('Deployment', server)?.sp
   ?? find('LeaderWorkerSet', server).spec.leaderWorkerTemplate.leaderTemplate).spec.containers[0].args;
 
 describe('the LLM fleet example', () => {
-  test('snapshot of the whole chart', () => {
-    expect(reviewable(objects)).toMatchSnapshot();
+  test('inventory of the whole chart, each object digested', () => {
+    expect(inventory(objects)).toMatchSnapshot();
   });
 
   test('8B on vLLM over the 4 GPUs of a g5.12xlarge, 70B on TensorRT-LLM over the 8 of a p5.48xlarge', () => {
@@ -102,6 +102,23 @@ describe('the LLM fleet example', () => {
     expect(scorers('chat-70b')).toEqual(['queue-scorer=2', 'kv-cache-utilization-scorer=2', 'prefix-cache-scorer=3']);
     expect([find('InferencePool', 'chat-8b'), find('InferencePool', 'chat-70b')].map((p) => p.spec.endpointPickerRef.failureMode))
       .toEqual(['FailOpen', 'FailClose']);
+  });
+
+  test('each pool\'s endpoint picker: two replicas with leader election on two nodes, rolled new-first, no budget', () => {
+    for (const server of ['chat-8b', 'chat-70b']) {
+      const picker = find('Deployment', `${server}-epp`);
+      expect(picker.spec.replicas).toBe(2);
+      expect(picker.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: '100%' });
+      const pod = picker.spec.template.spec;
+      expect(pod.containers[0].args).toContain('--ha-enable-leader-election');
+      expect(pod.containers[0].readinessProbe.grpc.service).toBe('readiness');
+      expect(pod.topologySpreadConstraints).toContainEqual(expect.objectContaining({
+        topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', maxSkew: 1 }));
+      // Only the leader is ready: a budget that protected it would block every drain of its node.
+      const labels = picker.spec.template.metadata.labels;
+      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget'
+        && Object.entries(o.spec.selector.matchLabels).every(([k, v]) => labels[k] === v))).toEqual([]);
+    }
   });
 
   test('the 70B model scales on its KV cache and is alerted on it; the vLLM models on time to first token', () => {

@@ -7,7 +7,7 @@ import { FleetDescription } from 'triton-ops/fleet';
 import { routeMatches } from '../../lib/k8s/mesh/route-builders';
 import { RELEASE_LABEL } from '../../lib/triton/routing/canary-plan';
 import { SEARCH_FLEET, synthSearch } from '../../examples/search-ranking';
-import { reviewable } from './digest';
+import { inventory } from './inventory';
 
 const chart = (fleet: FleetDescription = SEARCH_FLEET) => new FleetChart(Testing.app(), 'search', { fleet });
 const withStage = (release: string, stage: number): FleetDescription => ({
@@ -20,8 +20,8 @@ const weightsOf = (vs: any): Record<string, number> => Object.fromEntries(vs.spe
 describe('the search-ranking fleet example (seed 004)', () => {
   const manifest = Testing.synth(chart());
 
-  test('snapshot of the whole chart', () => {
-    expect(reviewable(manifest)).toMatchSnapshot();
+  test('inventory of the whole chart, each object digested', () => {
+    expect(inventory(manifest)).toMatchSnapshot();
   });
 
   test('everything of the fleet is in namespace search, which has sidecar injection and STRICT mTLS', () => {

@@ -6,7 +6,7 @@ import { FleetChart, writeModelRepositories } from 'triton-ops';
 import { DEFAULT_FLEET } from '../../stacks/fleet';
 import { synthKubernetes } from '../../stacks/k8s';
 import { VISION_FLEET } from '../../examples/vision-fleet';
-import { reviewable } from './digest';
+import { inventory } from './inventory';
 
 const chart = (app: App = Testing.app()) => new FleetChart(app, 'vision', { fleet: VISION_FLEET });
 const find = (objects: any[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
@@ -30,8 +30,8 @@ function synthToFiles(): Map<string, Buffer> {
 describe('the vision fleet example', () => {
   const objects = Testing.synth(chart());
 
-  test('snapshot of the whole chart', () => {
-    expect(reviewable(objects)).toMatchSnapshot();
+  test('inventory of the whole chart, each object digested', () => {
+    expect(inventory(objects)).toMatchSnapshot();
   });
 
   test('is the default fleet', () => {
